@@ -1,0 +1,356 @@
+/*
+ * clothbench — cloth simulation kernels for teaching and research.
+ *
+ * The one public header.  Data flow of a run:
+ *
+ *   scene file (INI) --cloth_scene_load--> cloth_scene
+ *   cloth_scene --cloth_sim_create--> cloth_sim (mesh + state + kernel work)
+ *   cloth_sim_frame()  advances one frame (run.substeps kernel steps of h = dt/substeps)
+ *                      and fills a cloth_frame with the shared metrics
+ *   cloth_run()        loops frames and writes series.csv, summary.csv, final.obj
+ *                      (and newton.csv) into a folder
+ *
+ * Conventions: positions and velocities are double arrays of length 3n, interleaved
+ * (x[3*i+0..2]); up is +y.  Every function that can fail returns a cloth_status and
+ * fills a cloth_error with a message naming file, line and key where there is one.
+ * The library never exits, never aborts, and allocates nothing inside a step.
+ */
+#ifndef CLOTH_H
+#define CLOTH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum {
+    CLOTH_OK = 0,
+    CLOTH_EINVAL,   /* a value out of range, an unknown name, a bad call   */
+    CLOTH_ENOMEM,   /* an allocation failed                                 */
+    CLOTH_EPARSE,   /* a scene or OBJ file could not be read as such        */
+    CLOTH_ENUMERIC, /* NaN/inf, a blow-up, a failed factorisation           */
+    CLOTH_EIO       /* a file could not be opened, written or renamed       */
+} cloth_status;
+
+#define CLOTH_MSG_MAX 512
+
+typedef struct cloth_error {
+    char msg[CLOTH_MSG_MAX]; /* "FILE:LINE: key: what is wrong", or a plain sentence */
+} cloth_error;
+
+/* A constant name for a status ("ok", "invalid argument", ...). */
+const char *cloth_status_string(cloth_status s);
+
+/* ------------------------------------------------------------------- scene */
+
+enum { CLOTH_STRUCTURAL = 0, CLOTH_SHEAR = 1, CLOTH_BEND = 2, CLOTH_FAMILIES = 3 };
+
+typedef enum { CLOTH_PLANE_XY = 0, CLOTH_PLANE_XZ = 1 } cloth_plane;
+
+typedef enum {
+    CLOTH_PINS_NONE = 0,
+    CLOTH_PINS_TOP_ROW,
+    CLOTH_PINS_TOP_CORNERS,
+    CLOTH_PINS_CORNERS,
+    CLOTH_PINS_LIST
+} cloth_pin_mode;
+
+typedef enum { CLOTH_MOTION_STATIC = 0, CLOTH_MOTION_ORBIT, CLOTH_MOTION_PATH } cloth_motion;
+
+#define CLOTH_MAX_PINS 256   /* indices in an explicit mesh.pins list */
+#define CLOTH_PATH_MAX 256   /* file names kept inside a scene        */
+#define CLOTH_NAME_MAX 32    /* kernel names                          */
+
+typedef struct cloth_mesh_def {
+    int nx, ny;                 /* grid size, >= 1 each; 1 makes a chain              */
+    double spacing;             /* rest distance between grid neighbours (m)          */
+    cloth_plane plane;          /* xy hangs, xz lies                                  */
+    double origin[3];           /* position of vertex (0,0)                           */
+    double prestretch;          /* initial positions use spacing*(1+prestretch)       */
+    unsigned families;          /* bit (1 << family) for each spring family built     */
+    cloth_pin_mode pins;        /* which vertices are pinned                          */
+    int n_pin_list;             /* with CLOTH_PINS_LIST: how many indices             */
+    int pin_list[CLOTH_MAX_PINS];
+    char obj[CLOTH_PATH_MAX];   /* an OBJ file to load instead of the grid, or ""     */
+} cloth_mesh_def;
+
+typedef struct cloth_material_def {
+    double k[CLOTH_FAMILIES];   /* spring stiffness per family (N/m)                  */
+    double vertex_mass;         /* uniform mass per vertex (kg), used if density == 0 */
+    double density;             /* area density (kg/m^2); > 0 lumps mass by area      */
+    double spring_damping;      /* c_d of F = -c_d ((v_i - v_j).u) u  (N s/m)         */
+} cloth_material_def;
+
+typedef struct cloth_world_def {
+    double gravity[3];          /* m/s^2                                              */
+    double wind[3];             /* mean wind velocity (m/s)                           */
+    double turbulence;          /* relative amplitude t of w (1 + t n(t,x))           */
+    double air_density;         /* rho_air (kg/m^3) of the triangle drag force        */
+    double drag_coefficient;    /* C_d of the triangle drag force                     */
+    double air_damping;         /* c of F = -c v per vertex (N s/m)                   */
+} cloth_world_def;
+
+typedef struct cloth_sphere_def {
+    int enabled;                /* set when the scene has a [sphere] section          */
+    double center[3];           /* centre (the orbit's centre with motion = orbit)    */
+    double radius;              /* m                                                  */
+    double offset;              /* skin thickness added to the radius (m)             */
+    cloth_motion motion;        /* static, orbit A T, path x0 y0 z0 x1 y1 z1 T        */
+    double amplitude;           /* orbit radius A (m)                                 */
+    double period;              /* orbit or path period T (s)                         */
+    double path[6];             /* path end points                                    */
+} cloth_sphere_def;
+
+typedef struct cloth_floor_def {
+    int enabled;                /* set when the scene has a [plane] section           */
+    double height;              /* the floor is y = height                            */
+    double offset;              /* skin thickness above the floor (m)                 */
+} cloth_floor_def;
+
+typedef struct cloth_run_def {
+    char kernel[CLOTH_NAME_MAX];/* explicit | verlet | pbd | newton                   */
+    double dt;                  /* frame length (s)                                   */
+    int substeps;               /* kernel steps per frame, h = dt / substeps          */
+    int frames;                 /* frames to run after frame 0                        */
+    double blowup_limit;        /* |x| beyond this counts as diverged (m)             */
+    unsigned long seed;         /* seeds the wind turbulence                          */
+} cloth_run_def;
+
+typedef enum { CLOTH_EULER_FORWARD = 0, CLOTH_EULER_SYMPLECTIC = 1 } cloth_euler_scheme;
+
+typedef struct cloth_explicit_def {
+    cloth_euler_scheme scheme;  /* forward: x += h v; v += h a.  symplectic: v first  */
+    double decay;               /* seed 003's per-step velocity factor (1 = none)     */
+} cloth_explicit_def;
+
+typedef enum { CLOTH_VERLET_RELAX = 0, CLOTH_VERLET_PROVOT = 1 } cloth_verlet_mode;
+
+typedef struct cloth_verlet_def {
+    cloth_verlet_mode mode;     /* relax: seed 000's relaxation; provot: Hooke forces */
+    double damping;             /* seed 000's per-step factor d                       */
+    double damping_rate;        /* c > 0 overrides: d = exp(-c h)                     */
+    int iterations;             /* relaxation passes per step                         */
+    double k_relax;             /* relaxation stiffness of seed 000                   */
+    double strain_limit;        /* Provot's tau_c; 0 = off                            */
+    int strain_passes;          /* Provot correction passes at most                   */
+} cloth_verlet_def;
+
+typedef enum { CLOTH_PBD_XPBD = 0, CLOTH_PBD_PLAIN = 1 } cloth_pbd_variant;
+typedef enum { CLOTH_PBD_BEND_SPRINGS = 0, CLOTH_PBD_BEND_DIHEDRAL = 1 } cloth_pbd_bending;
+
+typedef struct cloth_pbd_def {
+    cloth_pbd_variant variant;  /* xpbd (compliance 1/k) or pbd (k_pbd)               */
+    int iterations;             /* Gauss-Seidel passes per step                       */
+    cloth_pbd_bending bending;  /* bend springs as distances, or dihedral hinges      */
+    double k_pbd;               /* PBD stiffness factor in (0, 1]                     */
+    double damping;             /* velocity damping factor in [0, 1]                  */
+} cloth_pbd_def;
+
+typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NONE = 2 } cloth_barrier;
+typedef enum { CLOTH_KAPPA_FIXED = 0, CLOTH_KAPPA_IPC = 1, CLOTH_KAPPA_DYNAMIC = 2 } cloth_kappa_rule;
+typedef enum { CLOTH_KAPPA_PER_STEP = 0, CLOTH_KAPPA_PER_ITERATION = 1 } cloth_kappa_update;
+typedef enum { CLOTH_COND_EXACT = 0, CLOTH_COND_ESTIMATE = 1, CLOTH_COND_OFF = 2 } cloth_cond_mode;
+
+typedef struct cloth_newton_def {
+    cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
+    double dhat;                /* barrier activation distance g^ (m)                 */
+    cloth_kappa_rule kappa;     /* fixed, ipc or dynamic                              */
+    double kappa_value;         /* fixed kappa; < 0 means auto                        */
+    cloth_kappa_update kappa_update; /* step or iteration                              */
+    double strain_limit;        /* tau of the edge strain barrier; 0 = off            */
+    int self_contact;           /* vertex-vertex contact on/off                       */
+    double contact_offset;      /* self-contact offset (m)                            */
+    double tol;                 /* stop when |dx|_inf / h < tol * L                   */
+    int max_iters;              /* Newton iterations per step at most                 */
+    cloth_cond_mode cond;       /* condition number: exact, estimate or off           */
+    int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
+    double eta;                 /* line search keeps gaps above eta * current gap     */
+} cloth_newton_def;
+
+/* Where a key got its value: the file (or "--set") and the line (or argument number). */
+typedef struct cloth_key_origin {
+    unsigned char from_set;     /* 0: the scene file, 1: a --set override             */
+    int line;                   /* file line, or the --set argument number (1-based)  */
+} cloth_key_origin;
+
+#define CLOTH_MAX_KEYS 128
+
+typedef struct cloth_scene {
+    cloth_mesh_def mesh;
+    cloth_material_def material;
+    cloth_world_def world;
+    cloth_sphere_def sphere;
+    cloth_floor_def floor;      /* the [plane] section                                */
+    cloth_run_def run;
+    cloth_explicit_def explicit_;
+    cloth_verlet_def verlet;
+    cloth_pbd_def pbd;
+    cloth_newton_def newton;
+    char source[CLOTH_PATH_MAX];            /* the scene file's name, or "<defaults>" */
+    cloth_key_origin origin[CLOTH_MAX_KEYS];/* per key (index of the key table)       */
+} cloth_scene;
+
+/* Fills *scene with every key's default (as `cloth list` prints them). */
+void cloth_default_scene(cloth_scene *scene);
+
+/* Defaults, then the INI file at path.  On error the message is "FILE:LINE: key: why". */
+cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error *err);
+
+/* The same from text in memory; name stands for the file in messages. */
+cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *scene,
+                               cloth_error *err);
+
+/* Applies one "section.key=value" override; arg is its 1-based position on the command
+ * line, used in messages ("--set:ARG: key: why"). */
+cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
+                             cloth_error *err);
+
+/* Prints every kernel-independent and kernel key with its default and meaning. */
+void cloth_scene_print_keys(FILE *out, const char *section);
+
+/* -------------------------------------------------------------------- mesh */
+
+typedef struct cloth_spring {
+    int a, b;                   /* vertex indices                                     */
+    int family;                 /* CLOTH_STRUCTURAL, CLOTH_SHEAR or CLOTH_BEND        */
+    double rest;                /* rest length l0 (m)                                 */
+    double k;                   /* stiffness (N/m)                                    */
+} cloth_spring;
+
+typedef struct cloth_mesh {
+    int n;                      /* vertices                                           */
+    double *rest;               /* 3n rest positions                                  */
+    double *x0;                 /* 3n initial positions (rest with prestretch)        */
+    double *mass;               /* n masses (kg)                                      */
+    double *inv_mass;           /* n inverse masses, 0 for pinned vertices            */
+    unsigned char *pinned;      /* n flags                                            */
+    int n_pinned;
+    int n_springs;              /* springs, grouped by family in family order         */
+    cloth_spring *springs;
+    int family_count[CLOTH_FAMILIES];
+    int n_tris;                 /* triangles, 3 indices each                          */
+    int *tris;
+    int n_hinges;               /* hinges: shared edge (e0, e1), opposite (o0, o1)    */
+    int *hinges;                /* 4 indices each: e0, e1, o0, o1                     */
+    int nx, ny;                 /* grid size, or 0 for an OBJ mesh                    */
+    double rest_diag;           /* L: diagonal of the rest bounding box (m)           */
+    double area;                /* rest area of all triangles (m^2)                   */
+} cloth_mesh;
+
+/* Builds the grid (or loads mesh.obj) with springs, triangles, hinges, masses and pins. */
+cloth_status cloth_mesh_create(const cloth_scene *scene, cloth_mesh **out, cloth_error *err);
+void cloth_mesh_destroy(cloth_mesh *mesh);
+
+/* Writes positions x (3n) with the mesh's faces as OBJ ("%.17g"); atomically. */
+cloth_status cloth_mesh_write_obj(const cloth_mesh *mesh, const double *x, const char *path,
+                                  cloth_error *err);
+
+/* Reads the v and f lines of an OBJ file (polygons are fanned into triangles).
+ * On success the caller frees *x and *tris. */
+cloth_status cloth_obj_read(const char *path, double **x, int *n, int **tris, int *n_tris,
+                            cloth_error *err);
+
+/* --------------------------------------------------------------- simulation */
+
+typedef struct cloth_frame {
+    long frame;                 /* 0 = the initial state                              */
+    double time;                /* s                                                  */
+    double kinetic;             /* sum 1/2 m |v|^2                                    */
+    double gravity;             /* sum -m g.x                                         */
+    double elastic;             /* sum 1/2 k (l - l0)^2 over all springs              */
+    double barrier;             /* sum kappa psi (newton), else 0                     */
+    double total;               /* kinetic + gravity + elastic + barrier              */
+    double drift;               /* (total - total_0) / E_scale                        */
+    double stretch_max;         /* max l/l0 - 1 over structural and shear springs     */
+    double stretch_mean;        /* mean of the same                                   */
+    double min_gap;             /* smallest obstacle (or self-contact) gap            */
+    int has_gap;                /* 0 when there is nothing to have a gap to           */
+    int penetrations;           /* vertices with a negative obstacle gap              */
+    long iterations;            /* kernel work this frame (passes, Newton iterations) */
+    double cond_max;            /* largest Newton condition number this frame         */
+    int has_cond;               /* 0 when no condition number was computed            */
+    int not_converged;          /* kernel steps this frame that did not converge      */
+    int regularized;            /* Newton solves that needed Tikhonov this frame      */
+    double wall_ms;             /* wall time of the frame's kernel work               */
+} cloth_frame;
+
+/* One Newton iteration (newton.csv). */
+typedef struct cloth_newton_iter {
+    long frame;
+    int iter;                   /* iteration within the frame (substeps continue it)  */
+    double energy;              /* incremental potential before the step             */
+    double grad_norm;           /* |grad E|_inf                                       */
+    double step_norm;           /* |alpha dx|_inf                                     */
+    double alpha;               /* accepted step length                               */
+    double cond;                /* condition number of H (NaN when off)               */
+    double kappa_max;           /* largest barrier stiffness in use                   */
+    int active_contacts;        /* active contact and strain-limit terms              */
+    int regularized;            /* 1 when Cholesky needed eps*I                       */
+} cloth_newton_iter;
+
+typedef struct cloth_sim cloth_sim;
+
+/* Builds mesh, state and kernel work for a scene; all memory a run needs is allocated
+ * here.  The scene is copied. */
+cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err);
+void cloth_sim_destroy(cloth_sim *sim);
+
+/* Back to the initial state (frame 0). */
+void cloth_sim_reset(cloth_sim *sim);
+
+/* Advances one frame and measures it.  CLOTH_ENUMERIC (with a message) when the state
+ * became non-finite or left run.blowup_limit: the run has diverged. */
+cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err);
+
+/* Metrics of the current state, without stepping (frame 0 after create). */
+void cloth_sim_measure(const cloth_sim *sim, cloth_frame *out);
+
+/* The state: positions and velocities, 3n doubles each, owned by the sim.  A caller may
+ * write them between frames (the notebooks do). */
+double *cloth_sim_positions(cloth_sim *sim);
+double *cloth_sim_velocities(cloth_sim *sim);
+const cloth_mesh *cloth_sim_mesh(const cloth_sim *sim);
+const cloth_scene *cloth_sim_scene(const cloth_sim *sim);
+double cloth_sim_time(const cloth_sim *sim);
+
+/* The Newton log of the last frame (empty for other kernels). */
+int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
+
+/* ------------------------------------------------------------------- kernels */
+
+int cloth_kernel_count(void);
+const char *cloth_kernel_name(int i);      /* NULL past the end */
+const char *cloth_kernel_summary(int i);
+
+/* -------------------------------------------------------------------- runs */
+
+typedef enum { CLOTH_RUN_OK = 0, CLOTH_RUN_DIVERGED, CLOTH_RUN_NOT_CONVERGED } cloth_run_status;
+
+typedef struct cloth_summary {
+    cloth_run_status status;
+    long frames;                /* frames completed after frame 0                     */
+    long fail_frame;            /* frame that diverged, or -1                         */
+    double max_abs_drift;       /* max |drift|                                        */
+    double final_drift;
+    double max_stretch;
+    double min_gap;             /* NaN when no frame had a gap                        */
+    int max_penetrations;
+    long total_iterations;
+    long not_converged;         /* kernel steps that did not converge                 */
+    long regularized;           /* Newton solves that needed Tikhonov                 */
+    double cond_mean, cond_max; /* over frames with a condition number (else NaN)     */
+    double wall_ms;             /* kernel time of all frames                          */
+} cloth_summary;
+
+const char *cloth_run_status_string(cloth_run_status s);
+
+/* Runs the scene and writes series.csv, summary.csv, final.obj (and newton.csv for the
+ * newton kernel) into out_dir (created if missing).  Each file is written under a
+ * ".part" name, flushed every frame and renamed when the run ends, diverged or not.
+ * progress, if not NULL, gets one line per 10 % of the frames.  Returns CLOTH_OK when the
+ * run finished (its status, ok/diverged/not-converged, is in *summary); an error for bad
+ * input or I/O. */
+cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *progress,
+                       cloth_summary *summary, cloth_error *err);
+
+#endif /* CLOTH_H */

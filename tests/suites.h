@@ -1,0 +1,14 @@
+/* Every Check suite of the project; test_main.c runs them all.  A new test file adds
+ * one line here. */
+#ifndef CLOTH_TEST_SUITES_H
+#define CLOTH_TEST_SUITES_H
+#include <check.h>
+
+#define CLOTH_TEST_SUITES(X) \
+    X(spring)
+
+#define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
+CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
+#undef CLOTH_DECLARE_SUITE
+
+#endif

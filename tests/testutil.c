@@ -1,0 +1,96 @@
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void tu_fd_gradient(tu_scalar_fn f, void *ctx, const double *x, int n, double h, double *g)
+{
+    double y[64];
+    memcpy(y, x, (size_t)n * sizeof *y);
+    for (int i = 0; i < n; i++) {
+        y[i] = x[i] + h;
+        double fp = f(y, ctx);
+        y[i] = x[i] - h;
+        double fm = f(y, ctx);
+        y[i] = x[i];
+        g[i] = (fp - fm) / (2 * h);
+    }
+}
+
+void tu_fd_jacobian(tu_vector_fn g, void *ctx, const double *x, int n, double h, double *H)
+{
+    double y[64], gp[64], gm[64];
+    memcpy(y, x, (size_t)n * sizeof *y);
+    for (int j = 0; j < n; j++) {
+        y[j] = x[j] + h;
+        g(y, ctx, gp);
+        y[j] = x[j] - h;
+        g(y, ctx, gm);
+        y[j] = x[j];
+        for (int i = 0; i < n; i++)
+            H[i * n + j] = (gp[i] - gm[i]) / (2 * h);
+    }
+}
+
+double tu_rel_error(const double *a, const double *b, int n, double floor)
+{
+    double scale = floor, err = 0;
+    for (int i = 0; i < n; i++)
+        scale = fmax(scale, fabs(b[i]));
+    for (int i = 0; i < n; i++)
+        err = fmax(err, fabs(a[i] - b[i]));
+    return err / scale;
+}
+
+const char *tu_temp_file(const char *name, const char *text)
+{
+    static char paths[8][256];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, sizeof paths[0], "/tmp/clothtest_%d_%s", (int)getpid(), name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return path;
+}
+
+const char *tu_temp_dir(int slot)
+{
+    static char dirs[8][256];
+    char *dir = dirs[slot % 8];
+    snprintf(dir, sizeof dirs[0], "/tmp/clothtest_%d_dir%d", (int)getpid(), slot);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    if (system(cmd) != 0)
+        return NULL;
+    return dir;
+}
+
+int tu_run_cli(const char *args, char *out, size_t size)
+{
+    const char *bin = getenv("CLOTH_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "../build/cloth", args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t used = 0;
+    char buf[512];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
+        if (out && used + 1 < size) {
+            size_t take = got < size - 1 - used ? got : size - 1 - used;
+            memcpy(out + used, buf, take);
+            used += take;
+        }
+    }
+    if (out && size)
+        out[used] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

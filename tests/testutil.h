@@ -1,0 +1,32 @@
+/* Helpers shared by the test files: central finite differences and comparisons. */
+#ifndef CLOTH_TESTUTIL_H
+#define CLOTH_TESTUTIL_H
+
+#include <stddef.h>
+
+/* A scalar function of n variables, with context. */
+typedef double (*tu_scalar_fn)(const double *x, void *ctx);
+/* A vector function of n variables (a gradient), writing n values. */
+typedef void (*tu_vector_fn)(const double *x, void *ctx, double *out);
+
+/* Central differences of f at x (n <= 64) with step h: g[i] = (f(x+h e_i) - f(x-h e_i))/2h */
+void tu_fd_gradient(tu_scalar_fn f, void *ctx, const double *x, int n, double h, double *g);
+
+/* Central differences of a gradient: column j of H (row-major n x n). */
+void tu_fd_jacobian(tu_vector_fn g, void *ctx, const double *x, int n, double h, double *H);
+
+/* max_i |a_i - b_i| / max(max_i |b_i|, floor): a relative error over a whole vector. */
+double tu_rel_error(const double *a, const double *b, int n, double floor);
+
+/* Writes text to a fresh temporary file and returns its path (static buffer per call
+ * index 0..7, so up to eight may be alive at once). */
+const char *tu_temp_file(const char *name, const char *text);
+
+/* Runs the CLI (CLOTH_BIN) with args; returns its exit code and, if out is not NULL,
+ * its stderr and stdout (up to size-1 bytes). */
+int tu_run_cli(const char *args, char *out, size_t size);
+
+/* A fresh empty directory under /tmp, returned in a static buffer of the slot (0..7). */
+const char *tu_temp_dir(int slot);
+
+#endif
