@@ -5,7 +5,8 @@
 #include <check.h>
 
 #define CLOTH_TEST_SUITES(X) \
-    X(spring)
+    X(spring) \
+    X(barrier)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
