@@ -6,7 +6,8 @@
 
 #define CLOTH_TEST_SUITES(X) \
     X(spring) \
-    X(barrier)
+    X(barrier) \
+    X(contact)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
