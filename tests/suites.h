@@ -7,7 +7,8 @@
 #define CLOTH_TEST_SUITES(X) \
     X(spring) \
     X(barrier) \
-    X(contact)
+    X(contact) \
+    X(linalg)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
