@@ -8,7 +8,8 @@
     X(spring) \
     X(barrier) \
     X(contact) \
-    X(linalg)
+    X(linalg) \
+    X(spatial_hash)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
