@@ -9,7 +9,8 @@
     X(barrier) \
     X(contact) \
     X(linalg) \
-    X(spatial_hash)
+    X(spatial_hash) \
+    X(stiffness)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
