@@ -5,7 +5,11 @@
 #include <check.h>
 
 #define CLOTH_TEST_SUITES(X) \
-    X(spring)
+    X(spring) \
+    X(mesh) \
+    X(scene) \
+    X(explicit) \
+    X(run)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
