@@ -179,6 +179,29 @@ START_TEST(cli_info_and_list)
 }
 END_TEST
 
+/* The README lists every key `cloth list` prints, so it cannot fall behind the table. */
+START_TEST(readme_documents_every_key)
+{
+    FILE *f = fopen("../README.md", "r");
+    ck_assert(f != NULL);
+    static char readme[1 << 17];
+    size_t n = fread(readme, 1, sizeof readme - 1, f);
+    readme[n] = '\0';
+    fclose(f);
+    static char out[1 << 15];
+    ck_assert_int_eq(tu_run_cli("list", out, sizeof out), 0);
+    int keys = 0;
+    for (char *line = strstr(out, "scene keys"); line && *line; line = strchr(line + 1, '\n')) {
+        char key[64];
+        if (sscanf(line, "\n %63s =", key) == 1 && strchr(key, '.')) {
+            ck_assert_msg(strstr(readme, key), "README.md does not mention %s", key);
+            keys++;
+        }
+    }
+    ck_assert_int_gt(keys, 30);
+}
+END_TEST
+
 Suite *suite_scene(void)
 {
     Suite *s = suite_create("scene");
@@ -196,6 +219,7 @@ Suite *suite_scene(void)
                         (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, cli_reports_bad_overrides_and_pins);
     tcase_add_test(tc, cli_info_and_list);
+    tcase_add_test(tc, readme_documents_every_key);
     suite_add_tcase(s, tc);
     return s;
 }
