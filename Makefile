@@ -35,23 +35,29 @@ deps:
 
 $(BUILD)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC   $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -c $< -o $@
+	@echo "  CC   $<"
+	@$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/libcloth.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	@echo "  AR   $@"
+	@rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libcloth.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+	@echo "  LD   $@"
+	@$(CC) -shared -o $@ $^ $(LDLIBS)
 
 $(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/libcloth.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # The Check suite; its last line is Check's summary.  Tests that run the CLI find it
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.

@@ -353,4 +353,9 @@ const char *cloth_run_status_string(cloth_run_status s);
 cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *progress,
                        cloth_summary *summary, cloth_error *err);
 
+/* The same for a sim made by the caller (from its current state, usually frame 0);
+ * errors are then only about the output files (CLOTH_EIO). */
+cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
+                           cloth_summary *summary, cloth_error *err);
+
 #endif /* CLOTH_H */

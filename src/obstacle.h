@@ -14,8 +14,11 @@ double cloth__sphere_gap(const cloth_sphere_def *sphere, const double c[3], cons
 /* g = y - height - offset */
 double cloth__floor_gap(const cloth_floor_def *floor, const double x[3]);
 
+enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2 };
+
 /* Moves x onto the surface of every obstacle it is inside (seed 000's projection).
- * Returns 1 if it moved, with the outward normal of the last surface in normal. */
+ * Returns CLOTH__HIT_NONE if it did not move, else which surface it was put on last,
+ * with that surface's outward normal in normal. */
 int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
                     double normal[3]);
 

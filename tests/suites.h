@@ -6,6 +6,10 @@
 
 #define CLOTH_TEST_SUITES(X) \
     X(spring) \
+    X(mesh) \
+    X(scene) \
+    X(explicit) \
+    X(run) \
     X(barrier) \
     X(contact) \
     X(linalg) \
