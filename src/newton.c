@@ -835,10 +835,12 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         stats->regularized += eps > 0;
         if (!isnan(cond))
             stats->cond_max = isnan(stats->cond_max) ? cond : fmax(stats->cond_max, cond);
-        if (w->n_rows < w->row_cap)
-            w->rows[w->n_rows++] = (cloth_newton_iter){
-                sim->frame + 1, w->n_rows, e, inf_norm(w->grad, w->ndof), alpha * dir_norm,
+        if (w->n_rows < w->row_cap) {
+            int row = w->n_rows++;
+            w->rows[row] = (cloth_newton_iter){
+                sim->frame + 1, row, e, inf_norm(w->grad, w->ndof), alpha * dir_norm,
                 alpha, cond, kappa_max, active, eps > 0};
+        }
         if (alpha == 0 && !converged)
             break; /* no descent possible: reported as not converged */
     }

@@ -14,7 +14,8 @@
     X(contact) \
     X(linalg) \
     X(spatial_hash) \
-    X(stiffness)
+    X(stiffness) \
+    X(newton)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)

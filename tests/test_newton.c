@@ -1,0 +1,404 @@
+/* The newton kernel: finite differences of the whole incremental potential with active
+ * contacts, the static hanging chain, feasibility of every frame of a drape, dynamic
+ * kappa held within a step, determinism. */
+#include "newton.h"
+#include "sim.h"
+#include "spring.h"
+#include "suites.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cloth_sim *make_sim(const char *text)
+{
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "newton_test.ini", &s, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    return sim;
+}
+
+/* ------------------------------------------- the whole incremental potential */
+
+/* A 3 x 3 cloth (structural and shear springs only, so vertices two columns apart are
+ * not adjacent) folded about its middle column until the outer columns lie 0.015 apart,
+ * then scaled by 1.01: every edge is 1 % stretched (strain barrier active, tau = 2 %),
+ * the three folded pairs are inside the self-contact band, the flat vertices are inside
+ * the floor's band and the centre vertex inside the sphere's.  Wind, air and spring
+ * damping are on, so every term of E is present. */
+static const char *folded_scene =
+    "[mesh]\nnx = 3\nny = 3\nspacing = 0.1\nplane = xz\nsprings = structural,shear\n"
+    "pins = none\n"
+    "[material]\nk_structural = 40\nk_shear = 15\nvertex_mass = 0.01\nspring_damping = 0.2\n"
+    "[world]\nwind = 1 0 2\nair_damping = 0.3\n"
+    "[sphere]\ncenter = 0.101 -0.307 0.101\nradius = 0.3\noffset = 0.002\n"
+    "[plane]\nheight = -0.006\n"
+    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = %s\ndhat = 0.01\n"
+    "strain_limit = 0.02\nself_contact = on\ncontact_offset = 0.008\n";
+
+typedef struct { cloth__newton *w; cloth_sim *sim; int exact; } potential_ctx;
+
+static double potential_of(const double *x, void *ctx)
+{
+    potential_ctx *p = ctx;
+    return cloth__newton_potential(p->w, p->sim, x, NULL, NULL, 0);
+}
+
+static void gradient_of(const double *x, void *ctx, double *g)
+{
+    potential_ctx *p = ctx;
+    cloth__newton_potential(p->w, p->sim, x, g, NULL, 0);
+}
+
+static void fold(double *x, double phi)
+{
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            double *p = x + 3 * (3 * j + i);
+            p[0] = i < 2 ? 0.1 * i : 0.1 - 0.1 * cos(phi);
+            p[1] = i < 2 ? 0 : 0.1 * sin(phi);
+            p[2] = 0.1 * j;
+            for (int c = 0; c < 3; c++)
+                p[c] *= 1.01;
+        }
+}
+
+/* grad E and the true Hessian (exact = 1: unprojected springs and contact blocks)
+ * against central differences, relative 1e-6; and the Newton matrix (exact = 0) is
+ * symmetric positive definite-looking on its diagonal.  _i: 0 log, 1 cubic. */
+START_TEST(potential_matches_finite_differences)
+{
+    char text[2048];
+    snprintf(text, sizeof text, folded_scene, _i == 0 ? "log" : "cubic",
+             _i == 0 ? "auto" : "30");
+    cloth_sim *sim = make_sim(text);
+    double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
+    fold(x, 0.15);
+    for (int k = 0; k < 27; k++)
+        v[k] = 0.05 * sin(1.7 * k);
+    cloth__newton *w = sim->work;
+    ck_assert_int_eq(cloth__newton_ndof(w), 27);
+    cloth__newton_prepare(w, sim, 0.01);
+
+    /* the evaluation point: x_n moved a little (damping terms see x - x_n) */
+    double y[27];
+    for (int k = 0; k < 27; k++)
+        y[k] = x[k] + 4e-4 * cos(2.3 * k);
+    /* the set-up really has every kind of term active */
+    const double c[3] = {0.101, -0.307, 0.101};
+    double d4 = sqrt(pow(y[12] - c[0], 2) + pow(y[13] - c[1], 2) + pow(y[14] - c[2], 2));
+    ck_assert(d4 - 0.302 > 0 && d4 - 0.302 < 0.01);
+    ck_assert(y[1] + 0.006 > 0 && y[1] + 0.006 < 0.01);
+    double pair = sqrt(pow(y[0] - y[6], 2) + pow(y[1] - y[7], 2) + pow(y[2] - y[8], 2));
+    ck_assert(pair - 0.008 > 0 && pair - 0.008 < 0.01);
+
+    potential_ctx p = {w, sim, 1};
+    double g[27], fd[27 * 27], H[27 * 27];
+    cloth__newton_potential(w, sim, y, g, H, 1);
+    tu_fd_gradient(potential_of, &p, y, 27, 1e-7, fd);
+    ck_assert_msg(tu_rel_error(g, fd, 27, 1e-3) <= 1e-6, "gradient error %g",
+                  tu_rel_error(g, fd, 27, 1e-3));
+    tu_fd_jacobian(gradient_of, &p, y, 27, 1e-7, fd);
+    ck_assert_msg(tu_rel_error(H, fd, 27 * 27, 1e-3) <= 1e-6, "Hessian error %g",
+                  tu_rel_error(H, fd, 27 * 27, 1e-3));
+
+    /* the Newton matrix differs from the true Hessian only by the dropped terms, and is
+     * symmetric */
+    double Hn[27 * 27];
+    cloth__newton_potential(w, sim, y, g, Hn, 0);
+    for (int r = 0; r < 27; r++)
+        for (int q = 0; q < 27; q++)
+            ck_assert_double_eq_tol(Hn[27 * r + q], Hn[27 * q + r], 1e-9 * fabs(Hn[27 * r + r]));
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------------------------ hanging chain */
+
+/* SPEC 10: N free nodes (mass m) hanging from a pinned one on springs k settle, damped
+ * by air drag and implicit Euler, to a total extension m g N (N + 1) / (2k); spring j
+ * from the bottom carries j m g.  No contact, no strain limit. */
+START_TEST(damped_chain_settles_to_static_extension)
+{
+    const int N = 10;
+    const double m = 0.01, k = 50, gmag = 9.81, l0 = 0.1;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 1\nny = %d\nspacing = %g\nplane = xy\nsprings = structural\n"
+             "pins = top-row\n"
+             "[material]\nk_structural = %g\nvertex_mass = %g\n"
+             "[world]\ngravity = 0 -%g 0\nair_damping = 0.05\n"
+             "[run]\nkernel = newton\ndt = 0.05\n"
+             "[newton]\nbarrier = none\nstrain_limit = 0\nself_contact = off\ntol = 1e-6\n"
+             "cond = off\n",
+             N + 1, l0, k, m, gmag);
+    cloth_sim *sim = make_sim(text);
+    cloth_frame f;
+    cloth_error err;
+    for (int frame = 0; frame < 400; frame++) {
+        ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+        ck_assert_int_eq(f.not_converged, 0);
+    }
+    const double *x = cloth_sim_positions(sim);
+    double extension = (x[1] - x[3 * N + 1]) - N * l0;
+    double want = m * gmag * N * (N + 1) / (2 * k);
+    ck_assert_msg(fabs(extension - want) <= 1e-6 * want, "extension %.12g, want %.12g",
+                  extension, want);
+    for (int j = 1; j <= N; j++) { /* spring j from the bottom: vertices N-j, N-j+1 */
+        double l = x[3 * (N - j) + 1] - x[3 * (N - j + 1) + 1];
+        ck_assert_double_eq_tol(k * (l - l0), j * m * gmag, 1e-6 * j * m * gmag);
+    }
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------------------------------- drape */
+
+/* A small drape: 8 x 8 cloth falling onto a sphere, 2 % strain limit, self-contact. */
+static const char *drape_scene =
+    "[mesh]\nnx = 8\nny = 8\nspacing = 0.08\nplane = xz\norigin = -0.28 0.32 -0.28\n"
+    "pins = none\n"
+    "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 2\nvertex_mass = 0.01\n"
+    "[world]\nair_damping = 0.002\n"
+    "[sphere]\ncenter = 0 0 0\nradius = 0.25\noffset = 0.01\n"
+    "[run]\nkernel = newton\ndt = 0.016666666666666666\nframes = %d\n"
+    "[newton]\nbarrier = %s\nkappa = %s\ndhat = 0.01\nstrain_limit = 0.02\n"
+    "self_contact = on\ncontact_offset = 0.01\ncond = %s\n";
+
+static const char *const drape_combos[][2] = {
+    {"log", "fixed"}, {"log", "ipc"}, {"cubic", "fixed"}, {"cubic", "dynamic"}};
+
+/* Vertices joined by a spring or a triangle edge (the kernel's own rule, rebuilt here
+ * from the mesh so the test does not trust the kernel's adjacency). */
+static int joined(const cloth_mesh *m, int i, int j)
+{
+    for (int s = 0; s < m->n_springs; s++)
+        if ((m->springs[s].a == i && m->springs[s].b == j) ||
+            (m->springs[s].a == j && m->springs[s].b == i))
+            return 1;
+    for (int t = 0; t < m->n_tris; t++) {
+        const int *v = m->tris + 3 * t;
+        int hi = (v[0] == i || v[1] == i || v[2] == i), hj = (v[0] == j || v[1] == j || v[2] == j);
+        if (hi && hj)
+            return 1;
+    }
+    return 0;
+}
+
+/* In every frame: no vertex inside radius + offset of the sphere, no two non-adjacent
+ * vertices closer than the contact offset, no structural or shear strain past 2 %. */
+START_TEST(drape_stays_feasible_every_frame)
+{
+    char text[2048];
+    snprintf(text, sizeof text, drape_scene, 45, drape_combos[_i][0], drape_combos[_i][1],
+             "off");
+    cloth_sim *sim = make_sim(text);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    const double *x = cloth_sim_positions(sim);
+    unsigned char *near = calloc((size_t)m->n * m->n, 1);
+    for (int i = 0; i < m->n; i++)
+        for (int j = i + 1; j < m->n; j++)
+            near[i * m->n + j] = (unsigned char)joined(m, i, j);
+    cloth_frame f;
+    cloth_error err;
+    double min_sphere = INFINITY, max_strain = -INFINITY;
+    for (int frame = 1; frame <= 45; frame++) {
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        for (int i = 0; i < m->n; i++) {
+            const double *p = x + 3 * i;
+            double g = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) - 0.26;
+            ck_assert_msg(g > 0, "frame %d: vertex %d inside the sphere (gap %g)", frame, i, g);
+            min_sphere = fmin(min_sphere, g);
+            for (int j = i + 1; j < m->n; j++) {
+                if (near[i * m->n + j])
+                    continue;
+                const double *q = x + 3 * j;
+                double d = sqrt(pow(p[0] - q[0], 2) + pow(p[1] - q[1], 2) + pow(p[2] - q[2], 2));
+                ck_assert_msg(d > 0.01, "frame %d: vertices %d, %d %g apart", frame, i, j, d);
+            }
+        }
+        for (int s = 0; s < m->n_springs; s++) {
+            const cloth_spring *sp = &m->springs[s];
+            if (sp->family == CLOTH_BEND)
+                continue;
+            const double *a = x + 3 * sp->a, *b = x + 3 * sp->b;
+            double l = sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
+            ck_assert_msg(l / sp->rest - 1 < 0.02, "frame %d: spring %d strained %g", frame,
+                          s, l / sp->rest - 1);
+            max_strain = fmax(max_strain, l / sp->rest - 1);
+        }
+    }
+    /* the cloth did land on the sphere (the test is not vacuous) */
+    ck_assert_double_lt(min_sphere, 0.01);
+    ck_assert_double_gt(max_strain, 0.0);
+    free(near);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ---------------------------------------------------------- dynamic kappa */
+
+/* Four vertices of a 2 x 2 cloth at rest 3 cm above a floor (g^ = 5 cm, near where the
+ * barrier holds the weight, so they stay in the band): all four are in contact, the springs lie in the floor's plane at rest length, so n^T H_el n = 0 and
+ * ZOZO's kappa is exactly m / g^2.  kappa_update = step: every Newton row of a step shows
+ * kappa_max = m / g_n^2 with g_n the gap at the start of the step, unchanged within the
+ * step.  kappa_update = iteration: the first row shows the same, later rows follow the
+ * moving gap, so kappa changes within some step. */
+static const char *floor_scene =
+    "[mesh]\nnx = 2\nny = 2\nspacing = 0.1\nplane = xz\norigin = 0 0.03 0\n"
+    "springs = structural,shear\npins = none\n"
+    "[material]\nk_structural = 50\nk_shear = 20\nvertex_mass = 0.01\n"
+    "[plane]\nheight = 0\n"
+    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[newton]\nbarrier = cubic\nkappa = dynamic\nkappa_update = %s\ndhat = 0.05\n"
+    "strain_limit = 0\nself_contact = off\ntol = 1e-12\nmax_iters = 6\ncond = off\n";
+
+START_TEST(dynamic_kappa_frozen_within_a_step)
+{
+    int per_iteration = _i;
+    char text[1024];
+    snprintf(text, sizeof text, floor_scene, per_iteration ? "iteration" : "step");
+    cloth_sim *sim = make_sim(text);
+    const double *x = cloth_sim_positions(sim);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    cloth_frame f;
+    cloth_error err;
+    int changed = 0;
+    for (int frame = 1; frame <= 15; frame++) {
+        /* kappa_i = m / y_i^2 + e_y^T H_el,ii e_y at the start of the step; the square's
+         * out-of-plane saddle mode has no stiffness, so rounding tilts it slightly and the
+         * spring term is not exactly 0 (about 1e-9 kappa): it is computed here too */
+        double want = 0;
+        for (int i = 0; i < 4; i++) {
+            double nHn = 0, H[36];
+            for (int s = 0; s < m->n_springs; s++) {
+                const cloth_spring *sp = &m->springs[s];
+                if (sp->a != i && sp->b != i)
+                    continue;
+                cloth__spring_hessian(x + 3 * sp->a, x + 3 * sp->b, sp->k, sp->rest, 1, H);
+                nHn += H[6 * 1 + 1];
+            }
+            double g = x[3 * i + 1];
+            want = fmax(want, 0.01 / (g * g) + nHn);
+        }
+        ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+        const cloth_newton_iter *rows;
+        int n = cloth_sim_newton_log(sim, &rows);
+        ck_assert_int_ge(n, 2);
+        ck_assert_int_eq(rows[0].active_contacts, 4);
+        ck_assert_msg(fabs(rows[0].kappa_max - want) <= 1e-12 * want,
+                      "frame %d: kappa %.15g, m/g^2 = %.15g", frame, rows[0].kappa_max, want);
+        for (int r = 1; r < n; r++) {
+            ck_assert_int_eq(rows[r].active_contacts, 4);
+            if (!per_iteration)
+                ck_assert(rows[r].kappa_max == rows[0].kappa_max);
+            else if (fabs(rows[r].kappa_max - rows[0].kappa_max) > 1e-6 * want)
+                changed = 1;
+        }
+    }
+    ck_assert_int_eq(changed, per_iteration);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------------------------ determinism */
+
+/* Reads a CSV file, dropping the last column of every line when drop_last (wall_ms). */
+static char *read_csv(const char *path, int drop_last)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    size_t cap = 1 << 20, used = 0;
+    char *out = malloc(cap), line[8192];
+    while (fgets(line, sizeof line, f)) {
+        if (drop_last) {
+            char *comma = strrchr(line, ',');
+            if (comma)
+                strcpy(comma, "\n");
+        }
+        size_t len = strlen(line);
+        if (used + len + 1 > cap)
+            out = realloc(out, cap *= 2);
+        memcpy(out + used, line, len);
+        used += len;
+    }
+    out[used] = '\0';
+    fclose(f);
+    return out;
+}
+
+/* The same scene run twice gives byte-identical series.csv apart from wall_ms, and
+ * byte-identical newton.csv (OpenBLAS is pinned to one thread by make check). */
+START_TEST(runs_are_deterministic)
+{
+    char text[2048];
+    snprintf(text, sizeof text, drape_scene, 20, "cubic", "dynamic", "exact");
+    cloth_scene s;
+    cloth_error err;
+    ck_assert(cloth_scene_parse(text, "det.ini", &s, &err) == CLOTH_OK);
+    const char *dirs[2] = {tu_temp_dir(0), tu_temp_dir(1)};
+    char *series[2], *newton[2];
+    for (int r = 0; r < 2; r++) {
+        cloth_summary sum;
+        ck_assert_msg(cloth_run(&s, dirs[r], NULL, &sum, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_int_eq(sum.status, CLOTH_RUN_OK);
+        char path[512];
+        snprintf(path, sizeof path, "%s/series.csv", dirs[r]);
+        series[r] = read_csv(path, 1);
+        snprintf(path, sizeof path, "%s/newton.csv", dirs[r]);
+        newton[r] = read_csv(path, 0);
+    }
+    ck_assert(strlen(series[0]) > 100 && strlen(newton[0]) > 100);
+    ck_assert_str_eq(series[0], series[1]);
+    ck_assert_str_eq(newton[0], newton[1]);
+    for (int r = 0; r < 2; r++) {
+        free(series[r]);
+        free(newton[r]);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------- bad input */
+
+/* A cloth that starts inside the sphere, or prestretched past the strain limit, is
+ * refused at creation with a message naming the key. */
+START_TEST(infeasible_start_is_an_error)
+{
+    char text[2048];
+    snprintf(text, sizeof text, drape_scene, 1, "cubic", "dynamic", "off");
+    cloth_scene s;
+    cloth_error err;
+    cloth_sim *sim;
+    ck_assert(cloth_scene_parse(text, "bad.ini", &s, &err) == CLOTH_OK);
+    s.sphere.radius = 0.4;
+    ck_assert_int_eq(cloth_sim_create(&s, &sim, &err), CLOTH_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "sphere"));
+    s.sphere.radius = 0.25;
+    s.mesh.prestretch = 0.03;
+    ck_assert_int_eq(cloth_sim_create(&s, &sim, &err), CLOTH_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "newton.strain_limit"));
+}
+END_TEST
+
+Suite *suite_newton(void)
+{
+    Suite *s = suite_create("newton");
+    TCase *tc = tcase_create("potential");
+    tcase_add_loop_test(tc, potential_matches_finite_differences, 0, 2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("kernel");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, damped_chain_settles_to_static_extension);
+    tcase_add_loop_test(tc, drape_stays_feasible_every_frame, 0, 4);
+    tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 2);
+    tcase_add_test(tc, runs_are_deterministic);
+    tcase_add_test(tc, infeasible_start_is_an_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
