@@ -5,7 +5,7 @@ BUILD   ?= build
 WARN     = -Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
-LDLIBS   = -llapacke -lopenblas -lm
+LDLIBS   = -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
