@@ -190,6 +190,9 @@ typedef struct cloth_scene {
     cloth_key_origin origin[CLOTH_MAX_KEYS];/* per key (index of the key table)       */
 } cloth_scene;
 
+/* sizeof(cloth_scene), for bindings that allocate scenes themselves (the notebooks). */
+size_t cloth_scene_size(void);
+
 /* Fills *scene with every key's default (as `cloth list` prints them). */
 void cloth_default_scene(cloth_scene *scene);
 

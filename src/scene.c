@@ -431,6 +431,11 @@ static int set_value(cloth_scene *s, const cloth__key *k, const char *value, cha
     return 1;
 }
 
+size_t cloth_scene_size(void)
+{
+    return sizeof(cloth_scene);
+}
+
 void cloth_default_scene(cloth_scene *scene)
 {
     memset(scene, 0, sizeof *scene);
