@@ -5,7 +5,7 @@ BUILD   ?= build
 WARN     = -Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
-LDLIBS   = -llapacke -lopenblas -lm
+LDLIBS   = -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
@@ -15,10 +15,15 @@ TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 HEADERS  = $(wildcard src/*.h) $(wildcard tests/*.h)
 
-# Debian packages the build, the tests and the figures need.
-DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox
+# Debian packages the build, the tests, the figures and the notebooks need.
+DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox \
+           jupyter-nbconvert python3-nbclient python3-ipykernel python3-numpy \
+           python3-matplotlib
+# Debian's Python (python3 on PATH may be another interpreter without these packages)
+PYTHON   = /usr/bin/python3
+NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
-.PHONY: all deps check sanitize figures bench clean
+.PHONY: all deps check sanitize figures notebooks bench clean
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -72,6 +77,19 @@ sanitize: deps
 
 figures: deps all
 	@./plots/make_figures.sh $(BUILD)/cloth
+
+# The wrapper's tests, then every notebook executed headless; a failing cell fails.
+# The executed copies go to build/notebooks/ (the committed notebooks carry no outputs).
+notebooks: deps all
+	cd notebooks && OPENBLAS_NUM_THREADS=1 $(PYTHON) test_clothbench.py
+	@mkdir -p $(BUILD)/notebooks
+	@for nb in $(NOTEBOOKS); do \
+	  echo "  RUN  $$nb"; start=$$(date +%s); \
+	  OPENBLAS_NUM_THREADS=1 $(PYTHON) -m nbconvert --to notebook --execute \
+	    --ExecutePreprocessor.timeout=600 --output-dir $(BUILD)/notebooks "$$nb" \
+	    >/dev/null 2>$(BUILD)/notebooks/$$(basename $$nb).log \
+	  || { cat $(BUILD)/notebooks/$$(basename $$nb).log; exit 1; }; \
+	  echo "       $$(($$(date +%s) - start)) s"; done
 
 bench: all
 	@$(MAKE) --no-print-directory $(BUILD)/bench

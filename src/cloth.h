@@ -190,6 +190,9 @@ typedef struct cloth_scene {
     cloth_key_origin origin[CLOTH_MAX_KEYS];/* per key (index of the key table)       */
 } cloth_scene;
 
+/* sizeof(cloth_scene), for bindings that allocate scenes themselves (the notebooks). */
+size_t cloth_scene_size(void);
+
 /* Fills *scene with every key's default (as `cloth list` prints them). */
 void cloth_default_scene(cloth_scene *scene);
 
@@ -327,7 +330,11 @@ const char *cloth_kernel_summary(int i);
 typedef enum { CLOTH_RUN_OK = 0, CLOTH_RUN_DIVERGED, CLOTH_RUN_NOT_CONVERGED } cloth_run_status;
 
 typedef struct cloth_summary {
-    cloth_run_status status;
+    char kernel[CLOTH_NAME_MAX];/* the settings of the run ...                        */
+    int vertices, springs;
+    double dt;
+    int substeps;
+    cloth_run_status status;    /* ... and its results                                */
     long frames;                /* frames completed after frame 0                     */
     long fail_frame;            /* frame that diverged, or -1                         */
     double max_abs_drift;       /* max |drift|                                        */
@@ -344,6 +351,10 @@ typedef struct cloth_summary {
 
 const char *cloth_run_status_string(cloth_run_status s);
 
+/* The columns of summary.csv, and one row for a summary (neither ends the line). */
+const char *cloth_summary_header(void);
+void cloth_summary_write_row(FILE *f, const cloth_summary *s);
+
 /* Runs the scene and writes series.csv, summary.csv, final.obj (and newton.csv for the
  * newton kernel) into out_dir (created if missing).  Each file is written under a
  * ".part" name, flushed every frame and renamed when the run ends, diverged or not.
@@ -357,5 +368,23 @@ cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *prog
  * errors are then only about the output files (CLOTH_EIO). */
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err);
+
+/* ------------------------------------------------------------------ sweeps */
+
+typedef struct cloth_sweep cloth_sweep;
+
+/* Reads the [sweep] section of a scene file (see sweep.c for its form) and checks every
+ * override against the scene, naming FILE:LINE: key on error. */
+cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *err);
+void cloth_sweep_destroy(cloth_sweep *sweep);
+int cloth_sweep_count(const cloth_sweep *sweep);
+const char *cloth_sweep_label(const cloth_sweep *sweep, int i);
+
+/* Runs every run (jobs at a time) into out_dir/<label>/ and writes out_dir/sweep.csv:
+ * label, the overrides, the summary columns and a message.  A run that cannot start is
+ * recorded with status "failed".  *not_ok counts the runs that did not end "ok".  Returns
+ * CLOTH_OK when sweep.csv was written. */
+cloth_status cloth_sweep_run(const cloth_sweep *sweep, const char *out_dir, int jobs,
+                             FILE *progress, int *not_ok, cloth_error *err);
 
 #endif /* CLOTH_H */

@@ -43,4 +43,9 @@ void cloth__key_where(const cloth_scene *scene, int index, char *buf, size_t siz
 /* Index of the key section.name (for cross-field messages), -1 if none. */
 int cloth__key_index(const char *section, const char *name);
 
+/* Applies "section.key=value" as if it stood on line `line` of the scene's own file
+ * (the sweep declarations do): messages read "FILE:LINE: key: why". */
+cloth_status cloth__scene_set_at(cloth_scene *scene, const char *assignment, int line,
+                                 cloth_error *err);
+
 #endif

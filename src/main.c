@@ -3,6 +3,7 @@
  *
  *   cloth run SCENE.ini [--set section.key=value]... [--out DIR]
  *   cloth info SCENE.ini [--set ...]
+ *   cloth sweep SCENE.ini [--out DIR] [-j N]
  *   cloth list
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, I/O), 2 bad input.
@@ -10,6 +11,7 @@
 #include "cloth.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EXIT_RUN_FAILED 1
@@ -20,10 +22,14 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR]\n"
             "       cloth info SCENE.ini [--set section.key=value]...\n"
+            "       cloth sweep SCENE.ini [--out DIR] [-j N]\n"
             "       cloth list\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE)\n"
+            "sweep  runs every run the scene's [sweep] section declares into DIR/LABEL/\n"
+            "       and joins their summaries in DIR/sweep.csv (default build/sweeps/SCENE);\n"
+            "       -j N runs N at a time\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
             "list   prints the kernels and every scene key with its default\n");
 }
@@ -62,15 +68,16 @@ static int load_scene(int argc, char **argv, cloth_scene *scene, const char **ou
     return 0;
 }
 
-/* build/runs/<scene file name without folder and .ini> */
-static void default_out_dir(const char *scene_path, char *buf, size_t size)
+/* <parent>/<scene file name without folder and .ini> */
+static void default_out_dir(const char *parent, const char *scene_path, char *buf,
+                            size_t size)
 {
     const char *base = strrchr(scene_path, '/');
     base = base ? base + 1 : scene_path;
     size_t len = strlen(base);
     if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
         len -= 4;
-    snprintf(buf, size, "build/runs/%.*s", (int)len, base);
+    snprintf(buf, size, "%s/%.*s", parent, (int)len, base);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -82,7 +89,7 @@ static int cmd_run(int argc, char **argv)
         return code;
     char dir[1024];
     if (!out_dir) {
-        default_out_dir(argv[2], dir, sizeof dir);
+        default_out_dir("build/runs", argv[2], dir, sizeof dir);
         out_dir = dir;
     }
     cloth_error err;
@@ -107,6 +114,48 @@ static int cmd_run(int argc, char **argv)
     if (s.status == CLOTH_RUN_NOT_CONVERGED)
         fprintf(stderr, "cloth: %s: warning: %ld kernel steps did not converge (see "
                 "summary.csv)\n", argv[2], s.not_converged);
+    return 0;
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+    if (argc < 3)
+        return bad_input("missing the scene file (see 'cloth help')");
+    const char *out_dir = NULL;
+    int jobs = 1;
+    for (int i = 3; i < argc; i++) {
+        char *end;
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out_dir = argv[++i];
+        } else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
+            long j = strtol(argv[++i], &end, 10);
+            if (*end || j < 1 || j > 256)
+                return bad_input("-j: expected a whole number from 1 to 256");
+            jobs = (int)j;
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unexpected argument '%s' (see 'cloth help')", argv[i]);
+            return bad_input(msg);
+        }
+    }
+    char dir[1024];
+    if (!out_dir) {
+        default_out_dir("build/sweeps", argv[2], dir, sizeof dir);
+        out_dir = dir;
+    }
+    cloth_error err;
+    cloth_sweep *sweep;
+    if (cloth_sweep_load(argv[2], &sweep, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    int not_ok = 0;
+    cloth_status st = cloth_sweep_run(sweep, out_dir, jobs, stderr, &not_ok, &err);
+    int runs = cloth_sweep_count(sweep);
+    cloth_sweep_destroy(sweep);
+    if (st != CLOTH_OK) {
+        fprintf(stderr, "cloth: %s\n", err.msg);
+        return EXIT_RUN_FAILED;
+    }
+    printf("%s/sweep.csv: %d runs, %d ok, %d not ok\n", out_dir, runs, runs - not_ok, not_ok);
     return 0;
 }
 
@@ -146,6 +195,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc, argv);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc, argv);
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc, argv);
     if (strcmp(argv[1], "list") == 0)

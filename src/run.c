@@ -142,14 +142,17 @@ static void write_newton_rows(FILE *f, const cloth_sim *sim)
     }
 }
 
-static void write_summary(FILE *f, const cloth_sim *sim, const cloth_summary *s)
+const char *cloth_summary_header(void)
 {
-    const cloth_scene *sc = &sim->scene;
-    fprintf(f, "%s\n%s,%d,%d,", SUMMARY_HEADER, sc->run.kernel, sim->mesh->n,
-            sim->mesh->n_springs);
-    put_num(f, sc->run.dt, 0);
-    fprintf(f, "%d,%ld,%s,%ld,", sc->run.substeps, s->frames,
-            cloth_run_status_string(s->status), s->fail_frame);
+    return SUMMARY_HEADER;
+}
+
+void cloth_summary_write_row(FILE *f, const cloth_summary *s)
+{
+    fprintf(f, "%s,%d,%d,", s->kernel, s->vertices, s->springs);
+    put_num(f, s->dt, 0);
+    fprintf(f, "%d,%ld,%s,%ld,", s->substeps, s->frames, cloth_run_status_string(s->status),
+            s->fail_frame);
     put_num(f, s->max_abs_drift, 0);
     put_num(f, s->final_drift, 0);
     put_num(f, s->max_stretch, 0);
@@ -158,7 +161,7 @@ static void write_summary(FILE *f, const cloth_sim *sim, const cloth_summary *s)
             s->regularized);
     put_num(f, s->cond_mean, 0);
     put_num(f, s->cond_max, 0);
-    put_num(f, s->wall_ms, 1);
+    fprintf(f, "%.17g", s->wall_ms);
 }
 
 /* Folds one frame into the summary; cond_sum/cond_count build the mean. */
@@ -195,7 +198,10 @@ static void report_progress(FILE *progress, const cloth_sim *sim, long frame, lo
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err)
 {
-    cloth_summary s = {CLOTH_RUN_OK, 0, -1, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, NAN, 0};
+    cloth_summary s = {"", sim->mesh->n, sim->mesh->n_springs, sim->scene.run.dt,
+                       sim->scene.run.substeps, CLOTH_RUN_OK, 0, -1, 0, 0, 0, NAN, 0, 0, 0,
+                       0, NAN, NAN, 0};
+    snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
     double cond_sum = 0;
     long cond_count = 0;
     out_file series = {0}, newton = {0}, sum = {0};
@@ -257,7 +263,9 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
     if (st == CLOTH_OK)
         st = out_open(&sum, out_dir, "summary.csv", err);
     if (st == CLOTH_OK) {
-        write_summary(sum.f, sim, &s);
+        fprintf(sum.f, "%s\n", SUMMARY_HEADER);
+        cloth_summary_write_row(sum.f, &s);
+        fputc('\n', sum.f);
         st = out_close(&sum, st, err);
     }
     if (summary)

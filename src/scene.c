@@ -299,8 +299,13 @@ void cloth__key_where(const cloth_scene *scene, int index, char *buf, size_t siz
         snprintf(buf, size, "%s:%d", scene->source, scene->origin[index].line);
 }
 
+/* [sweep] declares runs of the scene (sweep.c reads it); the scene itself skips it. */
+#define SWEEP_SECTION "sweep"
+
 static int section_known(const char *section)
 {
+    if (strcmp(section, SWEEP_SECTION) == 0)
+        return 1;
     for (int i = 0; key_at(i); i++)
         if (strcmp(key_at(i)->section, section) == 0)
             return 1;
@@ -426,6 +431,11 @@ static int set_value(cloth_scene *s, const cloth__key *k, const char *value, cha
     return 1;
 }
 
+size_t cloth_scene_size(void)
+{
+    return sizeof(cloth_scene);
+}
+
 void cloth_default_scene(cloth_scene *scene)
 {
     memset(scene, 0, sizeof *scene);
@@ -523,6 +533,8 @@ cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *
             enable_section(scene, section);
             continue;
         }
+        if (strcmp(section, SWEEP_SECTION) == 0)
+            continue;
         char *eq = strchr(body, '=');
         if (!eq)
             return fail(err, CLOTH_EPARSE, "%s: %s: expected 'key = value'", where, body);
@@ -588,11 +600,11 @@ cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error 
     return st;
 }
 
-cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
-                             cloth_error *err)
+/* Splits "section.key=value" and assigns it; where names its origin in messages. */
+static cloth_status assign_text(cloth_scene *scene, const char *assignment, const char *where,
+                                int from_set, int line, cloth_error *err)
 {
-    char where[32], buf[1024];
-    snprintf(where, sizeof where, "--set:%d", arg);
+    char buf[1024];
     if (strlen(assignment) >= sizeof buf)
         return fail(err, CLOTH_EPARSE, "%s: (override): too long", where);
     snprintf(buf, sizeof buf, "%s", assignment);
@@ -604,10 +616,26 @@ cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg
     *eq = '\0';
     *dot = '\0';
     char *section = trim(buf), *key = trim(dot + 1), *value = trim(eq + 1);
-    if (!section_known(section))
+    if (!section_known(section) || strcmp(section, SWEEP_SECTION) == 0)
         return fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown section [%s]", where, section, key,
                     section);
-    return assign(scene, section, key, value, where, 1, arg, err);
+    return assign(scene, section, key, value, where, from_set, line, err);
+}
+
+cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
+                             cloth_error *err)
+{
+    char where[32];
+    snprintf(where, sizeof where, "--set:%d", arg);
+    return assign_text(scene, assignment, where, 1, arg, err);
+}
+
+cloth_status cloth__scene_set_at(cloth_scene *scene, const char *assignment, int line,
+                                 cloth_error *err)
+{
+    char where[CLOTH_PATH_MAX + 16];
+    snprintf(where, sizeof where, "%s:%d", scene->source, line);
+    return assign_text(scene, assignment, where, 0, line, err);
 }
 
 void cloth_scene_print_keys(FILE *out, const char *section)

@@ -10,6 +10,7 @@
     X(scene) \
     X(explicit) \
     X(run) \
+    X(sweep) \
     X(barrier) \
     X(contact) \
     X(linalg) \

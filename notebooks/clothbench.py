@@ -1,0 +1,231 @@
+"""clothbench from Python: the C library (build/libcloth.so) through ctypes.
+
+    import clothbench as cb
+    sim = cb.Sim("../experiments/hanging.ini", **{"run.kernel": "explicit"})
+    x = sim.positions          # an (n, 3) numpy view of the library's own buffer
+    frame = sim.step()         # one frame; a dict of the metrics of series.csv
+    series = sim.run(100)      # 100 frames; a dict of numpy arrays, one per column
+
+Overrides are "section.key" = value pairs, exactly the keys of `cloth list` and of the
+scene files.  Errors from the library raise ClothError with the library's message
+("FILE:LINE: key: what is wrong").  Positions and velocities are views, not copies: a
+step changes them in place, and writing to them changes the simulation.
+"""
+
+import ctypes
+import os
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_LIB_PATH = os.environ.get("CLOTH_LIB", os.path.join(_HERE, "..", "build", "libcloth.so"))
+
+MSG_MAX = 512
+NAME_MAX = 32
+SERIES_COLUMNS = ("frame", "time", "kinetic", "gravity", "elastic", "barrier", "total",
+                  "drift", "stretch_max", "stretch_mean", "min_gap", "penetrations",
+                  "iterations", "cond_max", "wall_ms")
+
+
+class ClothError(Exception):
+    """An error reported by the library, with its message."""
+
+
+class _Frame(ctypes.Structure):
+    """struct cloth_frame of cloth.h (field for field)."""
+    _fields_ = [("frame", ctypes.c_long), ("time", ctypes.c_double),
+                ("kinetic", ctypes.c_double), ("gravity", ctypes.c_double),
+                ("elastic", ctypes.c_double), ("barrier", ctypes.c_double),
+                ("total", ctypes.c_double), ("drift", ctypes.c_double),
+                ("stretch_max", ctypes.c_double), ("stretch_mean", ctypes.c_double),
+                ("min_gap", ctypes.c_double), ("has_gap", ctypes.c_int),
+                ("penetrations", ctypes.c_int), ("iterations", ctypes.c_long),
+                ("cond_max", ctypes.c_double), ("has_cond", ctypes.c_int),
+                ("not_converged", ctypes.c_int), ("regularized", ctypes.c_int),
+                ("wall_ms", ctypes.c_double)]
+
+
+class _NewtonIter(ctypes.Structure):
+    """struct cloth_newton_iter of cloth.h."""
+    _fields_ = [("frame", ctypes.c_long), ("iter", ctypes.c_int),
+                ("energy", ctypes.c_double), ("grad_norm", ctypes.c_double),
+                ("step_norm", ctypes.c_double), ("alpha", ctypes.c_double),
+                ("cond", ctypes.c_double), ("kappa_max", ctypes.c_double),
+                ("active_contacts", ctypes.c_int), ("regularized", ctypes.c_int)]
+
+
+class _Mesh(ctypes.Structure):
+    """The leading fields of struct cloth_mesh that Python reads."""
+    _fields_ = [("n", ctypes.c_int), ("rest", ctypes.POINTER(ctypes.c_double)),
+                ("x0", ctypes.POINTER(ctypes.c_double)),
+                ("mass", ctypes.POINTER(ctypes.c_double)),
+                ("inv_mass", ctypes.POINTER(ctypes.c_double)),
+                ("pinned", ctypes.POINTER(ctypes.c_ubyte)), ("n_pinned", ctypes.c_int),
+                ("n_springs", ctypes.c_int), ("springs", ctypes.c_void_p),
+                ("family_count", ctypes.c_int * 3), ("n_tris", ctypes.c_int),
+                ("tris", ctypes.POINTER(ctypes.c_int)), ("n_hinges", ctypes.c_int),
+                ("hinges", ctypes.POINTER(ctypes.c_int)), ("nx", ctypes.c_int),
+                ("ny", ctypes.c_int), ("rest_diag", ctypes.c_double),
+                ("area", ctypes.c_double)]
+
+
+def _load_library(path=_LIB_PATH):
+    if not os.path.exists(path):
+        raise ClothError(f"{path} not found: build it with 'make' at the top of the project")
+    lib = ctypes.CDLL(path)
+    P, I, D = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+    S = ctypes.c_char_p
+    sigs = {
+        "cloth_scene_size": (ctypes.c_size_t, []),
+        "cloth_default_scene": (None, [P]),
+        "cloth_scene_load": (I, [S, P, P]),
+        "cloth_scene_set": (I, [P, S, I, P]),
+        "cloth_sim_create": (I, [P, ctypes.POINTER(P), P]),
+        "cloth_sim_destroy": (None, [P]),
+        "cloth_sim_reset": (None, [P]),
+        "cloth_sim_frame": (I, [P, ctypes.POINTER(_Frame), P]),
+        "cloth_sim_measure": (None, [P, ctypes.POINTER(_Frame)]),
+        "cloth_sim_positions": (ctypes.POINTER(D), [P]),
+        "cloth_sim_velocities": (ctypes.POINTER(D), [P]),
+        "cloth_sim_mesh": (ctypes.POINTER(_Mesh), [P]),
+        "cloth_sim_time": (D, [P]),
+        "cloth_sim_newton_log": (I, [P, ctypes.POINTER(ctypes.POINTER(_NewtonIter))]),
+        "cloth_kernel_count": (I, []),
+        "cloth_kernel_name": (S, [I]),
+        "cloth_kernel_summary": (S, [I]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    return lib
+
+
+_lib = _load_library()
+
+
+def kernels():
+    """The kernels of this build: {name: one-line summary}."""
+    return {_lib.cloth_kernel_name(i).decode(): _lib.cloth_kernel_summary(i).decode()
+            for i in range(_lib.cloth_kernel_count())}
+
+
+def _check(status, err):
+    if status != 0:
+        raise ClothError(err.value.decode(errors="replace"))
+
+
+def _value_text(value):
+    """Python values as the scene files write them: 3-vectors with spaces."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return " ".join(repr(float(v)) for v in value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+class Scene:
+    """A scene: a file (or the defaults) plus overrides {"section.key": value}."""
+
+    def __init__(self, path=None, **overrides):
+        self._buf = ctypes.create_string_buffer(_lib.cloth_scene_size())
+        err = ctypes.create_string_buffer(MSG_MAX)
+        if path is None:
+            _lib.cloth_default_scene(self._buf)
+        else:
+            _check(_lib.cloth_scene_load(os.fsencode(path), self._buf, err), err)
+        self.set(**overrides)
+
+    def set(self, **overrides):
+        """Applies overrides; keys are "section.key" (pass them as **{"run.dt": 0.01})."""
+        err = ctypes.create_string_buffer(MSG_MAX)
+        for i, (key, value) in enumerate(overrides.items(), 1):
+            text = f"{key}={_value_text(value)}".encode()
+            _check(_lib.cloth_scene_set(self._buf, text, i, err), err)
+        return self
+
+
+class Sim:
+    """A simulation of a scene: Sim(path, **overrides) or Sim(scene=Scene(...))."""
+
+    def __init__(self, path=None, scene=None, **overrides):
+        if scene is None:
+            scene = Scene(path, **overrides)
+        elif overrides:
+            scene.set(**overrides)
+        self.scene = scene
+        err = ctypes.create_string_buffer(MSG_MAX)
+        handle = ctypes.c_void_p()
+        _check(_lib.cloth_sim_create(scene._buf, ctypes.byref(handle), err), err)
+        self._sim = handle
+        mesh = _lib.cloth_sim_mesh(self._sim).contents
+        self.n = mesh.n
+        self.nx, self.ny = mesh.nx, mesh.ny
+        self.rest_diag = mesh.rest_diag
+        # views onto the library's buffers: no copies per step
+        self.positions = np.ctypeslib.as_array(_lib.cloth_sim_positions(self._sim),
+                                               shape=(self.n, 3))
+        self.velocities = np.ctypeslib.as_array(_lib.cloth_sim_velocities(self._sim),
+                                                shape=(self.n, 3))
+        self.mass = np.ctypeslib.as_array(mesh.mass, shape=(self.n,)).copy()
+        self.pinned = np.ctypeslib.as_array(mesh.pinned, shape=(self.n,)).astype(bool)
+        self.rest = np.ctypeslib.as_array(mesh.rest, shape=(self.n, 3)).copy()
+        self.triangles = (np.ctypeslib.as_array(mesh.tris, shape=(mesh.n_tris, 3)).copy()
+                          if mesh.n_tris else np.zeros((0, 3), dtype=np.int32))
+
+    def __del__(self):
+        if getattr(self, "_sim", None):
+            _lib.cloth_sim_destroy(self._sim)
+            self._sim = None
+
+    @staticmethod
+    def _as_dict(fr):
+        row = {name: getattr(fr, name) for name in SERIES_COLUMNS}
+        if not fr.has_gap:
+            row["min_gap"] = float("nan")
+        if not fr.has_cond:
+            row["cond_max"] = float("nan")
+        row["not_converged"] = fr.not_converged
+        return row
+
+    def measure(self):
+        """The metrics of the current state (a dict with the series.csv columns)."""
+        fr = _Frame()
+        _lib.cloth_sim_measure(self._sim, ctypes.byref(fr))
+        return self._as_dict(fr)
+
+    def step(self):
+        """Advances one frame; returns its metrics.  Raises ClothError if it diverged."""
+        fr = _Frame()
+        err = ctypes.create_string_buffer(MSG_MAX)
+        _check(_lib.cloth_sim_frame(self._sim, ctypes.byref(fr), err), err)
+        return self._as_dict(fr)
+
+    def run(self, frames, stop_on_divergence=True):
+        """frames frames from the current state: a dict of arrays, starting with the
+        current state's row.  A divergence ends the series early (with
+        stop_on_divergence) instead of raising."""
+        rows = [self.measure()]
+        for _ in range(frames):
+            try:
+                rows.append(self.step())
+            except ClothError:
+                if not stop_on_divergence:
+                    raise
+                break
+        return {k: np.array([r[k] for r in rows]) for k in rows[0]}
+
+    def reset(self):
+        """Back to frame 0."""
+        _lib.cloth_sim_reset(self._sim)
+
+    @property
+    def time(self):
+        return _lib.cloth_sim_time(self._sim)
+
+    def newton_log(self):
+        """The Newton iterations of the last frame (newton kernel), as a list of dicts."""
+        rows = ctypes.POINTER(_NewtonIter)()
+        n = _lib.cloth_sim_newton_log(self._sim, ctypes.byref(rows))
+        return [{name: getattr(rows[i], name) for name, _ in _NewtonIter._fields_}
+                for i in range(n)]

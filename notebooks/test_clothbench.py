@@ -1,0 +1,99 @@
+"""Tests of the Python wrapper (run by `make notebooks`): it must give the same numbers as
+the CLI to the last bit, map the library's buffers without copies, and raise the
+library's messages.  Prints 'N passed, N failed' and exits non-zero on a failure."""
+
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+
+import numpy as np
+
+import clothbench as cb
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLI = os.path.join(HERE, "..", "build", "cloth")
+SCENE = os.path.join(HERE, "..", "experiments", "hanging.ini")
+
+
+def test_a_wrapper_run_equals_the_cli_bit_for_bit():
+    frames = 25
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([CLI, "run", SCENE, "--set", f"run.frames={frames}", "--out", out],
+                       check=True, capture_output=True)
+        with open(os.path.join(out, "series.csv")) as f:
+            rows = list(csv.DictReader(f))
+        with open(os.path.join(out, "final.obj")) as f:
+            final = np.array([[float(t) for t in line.split()[1:]]
+                              for line in f if line.startswith("v ")])
+    sim = cb.Sim(SCENE, **{"run.frames": frames})
+    series = sim.run(frames)
+    assert len(rows) == frames + 1
+    for name in cb.SERIES_COLUMNS:
+        if name == "wall_ms":
+            continue
+        cli = np.array([float(r[name]) if r[name] != "" else np.nan for r in rows])
+        ours = series[name].astype(float)
+        same = (cli == ours) | (np.isnan(cli) & np.isnan(ours))
+        assert same.all(), f"{name}: first difference at frame {np.argmin(same)}"
+    assert (final == sim.positions).all(), "final positions differ from final.obj"
+
+
+def test_positions_are_views_of_the_library_buffer():
+    sim = cb.Sim(SCENE)
+    x = sim.positions
+    before = x.copy()
+    sim.step()
+    assert x is sim.positions and not (x == before).all(), "a step must change the view"
+    # moving a free vertex up by dy changes gravity's energy by m g dy
+    free = int(np.argmax(~sim.pinned))
+    e0 = sim.measure()["gravity"]
+    x[free, 1] += 0.5
+    e1 = sim.measure()["gravity"]
+    assert abs((e1 - e0) - sim.mass[free] * 9.81 * 0.5) < 1e-12
+
+
+def test_a_bad_key_raises_the_library_message():
+    try:
+        cb.Sim(SCENE, **{"run.colour": 3})
+    except cb.ClothError as e:
+        assert "run.colour: unknown key in section [run]" in str(e), str(e)
+    else:
+        raise AssertionError("no exception for an unknown key")
+    try:
+        cb.Sim(SCENE, **{"run.dt": -1.0})
+    except cb.ClothError as e:
+        assert "run.dt: -1.0 is out of range: must be > 0" in str(e), str(e)
+    else:
+        raise AssertionError("no exception for a negative dt")
+
+
+def test_a_missing_file_raises():
+    try:
+        cb.Scene("/nonexistent.ini")
+    except cb.ClothError as e:
+        assert "/nonexistent.ini:0: (file): cannot open" in str(e), str(e)
+    else:
+        raise AssertionError("no exception for a missing file")
+
+
+def main():
+    tests = [(name, fn) for name, fn in sorted(globals().items())
+             if name.startswith("test_") and callable(fn)]
+    failed = 0
+    for name, fn in tests:
+        try:
+            fn()
+            print(f"ok   {name}")
+        except Exception:
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+    print(f"{len(tests) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

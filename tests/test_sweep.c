@@ -1,0 +1,169 @@
+/* Sweeps: the declared runs become rows of sweep.csv; failures are recorded, the sweep
+ * goes on; the thread count does not change the results. */
+#include "cloth.h"
+#include "suites.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two named runs crossed with two values: 4 runs; the forward run with a huge dt
+ * diverges, and pins=99 cannot be built on a 4 x 3 grid. */
+static const char *SWEEP =
+    "[mesh]\nnx = 4\nny = 3\n"
+    "[run]\nframes = 10\ndt = 0.01\nsubsteps = 10\n"
+    "[sweep]\n"
+    "run = sym: explicit.scheme=symplectic\n"
+    "run = fwd: explicit.scheme=forward; run.dt=0.5\n"
+    "run = nopin: mesh.pins=99\n"
+    "vary = material.k_shear: 100, 300\n";
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[3][1 << 15];
+    static int slot;
+    char *b = buf[slot++ % 3];
+    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* Field k (0-based) of a CSV line without quoted fields, into out. */
+static void field(const char *line, int k, char *out, size_t size)
+{
+    for (int i = 0; i < k && line; i++) {
+        line = strchr(line, ',');
+        line = line ? line + 1 : NULL;
+    }
+    size_t len = line ? strcspn(line, ",\n") : 0;
+    snprintf(out, size, "%.*s", (int)len, line ? line : "");
+}
+
+/* Drops the wall_ms field (the second last) of every row. */
+static void drop_timing(char *csv)
+{
+    char *out = csv;
+    for (char *line = csv; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char *last = NULL, *second = NULL;
+        for (char *p = line; p < line + len; p++)
+            if (*p == ',') {
+                second = last;
+                last = p;
+            }
+        size_t head = second ? (size_t)(second - line) : len;
+        memmove(out, line, head);
+        out += head;
+        if (last) {
+            size_t tail = len - (size_t)(last - line);
+            memmove(out, last, tail);
+            out += tail;
+        }
+        *out++ = '\n';
+        line += len + (end != NULL);
+    }
+    *out = '\0';
+}
+
+START_TEST(sweep_records_every_run_and_goes_on)
+{
+    const char *scene = tu_temp_file("sweep.ini", SWEEP);
+    cloth_sweep *sw;
+    cloth_error err;
+    ck_assert_msg(cloth_sweep_load(scene, &sw, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(cloth_sweep_count(sw), 6);
+    ck_assert_str_eq(cloth_sweep_label(sw, 0), "sym/material.k_shear=100");
+    ck_assert_str_eq(cloth_sweep_label(sw, 3), "fwd/material.k_shear=300");
+    const char *dir = tu_temp_dir(5);
+    int not_ok = -1;
+    ck_assert_msg(cloth_sweep_run(sw, dir, 1, NULL, &not_ok, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(not_ok, 4);
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    char *csv = read_all(path);
+    ck_assert(csv != NULL);
+    /* header: label, the three override keys, the summary columns, message */
+    ck_assert(strncmp(csv, "label,explicit.scheme,material.k_shear,run.dt,mesh.pins,kernel,", 62) == 0);
+    const char *expect_status[6] = {"ok", "ok", "diverged", "diverged", "failed", "failed"};
+    const char *line = strchr(csv, '\n') + 1;
+    for (int r = 0; r < 6; r++) {
+        char label[128], status[32], shear[32];
+        field(line, 0, label, sizeof label);
+        field(line, 2, shear, sizeof shear);
+        field(line, 5 + 6, status, sizeof status);
+        ck_assert_str_eq(label, cloth_sweep_label(sw, r));
+        ck_assert_str_eq(shear, r % 2 ? "300" : "100");
+        ck_assert_msg(strcmp(status, expect_status[r]) == 0, "run %d: %s", r, status);
+        line = strchr(line, '\n') + 1;
+    }
+    ck_assert(*line == '\0');
+    ck_assert_msg(strstr(csv, "mesh.pins: vertex 99 is out of range"), "%s", csv);
+    /* each started run has its own folder with its files */
+    snprintf(path, sizeof path, "%s/fwd_material.k_shear=100/series.csv", dir);
+    ck_assert(read_all(path) != NULL);
+    cloth_sweep_destroy(sw);
+}
+END_TEST
+
+START_TEST(parallel_and_serial_sweeps_agree)
+{
+    const char *scene = tu_temp_file("sweep_j.ini", SWEEP);
+    char cmd[512], out[4096];
+    const char *a = tu_temp_dir(6), *b = tu_temp_dir(7);
+    snprintf(cmd, sizeof cmd, "sweep %s --out %s -j 1", scene, a);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "6 runs, 2 ok, 4 not ok"), "%s", out);
+    snprintf(cmd, sizeof cmd, "sweep %s --out %s -j 2", scene, b);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 0);
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/sweep.csv", a);
+    snprintf(pb, sizeof pb, "%s/sweep.csv", b);
+    char *ta = read_all(pa), *tb = read_all(pb);
+    ck_assert(ta && tb);
+    drop_timing(ta);
+    drop_timing(tb);
+    ck_assert_str_eq(ta, tb);
+}
+END_TEST
+
+START_TEST(bad_sweep_lines_name_file_line_and_key)
+{
+    static const struct { const char *text, *needle; } cases[] = {
+        {"[run]\nframes = 1\n[sweep]\nrun = a: run.dt=-1\n", ":4: run.dt: "},
+        {"[run]\nframes = 1\n[sweep]\nrun = a: run.colour=1\n", ":4: run.colour: "},
+        {"[run]\nframes = 1\n[sweep]\nwalk = a\n", ":4: sweep.walk: "},
+        {"[run]\nframes = 1\n[sweep]\nrun = a\n", ":4: sweep.run: "},
+        {"[run]\nframes = 1\n[sweep]\nrun = a: run.dt=0.1\nrun = a: run.dt=0.2\n",
+         ":5: sweep.run: two runs"},
+        {"[run]\nframes = 1\n[sweep]\nvary = run.dt:\n", ":4: sweep.vary: "},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *scene = tu_temp_file("badsweep.ini", cases[c].text);
+        cloth_sweep *sw;
+        cloth_error err;
+        ck_assert(cloth_sweep_load(scene, &sw, &err) != CLOTH_OK);
+        ck_assert_msg(strstr(err.msg, cases[c].needle), "case %zu: %s", c, err.msg);
+        char cmd[512], out[2048];
+        snprintf(cmd, sizeof cmd, "sweep %s --out %s", scene, tu_temp_dir(0));
+        ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
+    }
+}
+END_TEST
+
+Suite *suite_sweep(void)
+{
+    Suite *s = suite_create("sweep");
+    TCase *tc = tcase_create("sweep");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, sweep_records_every_run_and_goes_on);
+    tcase_add_test(tc, parallel_and_serial_sweeps_agree);
+    tcase_add_test(tc, bad_sweep_lines_name_file_line_and_key);
+    suite_add_tcase(s, tc);
+    return s;
+}
