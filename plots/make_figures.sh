@@ -60,7 +60,44 @@ fig_hanging() {
     render hanging "$runs" "$t0"
 }
 
+# sweep_series SWEEP_CSV PREFIX: one file PREFIX_<series>.dat per run label's first part
+# (the label before the first '/'), with columns h = dt/substeps, max |drift|, status.
+sweep_series() {
+    rm -f "$2"_*.dat
+    awk -F, -v prefix="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        {
+            split($col["label"], part, "/")
+            file = prefix "_" part[1] ".dat"
+            if (!(file in seen)) { print "# h max_abs_drift status" > file; seen[file] = 1 }
+            printf "%.10g %s %s\n", $col["dt"] / $col["substeps"], $col["max_abs_drift"],
+                   $col["status"] >> file
+        }' "$1"
+}
+
+# run_sweep FIGURE NAME SCENE: the scene's [sweep] into build/figures/FIGURE/NAME
+run_sweep() {
+    printf '[%4ss] %s: sweep %s ...\n' "$(($(date +%s) - START))" "$1" "$3"
+    "$CLOTH" sweep "$3" --out "$OUT/$1/$2" -j 2 >"$OUT/$1/$2.log" 2>&1 || {
+        cat "$OUT/$1/$2.log"; exit 1; }
+    tail -n 1 "$OUT/$1/$2.log"
+    SWEEP_RUNS=$(($(wc -l <"$OUT/$1/$2/sweep.csv") - 1))
+}
+
+# 5. energy_drift: undamped spring and chain, max |drift| against h, every kernel
+fig_energy_drift() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/energy_drift"
+    for system in spring chain; do
+        run_sweep energy_drift "$system" "experiments/energy_drift_$system.ini"
+        runs=$((runs + SWEEP_RUNS))
+        sweep_series "$OUT/energy_drift/$system/sweep.csv" "plots/data/energy_drift_$system"
+    done
+    render energy_drift "$runs" "$t0"
+}
+
 fig_hanging
+fig_energy_drift
 
 printf '\n%-28s %5s %9s\n' "figure" "runs" "wall"
 printf '%s' "$TABLE"
