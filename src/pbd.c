@@ -282,9 +282,10 @@ static void project_hinges(const cloth_sim *sim, pbd_work *w, double h)
         if (!cloth__dihedral_gradient(x[0], x[1], x[2], x[3], &theta, g))
             continue;
         double wsum = 0;
-        for (int c = 0; c < 4; c++)
-            wsum += m->inv_mass[id[c]] *
-                    (g[3 * c] * g[3 * c] + g[3 * c + 1] * g[3 * c + 1] + g[3 * c + 2] * g[3 * c + 2]);
+        for (int c = 0; c < 4; c++) {
+            const double *gc = g + 3 * c;
+            wsum += m->inv_mass[id[c]] * (gc[0] * gc[0] + gc[1] * gc[1] + gc[2] * gc[2]);
+        }
         if (wsum == 0)
             continue;
         /* the shorter way round: C in (-pi, pi] */
