@@ -312,7 +312,8 @@ START_TEST(damping_leaves_rigid_motion_alone)
         char text[512];
         snprintf(text, sizeof text,
                  "[mesh]\n%sspacing = 0.1\npins = none\n"
-                 "[world]\ngravity = 0 0 0\nair_density = 0\n[run]\nkernel = pbd\ndt = 0.01\n[pbd]\ndamping = %d\n",
+                 "[world]\ngravity = 0 0 0\nair_density = 0\n"
+                 "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\ndamping = %d\n",
                  meshes[_i], damped);
         cloth_sim *sim = sim_from(text);
         set_rigid_velocity(sim, u, omega, c);
