@@ -18,7 +18,7 @@
  * Dihedral (pbd.bending = dihedral): C = theta - theta0 on every hinge, theta the signed
  * angle between the two triangles (dihedral.h), theta0 its rest value.
  *
- * XPBD (Macklin 2016, eqs. 17-18).  Constraint j has compliance alpha_j = 1/k_j and
+ * XPBD (Macklin 2016, section 3).  Constraint j has compliance alpha_j = 1/k_j and
  * alpha~_j = alpha_j / h^2; its multiplier lambda_j starts at 0 each step and each
  * projection does
  *
@@ -26,11 +26,14 @@
  *   p_i    += w_i grad_i C dlambda,   lambda += dlambda
  *
  * (w = 1/m, 0 for pinned vertices).  Iterated to convergence this solves implicit Euler
- * with the energy 1/2 k C^2, so k keeps its meaning in N/m: a spring settles at its
- * static extension whatever h and the number of passes.  k_j is the spring's family
- * stiffness; a hinge gets k_theta = k_bend l_e^2 (N m/rad^2, l_e the rest length of the
- * shared edge): a flap turned by theta moves a vertex about l_e from the hinge by
- * l_e theta, and a spring k_bend holding it would store 1/2 k_bend l_e^2 theta^2.
+ * with the energy 1/2 k C^2, so k keeps its meaning in N/m and the static equilibrium
+ * does not depend on h.  A lone spring reaches it in one pass (its constraint is linear
+ * along its line); coupled ones need the Gauss-Seidel solve to converge, and with too
+ * few passes the cloth comes out softer than k (the convergence figure).
+ * k_j is the spring's family stiffness; a hinge gets k_theta = k_bend l_e^2 (N m/rad^2,
+ * l_e the rest length of the shared edge): a flap turned by theta moves a vertex about
+ * l_e from the hinge by l_e theta, and a spring k_bend holding it would store
+ * 1/2 k_bend l_e^2 theta^2.
  *
  * PBD (Müller 2007, section 3.3): p_i += -k' C / (sum w |grad C|^2) w_i grad_i C with
  * k' = 1 - (1 - k_pbd)^(1/n) for n passes, so that after n passes a lone constraint keeps
