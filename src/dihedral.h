@@ -11,7 +11,7 @@
  *   theta = atan2((n1 x n2).e^, n1.n2)         in (-pi, pi], 0 when flat
  *
  * (n = N/|N|, e^ = e/|e|).  Its gradient is minus the bending modes u1..u4 of Bridson,
- * Marino and Fedkiw 2003 ("Simulation of clothing with folds and wrinkles", section 4),
+ * Marino and Fedkiw 2003 ("Simulation of clothing with folds and wrinkles"),
  * whose angle is measured the other way round:
  *
  *   d theta/dx2 = -|e| N1/|N1|^2              d theta/dx3 = -|e| N2/|N2|^2
