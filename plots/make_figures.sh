@@ -49,7 +49,8 @@ fig_hanging() {
         case $k in
             explicit) sets="--set run.substeps=20" ;;
             verlet) sets="--set run.substeps=5" ;;
-            pbd) sets="--set run.substeps=5" ;;
+            # xpbd, 50 passes a frame: close to the mass-spring dynamics of the same k
+            pbd) sets="--set run.substeps=5 --set pbd.variant=xpbd --set pbd.iterations=10" ;;
             newton) sets="--set run.substeps=1 --set run.frames=120" ;;
         esac
         # shellcheck disable=SC2086
@@ -96,8 +97,52 @@ fig_energy_drift() {
     render energy_drift "$runs" "$t0"
 }
 
+# 6. convergence: pbd and xpbd at equal work.  A budget of B constraint passes per frame
+# is spent either as B iterations of one substep or as B substeps of one iteration; the
+# cloth's max stretch once it has come to rest is what the budget buys.  XPBD converges to
+# the static equilibrium (reference: 8 substeps x 64 iterations), PBD with k_pbd = 1 to 0.
+fig_convergence() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/convergence"
+    rm -f plots/data/convergence_*.csv
+    scene=experiments/convergence.ini
+    for v in xpbd pbd; do
+        data="plots/data/convergence_$v.csv"
+        echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
+        for b in 1 2 4 8 16 32 64; do
+            run_case convergence "$v-i$b" "$scene" --set pbd.variant="$v" \
+                --set pbd.iterations="$b" --set run.substeps=1
+            run_case convergence "$v-s$b" "$scene" --set pbd.variant="$v" \
+                --set pbd.iterations=1 --set run.substeps="$b"
+            runs=$((runs + 2))
+            printf '%s,%s,%s,%s,%s\n' "$b" \
+                "$(final_stretch "$OUT/convergence/$v-i$b")" \
+                "$(final_stretch "$OUT/convergence/$v-s$b")" \
+                "$(frame_ms "$OUT/convergence/$v-i$b")" \
+                "$(frame_ms "$OUT/convergence/$v-s$b")" >>"$data"
+        done
+        # the whole run at 16 passes a frame: the cloth has come to rest by the end
+        cp "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
+        cp "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
+    done
+    run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
+        --set pbd.iterations=64 --set run.substeps=8
+    runs=$((runs + 1))
+    { echo "variant,substeps,iterations,stretch_max"
+      echo "xpbd,8,64,$(final_stretch "$OUT/convergence/xpbd-reference")"; } \
+        >plots/data/convergence_reference.csv
+    render convergence "$runs" "$t0"
+}
+
+# final_stretch DIR: stretch_max of the last frame of a run
+final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
+
+# frame_ms DIR: mean kernel wall time per frame (ms) of a run
+frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
+
 fig_hanging
 fig_energy_drift
+has_kernel pbd && fig_convergence
 
 printf '\n%-28s %5s %9s\n' "figure" "runs" "wall"
 printf '%s' "$TABLE"

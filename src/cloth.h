@@ -143,6 +143,7 @@ typedef struct cloth_pbd_def {
     int iterations;             /* Gauss-Seidel passes per step                       */
     cloth_pbd_bending bending;  /* bend springs as distances, or dihedral hinges      */
     double k_pbd;               /* PBD stiffness factor in (0, 1]                     */
+    double k_pbd_bend;          /* the same for bending constraints, in [0, 1]        */
     double damping;             /* velocity damping factor in [0, 1]                  */
 } cloth_pbd_def;
 
