@@ -4,9 +4,11 @@
 #include <string.h>
 
 extern const cloth__kernel cloth__explicit_kernel;
+extern const cloth__kernel cloth__verlet_kernel;
 
 static const cloth__kernel *const kernels[] = {
     &cloth__explicit_kernel,
+    &cloth__verlet_kernel,
 };
 
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
