@@ -9,6 +9,7 @@
     X(mesh) \
     X(scene) \
     X(explicit) \
+    X(verlet) \
     X(run)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
