@@ -48,7 +48,7 @@ fig_hanging() {
         has_kernel "$k" || continue
         case $k in
             explicit) sets="--set run.substeps=20" ;;
-            verlet) sets="--set run.substeps=5" ;;
+            verlet) sets="--set run.substeps=5 --set verlet.iterations=12" ;; # seed 000
             # xpbd, 50 passes a frame: close to the mass-spring dynamics of the same k
             pbd) sets="--set run.substeps=5 --set pbd.variant=xpbd --set pbd.iterations=10" ;;
             newton) sets="--set run.substeps=1 --set run.frames=120" ;;
@@ -140,7 +140,39 @@ final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
 # frame_ms DIR: mean kernel wall time per frame (ms) of a run
 frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
 
+# 3. strain_ablation (verlet part): Provot's limit tau_c in {off, 20, 10, 5, 2, 1 %} on a
+# corner-pinned cloth; a table of max stretch, Provot sweeps per step and wall time.
+fig_strain_ablation() {
+    t0=$(date +%s) runs=0
+    has_kernel verlet || return 0
+    mkdir -p "$OUT/strain_ablation"
+    table=plots/data/strain_ablation_verlet.csv
+    # the scene's pass budget (strain_passes under [verlet]), for the table and the figure
+    budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' experiments/strain_ablation.ini)
+    echo "label,tau,max_stretch,passes_per_step,budget,not_converged_steps,steps,wall_ms" \
+        >"$table.part"
+    for tau in off 0.20 0.10 0.05 0.02 0.01; do
+        value=$tau
+        [ "$tau" = off ] && value=0
+        run_case strain_ablation "verlet_$tau" experiments/strain_ablation.ini \
+            --set run.kernel=verlet --set verlet.strain_limit="$value"
+        # one row from summary.csv, columns found by name; in mode provot every
+        # iteration is a Provot sweep (no relaxation passes)
+        awk -F, -v label="$tau" -v tau="$value" -v budget="$budget" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            NR == 2 { steps = $c["substeps"] * $c["frames"]
+                      printf "%s,%s,%.17g,%.6g,%s,%d,%d,%.1f\n", label, tau,
+                          $c["max_stretch"], $c["total_iterations"] / steps, budget,
+                          $c["not_converged"], steps, $c["wall_ms"] }' \
+            "$OUT/strain_ablation/verlet_$tau/summary.csv" >>"$table.part"
+        runs=$((runs + 1))
+    done
+    mv "$table.part" "$table"
+    render strain_ablation "$runs" "$t0"
+}
+
 fig_hanging
+fig_strain_ablation
 fig_energy_drift
 has_kernel pbd && fig_convergence
 

@@ -133,6 +133,7 @@ typedef struct cloth_verlet_def {
     double k_relax;             /* relaxation stiffness of seed 000                   */
     double strain_limit;        /* Provot's tau_c; 0 = off                            */
     int strain_passes;          /* Provot correction passes at most                   */
+    double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
 } cloth_verlet_def;
 
 typedef enum { CLOTH_PBD_XPBD = 0, CLOTH_PBD_PLAIN = 1 } cloth_pbd_variant;

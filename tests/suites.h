@@ -9,6 +9,7 @@
     X(mesh) \
     X(scene) \
     X(explicit) \
+    X(verlet) \
     X(pbd) \
     X(run) \
     X(sweep)
