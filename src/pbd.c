@@ -241,6 +241,8 @@ static double constraint_step(int xpbd, double C, double wsum, double alpha_t,
 {
     if (!xpbd)
         return -kprime * C / wsum;
+    if (isinf(alpha_t))
+        return 0; /* k = 0: infinite compliance, the constraint exerts nothing */
     double dl = (-C - alpha_t * *lambda) / (wsum + alpha_t);
     *lambda += dl;
     return dl;

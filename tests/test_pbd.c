@@ -473,6 +473,36 @@ START_TEST(bad_keys_name_file_line_and_key)
 }
 END_TEST
 
+/* XPBD with every stiffness 0 has infinite compliance everywhere: no constraint acts and
+ * the cloth falls freely, y_n = y_0 - g h^2 n (n + 1) / 2 (position update after the
+ * velocity update), in both bending modes. */
+START_TEST(zero_stiffness_means_no_constraint)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 4\nny = 4\npins = none\n"
+             "[material]\nk_structural = 0\nk_shear = 0\nk_bend = 0\n"
+             "[world]\nair_density = 0\n"
+             "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\nbending = %s\n",
+             _i ? "dihedral" : "springs");
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "zero.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_frame f;
+    int n = 10;
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    const double *x = cloth_sim_positions(sim);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    for (int i = 0; i < m->n; i++)
+        ck_assert_double_eq_tol(x[3 * i + 1] - m->x0[3 * i + 1],
+                                -9.81 * 0.01 * 0.01 * n * (n + 1) / 2, 1e-12);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 Suite *suite_pbd(void)
 {
     Suite *s = suite_create("pbd");
@@ -486,6 +516,7 @@ Suite *suite_pbd(void)
     tcase_add_loop_test(tc, dihedral_gradient_matches_finite_differences, 0,
                         (int)(sizeof hinges / sizeof hinges[0]));
     tcase_add_test(tc, dihedral_bending_resists_folding);
+    tcase_add_loop_test(tc, zero_stiffness_means_no_constraint, 0, 2);
     tcase_add_loop_test(tc, no_vertex_ends_a_step_inside_an_obstacle, 0, 4);
     tcase_add_loop_test(tc, damping_leaves_rigid_motion_alone, 0, 2);
     tcase_add_test(tc, full_damping_removes_deformation_velocity);
