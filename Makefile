@@ -91,9 +91,14 @@ notebooks: deps all
 	  || { cat $(BUILD)/notebooks/$$(basename $$nb).log; exit 1; }; \
 	  echo "       $$(($$(date +%s) - start)) s"; done
 
-bench: all
-	@$(MAKE) --no-print-directory $(BUILD)/bench
-	./$(BUILD)/bench
+# Benchmarks are programs, never timed tests; results are kept per machine.
+bench: deps all $(BUILD)/bench
+	@mkdir -p tests/bench/results
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee tests/bench/results/$$(uname -m)-$$(nproc)cores.csv
+
+$(BUILD)/bench: tests/bench/bench.c $(BUILD)/libcloth.a src/cloth.h
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 
 clean:
 	rm -rf build

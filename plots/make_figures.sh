@@ -48,8 +48,9 @@ fig_hanging() {
         has_kernel "$k" || continue
         case $k in
             explicit) sets="--set run.substeps=20" ;;
-            verlet) sets="--set run.substeps=5" ;;
-            pbd) sets="--set run.substeps=5" ;;
+            verlet) sets="--set run.substeps=5 --set verlet.iterations=12" ;; # seed 000
+            # xpbd, 50 passes a frame: close to the mass-spring dynamics of the same k
+            pbd) sets="--set run.substeps=5 --set pbd.variant=xpbd --set pbd.iterations=10" ;;
             newton) # 2070 unknowns: exact eigenvalues cost ~1 s an iteration, dpocon 2 ms
                 sets="--set run.substeps=1 --set run.frames=120 --set newton.cond=estimate" ;;
         esac
@@ -81,8 +82,123 @@ fig_drape_cond() {
     render drape_cond "$runs" "$t0"
 }
 
+
+# sweep_series SWEEP_CSV PREFIX: one file PREFIX_<series>.dat per run label's first part
+# (the label before the first '/'), with columns h = dt/substeps, max |drift|, status.
+sweep_series() {
+    rm -f "$2"_*.dat
+    awk -F, -v prefix="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        {
+            split($col["label"], part, "/")
+            file = prefix "_" part[1] ".dat"
+            if (!(file in seen)) { print "# h max_abs_drift status" > file; seen[file] = 1 }
+            printf "%.10g %s %s\n", $col["dt"] / $col["substeps"], $col["max_abs_drift"],
+                   $col["status"] >> file
+        }' "$1"
+}
+
+# run_sweep FIGURE NAME SCENE: the scene's [sweep] into build/figures/FIGURE/NAME
+run_sweep() {
+    printf '[%4ss] %s: sweep %s ...\n' "$(($(date +%s) - START))" "$1" "$3"
+    "$CLOTH" sweep "$3" --out "$OUT/$1/$2" -j 2 >"$OUT/$1/$2.log" 2>&1 || {
+        cat "$OUT/$1/$2.log"; exit 1; }
+    tail -n 1 "$OUT/$1/$2.log"
+    SWEEP_RUNS=$(($(wc -l <"$OUT/$1/$2/sweep.csv") - 1))
+}
+
+# 5. energy_drift: undamped spring and chain, max |drift| against h, every kernel
+fig_energy_drift() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/energy_drift"
+    for system in spring chain; do
+        run_sweep energy_drift "$system" "experiments/energy_drift_$system.ini"
+        runs=$((runs + SWEEP_RUNS))
+        sweep_series "$OUT/energy_drift/$system/sweep.csv" "plots/data/energy_drift_$system"
+    done
+    render energy_drift "$runs" "$t0"
+}
+
+# 6. convergence: pbd and xpbd at equal work.  A budget of B constraint passes per frame
+# is spent either as B iterations of one substep or as B substeps of one iteration; the
+# cloth's max stretch once it has come to rest is what the budget buys.  XPBD converges to
+# the static equilibrium (reference: 8 substeps x 64 iterations), PBD with k_pbd = 1 to 0.
+fig_convergence() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/convergence"
+    rm -f plots/data/convergence_*.csv
+    scene=experiments/convergence.ini
+    for v in xpbd pbd; do
+        data="plots/data/convergence_$v.csv"
+        echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
+        for b in 1 2 4 8 16 32 64; do
+            run_case convergence "$v-i$b" "$scene" --set pbd.variant="$v" \
+                --set pbd.iterations="$b" --set run.substeps=1
+            run_case convergence "$v-s$b" "$scene" --set pbd.variant="$v" \
+                --set pbd.iterations=1 --set run.substeps="$b"
+            runs=$((runs + 2))
+            printf '%s,%s,%s,%s,%s\n' "$b" \
+                "$(final_stretch "$OUT/convergence/$v-i$b")" \
+                "$(final_stretch "$OUT/convergence/$v-s$b")" \
+                "$(frame_ms "$OUT/convergence/$v-i$b")" \
+                "$(frame_ms "$OUT/convergence/$v-s$b")" >>"$data"
+        done
+        # the whole run at 16 passes a frame: the cloth has come to rest by the end
+        cp "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
+        cp "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
+    done
+    run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
+        --set pbd.iterations=64 --set run.substeps=8
+    runs=$((runs + 1))
+    { echo "variant,substeps,iterations,stretch_max"
+      echo "xpbd,8,64,$(final_stretch "$OUT/convergence/xpbd-reference")"; } \
+        >plots/data/convergence_reference.csv
+    render convergence "$runs" "$t0"
+}
+
+# final_stretch DIR: stretch_max of the last frame of a run
+final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
+
+# frame_ms DIR: mean kernel wall time per frame (ms) of a run
+frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
+
+# 3. strain_ablation (verlet part): Provot's limit tau_c in {off, 20, 10, 5, 2, 1 %} on a
+# corner-pinned cloth; a table of max stretch, Provot sweeps per step and wall time.
+fig_strain_ablation() {
+    t0=$(date +%s) runs=0
+    has_kernel verlet || return 0
+    mkdir -p "$OUT/strain_ablation"
+    table=plots/data/strain_ablation_verlet.csv
+    # the scene's pass budget (strain_passes under [verlet]), for the table and the figure
+    budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' experiments/strain_ablation.ini)
+    echo "label,tau,max_stretch,passes_per_step,budget,not_converged_steps,steps,wall_ms" \
+        >"$table.part"
+    for tau in off 0.20 0.10 0.05 0.02 0.01; do
+        value=$tau
+        [ "$tau" = off ] && value=0
+        run_case strain_ablation "verlet_$tau" experiments/strain_ablation.ini \
+            --set run.kernel=verlet --set verlet.strain_limit="$value"
+        # one row from summary.csv, columns found by name; in mode provot every
+        # iteration is a Provot sweep (no relaxation passes)
+        awk -F, -v label="$tau" -v tau="$value" -v budget="$budget" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            NR == 2 { steps = $c["substeps"] * $c["frames"]
+                      printf "%s,%s,%.17g,%.6g,%s,%d,%d,%.1f\n", label, tau,
+                          $c["max_stretch"], $c["total_iterations"] / steps, budget,
+                          $c["not_converged"], steps, $c["wall_ms"] }' \
+            "$OUT/strain_ablation/verlet_$tau/summary.csv" >>"$table.part"
+        runs=$((runs + 1))
+    done
+    mv "$table.part" "$table"
+    render strain_ablation "$runs" "$t0"
+}
+
+
 fig_hanging
 fig_drape_cond
+fig_strain_ablation
+fig_energy_drift
+has_kernel pbd && fig_convergence
 
 printf '\n%-28s %5s %9s\n' "figure" "runs" "wall"
 printf '%s' "$TABLE"

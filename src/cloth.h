@@ -133,6 +133,7 @@ typedef struct cloth_verlet_def {
     double k_relax;             /* relaxation stiffness of seed 000                   */
     double strain_limit;        /* Provot's tau_c; 0 = off                            */
     int strain_passes;          /* Provot correction passes at most                   */
+    double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
 } cloth_verlet_def;
 
 typedef enum { CLOTH_PBD_XPBD = 0, CLOTH_PBD_PLAIN = 1 } cloth_pbd_variant;
@@ -143,6 +144,7 @@ typedef struct cloth_pbd_def {
     int iterations;             /* Gauss-Seidel passes per step                       */
     cloth_pbd_bending bending;  /* bend springs as distances, or dihedral hinges      */
     double k_pbd;               /* PBD stiffness factor in (0, 1]                     */
+    double k_pbd_bend;          /* the same for bending constraints, in [0, 1]        */
     double damping;             /* velocity damping factor in [0, 1]                  */
 } cloth_pbd_def;
 

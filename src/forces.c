@@ -31,7 +31,9 @@ void cloth__add_wind(const cloth_sim *sim, const double *x, const double *v, dou
             if (v)
                 vmean[k] = (v[3 * id[0] + k] + v[3 * id[1] + k] + v[3 * id[2] + k]) / 3;
         }
-        double gust = 1 + w->turbulence * cloth__wind_noise(&sim->wind, t, centroid);
+        double gust = w->turbulence > 0
+                          ? 1 + w->turbulence * cloth__wind_noise(&sim->wind, t, centroid)
+                          : 1;
         double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
         double q[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
         double n[3] = {u[1] * q[2] - u[2] * q[1], u[2] * q[0] - u[0] * q[2],

@@ -4,10 +4,14 @@
 #include <string.h>
 
 extern const cloth__kernel cloth__explicit_kernel;
+extern const cloth__kernel cloth__verlet_kernel;
+extern const cloth__kernel cloth__pbd_kernel;
 extern const cloth__kernel cloth__newton_kernel;
 
 static const cloth__kernel *const kernels[] = {
     &cloth__explicit_kernel,
+    &cloth__verlet_kernel,
+    &cloth__pbd_kernel,
     &cloth__newton_kernel,
 };
 

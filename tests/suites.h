@@ -9,6 +9,8 @@
     X(mesh) \
     X(scene) \
     X(explicit) \
+    X(verlet) \
+    X(pbd) \
     X(run) \
     X(sweep) \
     X(barrier) \

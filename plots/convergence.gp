@@ -1,0 +1,55 @@
+# Figure 6 (convergence): PBD and XPBD at equal work on experiments/convergence.ini.
+# Reads plots/data/convergence_{xpbd,pbd}.csv (passes per frame; final max stretch and
+# kernel wall time per frame with the passes spent as iterations or as substeps),
+# convergence_reference.csv (converged XPBD) and convergence_series_*_{i,s}16.csv (the
+# runs at 16 passes a frame, over time); writes convergence.png/svg.
+if (!exists("outdir")) outdir = "plots"
+if (!exists("datadir")) datadir = "plots/data"
+set datafile separator ","
+xp = datadir . "/convergence_xpbd.csv"
+pb = datadir . "/convergence_pbd.csv"
+stats datadir . "/convergence_reference.csv" using 4 nooutput
+ref = STATS_max
+
+set style line 1 lc rgb "#1f77b4" lw 2 pt 7 ps 1.0
+set style line 2 lc rgb "#1f77b4" lw 2 pt 5 ps 1.0 dt 2
+set style line 3 lc rgb "#d62728" lw 2 pt 7 ps 1.0
+set style line 4 lc rgb "#d62728" lw 2 pt 5 ps 1.0 dt 2
+set style line 5 lc rgb "#555555" lw 1.5 dt 3
+
+do for [term in "pngcairo svg"] {
+    if (term eq "pngcairo") {
+        set terminal pngcairo size 1200,520 enhanced font ",11"
+        set output outdir . "/convergence.png"
+    } else {
+        set terminal svg size 1200,520 enhanced font ",11"
+        set output outdir . "/convergence.svg"
+    }
+    set multiplot layout 1,2 title "Convergence of PBD and XPBD at equal work: 16×16 cloth hanging from its top row, dt = 1/60 s"
+    set logscale xy
+    set grid
+    set format y "10^{%L}"
+    set ylabel "max stretch  max(l/l_0 − 1)  (dimensionless)"
+    set key bottom left Left reverse
+    set xlabel "constraint passes per frame  (iterations × substeps)"
+    set title "at rest (t = 2 s)"
+    set xrange [0.8:80]
+    plot xp using 1:2 with linespoints ls 1 title "xpbd: 1 substep, N iterations", \
+         xp using 1:3 with linespoints ls 2 title "xpbd: N substeps, 1 iteration", \
+         pb using 1:2 with linespoints ls 3 title "pbd (k_{pbd} = 1): 1 substep, N iterations", \
+         pb using 1:3 with linespoints ls 4 title "pbd (k_{pbd} = 1): N substeps, 1 iteration", \
+         ref with lines ls 5 title "xpbd converged (static equilibrium)"
+    set title "over time, 16 passes per frame"
+    set xlabel "time (s)"
+    unset logscale x
+    set xrange [0:2]
+    set key top right
+    series(v, m) = datadir . "/convergence_series_" . v . "_" . m . "16.csv"
+    plot series("xpbd", "i") using 2:9 with lines ls 1 title "xpbd: 1 substep, 16 iterations", \
+         series("xpbd", "s") using 2:9 with lines ls 2 title "xpbd: 16 substeps, 1 iteration", \
+         series("pbd", "i") using 2:9 with lines ls 3 title "pbd: 1 substep, 16 iterations", \
+         series("pbd", "s") using 2:9 with lines ls 4 title "pbd: 16 substeps, 1 iteration", \
+         ref with lines ls 5 title "xpbd converged (static equilibrium)"
+    unset multiplot
+    set output
+}
