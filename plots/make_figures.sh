@@ -82,7 +82,6 @@ fig_drape_cond() {
     render drape_cond "$runs" "$t0"
 }
 
-
 # sweep_series SWEEP_CSV PREFIX: one file PREFIX_<series>.dat per run label's first part
 # (the label before the first '/'), with columns h = dt/substeps, max |drift|, status.
 sweep_series() {
@@ -192,7 +191,6 @@ fig_strain_ablation() {
     mv "$table.part" "$table"
     render strain_ablation "$runs" "$t0"
 }
-
 
 fig_hanging
 fig_drape_cond
