@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Dense matrices beyond this many unknowns would need gigabytes: the sparse path is for
  * later (SPEC 4.4). */
@@ -121,12 +122,25 @@ struct cloth__newton {
     cloth_newton_iter *rows;
     int n_rows, row_cap;
 
+    cloth__newton_profile profile; /* stage times since create or reset            */
+
     /* metrics of the state after the last step (measure) */
     double last_barrier;
     double last_self_gap;       /* +inf when no pair is within g^ + offset            */
 };
 
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
+void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out)
+{
+    *out = w->profile;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
 
 static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
@@ -797,6 +811,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
     int converged = 0;
 
     for (int it = 0; it < nd->max_iters && !converged; it++) {
+        double t0 = now_ms();
         if (nd->kappa_update == CLOTH_KAPPA_PER_ITERATION)
             clear_kappa_tables(w, m);
         double e = cloth__newton_potential(w, sim, w->x, w->grad, w->H, 0);
@@ -805,7 +820,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         int active = w->eval_active;
         double kappa_max = w->eval_kappa_max;
 
-        double eps, cond = NAN;
+        double t1 = now_ms(), eps, cond = NAN;
         cloth_status st = cloth__linalg_factor(w->la, w->H, &eps, &err);
         if (st != CLOTH_OK)
             return st;
@@ -813,6 +828,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
             w->step[k] = -w->grad[k];
         if ((st = cloth__linalg_solve(w->la, w->step, w->step, &err)) != CLOTH_OK)
             return st;
+        double t2 = now_ms();
         if (nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max)
             st = cloth__linalg_cond_exact(w->la, w->H, &cond, &err);
         else if (nd->cond != CLOTH_COND_OFF)
@@ -820,7 +836,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         if (st != CLOTH_OK)
             return st;
 
-        double slope = 0;
+        double t3 = now_ms(), slope = 0;
         for (int k = 0; k < w->ndof; k++)
             slope += w->grad[k] * w->step[k];
         for (int i = 0; i < w->n; i++)
@@ -828,6 +844,12 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                 w->dir[3 * i + c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
         double alpha = slope < 0 ? line_search(w, sim, e, slope) : 0;
         memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
+        double t4 = now_ms();
+        w->profile.iterations++;
+        w->profile.assembly_ms += t1 - t0;
+        w->profile.solve_ms += t2 - t1;
+        w->profile.cond_ms += t3 - t2;
+        w->profile.line_search_ms += t4 - t3;
 
         double dir_norm = inf_norm(w->step, w->ndof);
         converged = dir_norm / h < tol;
@@ -920,6 +942,7 @@ static void newton_start(cloth_sim *sim, void *work)
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
     w->pair_overflows = 0;
+    memset(&w->profile, 0, sizeof w->profile);
     clear_kappa_tables(w, sim->mesh);
     record_state(w, sim);
 }

@@ -22,6 +22,21 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
 double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
                                double *grad, double *hess, int exact);
 
+/* Wall time spent in each stage of the Newton iterations since the sim was created or
+ * reset (for the benchmark, SPEC 9): assembly (contact set, E, grad E, H), solve (Cholesky
+ * with any Tikhonov retries, and the triangular solves), cond (condition number), line
+ * search (feasibility filter and the Armijo energies).  Times never reach the CSV files,
+ * which stay deterministic. */
+typedef struct cloth__newton_profile {
+    long iterations;            /* Newton iterations timed                            */
+    double assembly_ms;
+    double solve_ms;
+    double cond_ms;
+    double line_search_ms;
+} cloth__newton_profile;
+
+void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out);
+
 /* Unknowns (3 per free vertex) and the first unknown of vertex i (-1 when pinned). */
 int cloth__newton_ndof(const cloth__newton *w);
 int cloth__newton_dof(const cloth__newton *w, int i);
