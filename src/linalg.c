@@ -146,8 +146,8 @@ cloth_status cloth__linalg_solve(cloth__linalg *la, const double *b, double *x,
     return CLOTH_OK;
 }
 
-cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double *cond,
-                                      cloth_error *err)
+cloth_status cloth__linalg_eig_range(cloth__linalg *la, const double *A, double *lo,
+                                     double *hi, cloth_error *err)
 {
     int n = la->n;
     memcpy(la->scratch, A, (size_t)n * (size_t)n * sizeof *A);
@@ -159,9 +159,19 @@ cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double
     if (info > 0)
         return fail(err, CLOTH_ENUMERIC, "dsyevd", info,
                     "the eigenvalue iteration did not converge");
-    double lo = la->eig[0], hi = la->eig[n - 1];
-    *cond = lo > 0 ? hi / lo : INFINITY;
+    *lo = la->eig[0];
+    *hi = la->eig[n - 1];
     return CLOTH_OK;
+}
+
+cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double *cond,
+                                      cloth_error *err)
+{
+    double lo, hi;
+    cloth_status st = cloth__linalg_eig_range(la, A, &lo, &hi, err);
+    if (st == CLOTH_OK)
+        *cond = lo > 0 ? hi / lo : INFINITY;
+    return st;
 }
 
 cloth_status cloth__linalg_cond_estimate(cloth__linalg *la, double *cond, cloth_error *err)

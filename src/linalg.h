@@ -26,6 +26,10 @@ cloth_status cloth__linalg_factor(cloth__linalg *la, const double *A, double *ep
 cloth_status cloth__linalg_solve(cloth__linalg *la, const double *b, double *x,
                                  cloth_error *err);
 
+/* The smallest and largest eigenvalue of A (dsyevd, eigenvalues only). */
+cloth_status cloth__linalg_eig_range(cloth__linalg *la, const double *A, double *lo,
+                                     double *hi, cloth_error *err);
+
 /* Exact 2-norm condition number lambda_max / lambda_min of A from its eigenvalues
  * (dsyevd, eigenvalues only).  +inf when lambda_min <= 0. */
 cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double *cond,

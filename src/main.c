@@ -4,6 +4,7 @@
  *   cloth run SCENE.ini [--set section.key=value]... [--out DIR]
  *   cloth info SCENE.ini [--set ...]
  *   cloth sweep SCENE.ini [--out DIR] [-j N]
+ *   cloth stability SCENE.ini [--set ...]
  *   cloth list
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, I/O), 2 bad input.
@@ -23,6 +24,7 @@ static void usage(FILE *out)
             "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR]\n"
             "       cloth info SCENE.ini [--set section.key=value]...\n"
             "       cloth sweep SCENE.ini [--out DIR] [-j N]\n"
+            "       cloth stability SCENE.ini [--set section.key=value]...\n"
             "       cloth list\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
@@ -30,6 +32,8 @@ static void usage(FILE *out)
             "sweep  runs every run the scene's [sweep] section declares into DIR/LABEL/\n"
             "       and joins their summaries in DIR/sweep.csv (default build/sweeps/SCENE);\n"
             "       -j N runs N at a time\n"
+            "stability  prints omega_max (the springs' fastest angular frequency about the\n"
+            "       initial shape) and h_max = 2/omega_max, the explicit step bound\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
             "list   prints the kernels and every scene key with its default\n");
 }
@@ -177,6 +181,25 @@ static int cmd_info(int argc, char **argv)
     return 0;
 }
 
+static int cmd_stability(int argc, char **argv)
+{
+    cloth_scene scene;
+    int code = load_scene(argc, argv, &scene, NULL);
+    if (code)
+        return code;
+    cloth_error err;
+    cloth_sim *sim;
+    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    double w;
+    cloth_status st = cloth_sim_omega_max(sim, &w, &err);
+    cloth_sim_destroy(sim);
+    if (st != CLOTH_OK)
+        return bad_input(err.msg);
+    printf("omega_max: %.17g\nh_max: %.17g\n", w, 2 / w);
+    return 0;
+}
+
 static int cmd_list(void)
 {
     printf("kernels:\n");
@@ -197,6 +220,8 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv);
     if (strcmp(argv[1], "sweep") == 0)
         return cmd_sweep(argc, argv);
+    if (strcmp(argv[1], "stability") == 0)
+        return cmd_stability(argc, argv);
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc, argv);
     if (strcmp(argv[1], "list") == 0)

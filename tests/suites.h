@@ -18,7 +18,8 @@
     X(linalg) \
     X(spatial_hash) \
     X(stiffness) \
-    X(newton)
+    X(newton) \
+    X(modes)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
