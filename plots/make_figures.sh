@@ -192,11 +192,80 @@ fig_strain_ablation() {
     render strain_ablation "$runs" "$t0"
 }
 
-fig_hanging
-fig_drape_cond
-fig_strain_ablation
-fig_energy_drift
-has_kernel pbd && fig_convergence
+# 4. stability: energy against time for several h, and the largest stable h against the
+# stiffness beside the bound 2/omega_max.  A run is stable when it neither diverges nor
+# lets |drift| exceed 1 (its energy never grows past the scale it started with).
+stable() { # stable --set ...: exit 0 when that run of the stability scene is stable
+    dir="$OUT/stability/probe"
+    "$CLOTH" run experiments/stability.ini "$@" --out "$dir" >/dev/null 2>&1 || return 1
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+             NR == 2 { exit !($c["status"] == "ok" && $c["max_abs_drift"] < 1) }' \
+        "$dir/summary.csv"
+}
+
+# scheme_sets SCHEME: the overrides that select forward, symplectic or verlet
+scheme_sets() {
+    case $1 in
+        verlet) echo "--set run.kernel=verlet" ;;
+        *) echo "--set explicit.scheme=$1" ;;
+    esac
+}
+
+fig_stability() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/stability"
+    table=plots/data/stability_h.csv
+    echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet" >"$table.part"
+    for k in 50 100 200 500 1000 2000 5000; do
+        stiff="--set material.k_structural=$k --set material.k_shear=$((k * 2 / 5))"
+        stiff="$stiff --set material.k_bend=$((k / 10))"
+        # shellcheck disable=SC2086
+        hb=$("$CLOTH" stability experiments/stability.ini $stiff | awk '/h_max/ { print $2 }')
+        w=$(awk "BEGIN { printf \"%.10g\", 2 / $hb }")
+        row="$k,$w,$hb"
+        for scheme in forward symplectic verlet; do
+            # bisection on h in [h_bound/64, 4 h_bound]: 12 halvings
+            lo=$(awk "BEGIN { print $hb / 64 }") hi=$(awk "BEGIN { print 4 * $hb }")
+            i=0
+            while [ $i -lt 12 ]; do
+                mid=$(awk "BEGIN { printf \"%.10g\", ($lo + $hi) / 2 }")
+                # shellcheck disable=SC2086
+                if stable $stiff $(scheme_sets $scheme) --set run.dt="$mid"; then
+                    lo=$mid
+                else
+                    hi=$mid
+                fi
+                i=$((i + 1)) runs=$((runs + 1))
+            done
+            row="$row,$lo"
+        done
+        echo "$row" >>"$table.part"
+        printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet: %s\n' \
+            "$(($(date +%s) - START))" "$k" "$hb" "$(echo "$row" | cut -d, -f4-)"
+    done
+    mv "$table.part" "$table"
+    # energy against time at k = 500 N/m for steps around the bound, 0.4 s each
+    hb=$("$CLOTH" stability experiments/stability.ini | awk '/h_max/ { print $2 }')
+    rm -f plots/data/stability_energy_*.csv
+    for case in symplectic:0.5 symplectic:0.95 symplectic:1.02 verlet:0.95 forward:0.1 \
+        forward:0.5; do
+        scheme=${case%:*} frac=${case#*:}
+        h=$(awk "BEGIN { printf \"%.10g\", $frac * $hb }")
+        frames=$(awk "BEGIN { printf \"%d\", 0.4 / $h }")
+        # shellcheck disable=SC2046
+        run_case stability "$scheme-$frac" experiments/stability.ini $(scheme_sets $scheme) \
+            --set run.dt="$h" --set run.frames="$frames"
+        cp "$OUT/stability/$scheme-$frac/series.csv" \
+            "plots/data/stability_energy_$scheme-$frac.csv"
+        runs=$((runs + 1))
+    done
+    render stability "$runs" "$t0"
+}
+
+# FIGURES="hanging stability ..." renders only those; by default every figure.
+for fig in ${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence}; do
+    "fig_$fig"
+done
 
 printf '\n%-28s %5s %9s\n' "figure" "runs" "wall"
 printf '%s' "$TABLE"

@@ -1,0 +1,41 @@
+# Figure 4 (stability): explicit schemes against the step bound h < 2/omega_max.
+# Left: energy drift against time at k = 500 N/m for steps around the bound
+# (plots/data/stability_energy_<scheme>-<h/h_bound>.csv).  Right: the largest stable h
+# found by bisection (no divergence, |drift| < 1 over 400 steps) against the stiffness,
+# beside 2/omega_max from LAPACKE (plots/data/stability_h.csv).
+if (!exists("outdir")) outdir = "plots"
+if (!exists("datadir")) datadir = "plots/data"
+files = system("ls " . datadir . "/stability_energy_*.csv 2>/dev/null")
+label(f) = substr(f, strstrt(f, "energy_") + 7, strlen(f) - 4)
+set datafile separator ","
+
+do for [term in "pngcairo svg"] {
+    if (term eq "pngcairo") {
+        set terminal pngcairo size 1200,520 enhanced font ",11"
+        set output outdir . "/stability.png"
+    } else {
+        set terminal svg size 1200,520 enhanced font ",11"
+        set output outdir . "/stability.svg"
+    }
+    set multiplot layout 1,2 title "Stability of explicit schemes: 8×8 cloth hanging from its top row (no air)"
+    set title "energy at k = 500 N/m, h as a fraction of 2/ω_{max}"
+    set xlabel "time (s)"
+    set ylabel "energy drift (total − total_0) / E_{scale}"
+    set yrange [-0.1:1]
+    set grid
+    set key top left font ",9" title "scheme-h·ω_{max}/2"
+    plot for [f in files] f using 2:8 with lines lw 2 title label(f)
+    unset yrange
+    set title "largest stable step against stiffness"
+    set logscale xy
+    set xlabel "k_{structural} (N/m)  (shear 0.4 k, bend 0.1 k)"
+    set ylabel "h (s)"
+    set key bottom left title ""
+    plot datadir . "/stability_h.csv" using 1:3 with lines lw 2 dt 2 lc rgb "black" title "bound 2/ω_{max} (LAPACKE)", \
+         "" using 1:5 with points pt 7 ps 1.4 title "symplectic Euler (measured)", \
+         "" using 1:6 with points pt 6 ps 2 title "verlet (measured)", \
+         "" using 1:4 with points pt 5 title "forward Euler (|drift| < 1 for 400 steps)"
+    unset logscale
+    unset multiplot
+    set output
+}
