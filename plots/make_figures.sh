@@ -163,22 +163,31 @@ frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
 
 # 3. strain_ablation (verlet part): Provot's limit tau_c in {off, 20, 10, 5, 2, 1 %} on a
 # corner-pinned cloth; a table of max stretch, Provot sweeps per step and wall time.
+# summary_field DIR NAME: one column of a run's summary.csv, found by name
+summary_field() {
+    awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                          NR == 2 { print $c[name] }' "$1/summary.csv"
+}
+
+# 3. strain_ablation: the same corner-pinned cloth under each kernel's strain limit
+# tau in {off, 20, 10, 5, 2, 1 %}: verlet (Provot's correction), pbd (the fewest
+# iterations of plain PBD, k_pbd = 1, one substep, that keep the stretch within tau),
+# newton (the strain barrier, log and cubic, one substep, dpocon condition estimate).
 fig_strain_ablation() {
     t0=$(date +%s) runs=0
-    has_kernel verlet || return 0
     mkdir -p "$OUT/strain_ablation"
+    scene=experiments/strain_ablation.ini
+    # verlet: the scene's pass budget (strain_passes under [verlet]) for the table
+    budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' "$scene")
     table=plots/data/strain_ablation_verlet.csv
-    # the scene's pass budget (strain_passes under [verlet]), for the table and the figure
-    budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' experiments/strain_ablation.ini)
     echo "label,tau,max_stretch,passes_per_step,budget,not_converged_steps,steps,wall_ms" \
         >"$table.part"
     for tau in off 0.20 0.10 0.05 0.02 0.01; do
         value=$tau
         [ "$tau" = off ] && value=0
-        run_case strain_ablation "verlet_$tau" experiments/strain_ablation.ini \
+        run_case strain_ablation "verlet_$tau" "$scene" \
             --set run.kernel=verlet --set verlet.strain_limit="$value"
-        # one row from summary.csv, columns found by name; in mode provot every
-        # iteration is a Provot sweep (no relaxation passes)
+        # in mode provot every iteration is a Provot sweep (no relaxation passes)
         awk -F, -v label="$tau" -v tau="$value" -v budget="$budget" '
             NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
             NR == 2 { steps = $c["substeps"] * $c["frames"]
@@ -189,6 +198,57 @@ fig_strain_ablation() {
         runs=$((runs + 1))
     done
     mv "$table.part" "$table"
+
+    # pbd: doubling, then bisection, for the fewest iterations with max stretch <= tau
+    table=plots/data/strain_ablation_pbd.csv
+    echo "tau,iterations,max_stretch,wall_ms" >"$table.part"
+    pbd_sets="--set run.kernel=pbd --set pbd.variant=pbd --set pbd.k_pbd=1 --set run.substeps=1"
+    pbd_ok() { # pbd_ok TAU N: exit 0 when N iterations keep the stretch within TAU
+        # shellcheck disable=SC2086
+        "$CLOTH" run "$scene" $pbd_sets --set pbd.iterations="$2" \
+            --out "$OUT/strain_ablation/pbd_$1_$2" >/dev/null 2>&1 || return 1
+        runs=$((runs + 1))
+        awk "BEGIN { exit !($(summary_field "$OUT/strain_ablation/pbd_$1_$2" max_stretch) <= $1) }"
+    }
+    for tau in 0.20 0.10 0.05 0.02 0.01; do
+        hi=1
+        while ! pbd_ok "$tau" "$hi" && [ "$hi" -lt 4096 ]; do hi=$((hi * 2)); done
+        lo=$((hi / 2))
+        while [ $((hi - lo)) -gt 1 ]; do
+            mid=$(((lo + hi) / 2))
+            if pbd_ok "$tau" "$mid"; then hi=$mid; else lo=$mid; fi
+        done
+        dir="$OUT/strain_ablation/pbd_${tau}_$hi"
+        echo "$tau,$hi,$(summary_field "$dir" max_stretch),$(summary_field "$dir" wall_ms)" \
+            >>"$table.part"
+        printf '[%4ss] strain_ablation: pbd needs %s iterations for %s\n' \
+            "$(($(date +%s) - START))" "$hi" "$tau"
+    done
+    mv "$table.part" "$table"
+
+    # newton: the strain barrier with each barrier function
+    for barrier in log cubic; do
+        table=plots/data/strain_ablation_newton_$barrier.csv
+        echo "label,tau,max_stretch,iterations_per_step,not_converged_steps,cond_max,cond_mean,wall_ms" \
+            >"$table.part"
+        for tau in off 0.20 0.10 0.05 0.02 0.01; do
+            value=$tau
+            [ "$tau" = off ] && value=0
+            run_case strain_ablation "newton_${barrier}_$tau" "$scene" --set run.kernel=newton \
+                --set run.substeps=1 --set newton.barrier="$barrier" \
+                --set newton.strain_limit="$value" --set newton.cond=estimate
+            awk -F, -v label="$tau" -v tau="$value" '
+                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                NR == 2 { steps = $c["substeps"] * $c["frames"]
+                          printf "%s,%s,%.17g,%.6g,%d,%s,%s,%.1f\n", label, tau,
+                              $c["max_stretch"], $c["total_iterations"] / steps,
+                              $c["not_converged"], $c["cond_max"], $c["cond_mean"],
+                              $c["wall_ms"] }' \
+                "$OUT/strain_ablation/newton_${barrier}_$tau/summary.csv" >>"$table.part"
+            runs=$((runs + 1))
+        done
+        mv "$table.part" "$table"
+    done
     render strain_ablation "$runs" "$t0"
 }
 
