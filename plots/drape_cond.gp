@@ -28,7 +28,10 @@ do for [term in "pngcairo svg"] {
     set format y "%g"
     set ylabel "Newton iterations per frame"
     set key top right
-    plot for [l in labels] file(l) using 1:13 every ::1 with lines lw 1.5 title l
+    # a step that stops at newton.max_iters (50, one step a frame) did not converge
+    plot for [l in labels] file(l) using 1:13 every ::1 with lines lw 1.5 title l, \
+         for [i=1:words(labels)] file(word(labels, i)) using 1:($13 >= 50 ? $13 : 1/0) every ::1 \
+             with points pt 2 ps 2 lw 2 lc rgb "black" title (i == 1 ? "not converged (50 = max\\_iters)" : "")
     set ylabel "smallest gap: sphere or self-contact (mm)"
     set logscale y
     set format y "%g"

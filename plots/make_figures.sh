@@ -323,7 +323,12 @@ fig_stability() {
 }
 
 # FIGURES="hanging stability ..." renders only those; by default every figure.
-for fig in ${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence}; do
+ALL=${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence}
+COUNT=$(echo $ALL | wc -w) INDEX=0
+for fig in $ALL; do
+    INDEX=$((INDEX + 1))
+    printf '[%4ss] === figure %d of %d: %s (%d left after it)\n' "$(($(date +%s) - START))" \
+        "$INDEX" "$COUNT" "$fig" "$((COUNT - INDEX))"
     "fig_$fig"
 done
 
