@@ -10,6 +10,7 @@
  * An OBJ mesh gets a structural spring on every triangle edge and a bend spring across
  * every hinge (between the two opposite vertices).
  */
+#include "error.h"
 #include "cloth.h"
 #include "keys.h"
 
@@ -19,17 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 static double dist(const double *p, int a, int b)
 {
@@ -231,9 +221,9 @@ static cloth_status assign_pins(const cloth_scene *s, cloth_mesh *m, cloth_error
     cloth__key_where(s, cloth__key_index("mesh", "pins"), where, sizeof where);
     int nx = m->nx, ny = m->ny;
     if (s->mesh.pins != CLOTH_PINS_LIST && s->mesh.pins != CLOTH_PINS_NONE && nx == 0)
-        return fail(err, CLOTH_EINVAL,
-                    "%s: mesh.pins: an OBJ mesh has no rows or corners: give vertex indices",
-                    where);
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: mesh.pins: an OBJ mesh has no rows or corners: give vertex indices",
+                           where);
     switch (s->mesh.pins) {
     case CLOTH_PINS_NONE:
         break;
@@ -252,9 +242,9 @@ static cloth_status assign_pins(const cloth_scene *s, cloth_mesh *m, cloth_error
         for (int k = 0; k < s->mesh.n_pin_list; k++) {
             int v = s->mesh.pin_list[k];
             if (v >= m->n)
-                return fail(err, CLOTH_EINVAL,
-                            "%s: mesh.pins: vertex %d is out of range (the mesh has %d "
-                            "vertices, 0..%d)", where, v, m->n, m->n - 1);
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: mesh.pins: vertex %d is out of range (the mesh has %d "
+                                   "vertices, 0..%d)", where, v, m->n, m->n - 1);
             m->pinned[v] = 1;
         }
         break;
@@ -330,20 +320,20 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
     cloth_error obj_err;
     cloth_status st = cloth_obj_read(path, &x, &n, &tris, &n_tris, &obj_err);
     if (st != CLOTH_OK)
-        return fail(err, st, "%s: mesh.obj: %s", where, obj_err.msg);
+        return cloth__fail(err, st, "%s: mesh.obj: %s", where, obj_err.msg);
     if (n == 0 || n_tris == 0) {
         free(x);
         free(tris);
-        return fail(err, CLOTH_EINVAL, "%s: mesh.obj: '%s' has %d vertices and %d faces: "
-                    "a cloth needs at least one triangle", where, path, n, n_tris);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.obj: '%s' has %d vertices and %d faces: "
+                           "a cloth needs at least one triangle", where, path, n, n_tris);
     }
     int r = collect_edges(tris, n_tris, edges, n_edges);
     if (r < 0) {
         free(x);
         free(tris);
-        return fail(err, r == -2 ? CLOTH_ENOMEM : CLOTH_EINVAL,
-                    "%s: mesh.obj: %s", where,
-                    r == -2 ? "out of memory" : "an edge is shared by more than two faces");
+        return cloth__fail(err, r == -2 ? CLOTH_ENOMEM : CLOTH_EINVAL,
+                           "%s: mesh.obj: %s", where,
+                           r == -2 ? "out of memory" : "an edge is shared by more than two faces");
     }
     int hinges = 0;
     for (int i = 0; i < *n_edges; i++)
@@ -392,18 +382,18 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     } else {
         st = build_grid(s, &m);
         if (st != CLOTH_OK)
-            return fail(err, st, "%s: mesh: out of memory for a %d x %d grid", s->source,
-                        s->mesh.nx, s->mesh.ny);
+            return cloth__fail(err, st, "%s: mesh: out of memory for a %d x %d grid", s->source,
+                               s->mesh.nx, s->mesh.ny);
         if (collect_edges(m->tris, m->n_tris, &edges, &n_edges) != 0) {
             cloth_mesh_destroy(m);
-            return fail(err, CLOTH_ENOMEM, "%s: mesh: out of memory", s->source);
+            return cloth__fail(err, CLOTH_ENOMEM, "%s: mesh: out of memory", s->source);
         }
     }
     st = build_hinges(m, edges, n_edges);
     free(edges);
     if (st != CLOTH_OK) {
         cloth_mesh_destroy(m);
-        return fail(err, st, "%s: mesh: out of memory", s->source);
+        return cloth__fail(err, st, "%s: mesh: out of memory", s->source);
     }
     finish_springs(s, m);
     bounding_diagonal(m);
@@ -411,9 +401,9 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
         char where[CLOTH_PATH_MAX + 16];
         cloth__key_where(s, cloth__key_index("material", "density"), where, sizeof where);
         cloth_mesh_destroy(m);
-        return fail(err, CLOTH_EINVAL,
-                    "%s: material.density: a vertex belongs to no triangle and would get no "
-                    "mass (a chain has no area: use material.vertex_mass)", where);
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: material.density: a vertex belongs to no triangle and would get no "
+                           "mass (a chain has no area: use material.vertex_mass)", where);
     }
     st = assign_pins(s, m, err);
     if (st != CLOTH_OK) {
@@ -423,8 +413,8 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     for (int i = 0; i < m->n_springs; i++)
         if (!(m->springs[i].rest > 0)) {
             cloth_mesh_destroy(m);
-            return fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
-                        s->source, m->springs[i].a, m->springs[i].b);
+            return cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
+                               s->source, m->springs[i].a, m->springs[i].b);
         }
     *out = m;
     return CLOTH_OK;
@@ -454,7 +444,7 @@ cloth_status cloth_mesh_write_obj(const cloth_mesh *m, const double *x, const ch
     snprintf(part, sizeof part, "%s.part", path);
     FILE *f = fopen(part, "w");
     if (!f)
-        return fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
     fprintf(f, "# clothbench: %d vertices, %d triangles\n", m->n, m->n_tris);
     for (int i = 0; i < m->n; i++)
         fprintf(f, "v %.17g %.17g %.17g\n", x[3 * i], x[3 * i + 1], x[3 * i + 2]);
@@ -464,7 +454,7 @@ cloth_status cloth_mesh_write_obj(const cloth_mesh *m, const double *x, const ch
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(part, path) != 0) {
         remove(part);
-        return fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
     }
     return CLOTH_OK;
 }
@@ -505,7 +495,7 @@ cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tri
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, CLOTH_EIO, "cannot open '%s': %s", path, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "cannot open '%s': %s", path, strerror(errno));
     double *x = NULL;
     int *tris = NULL, n = 0, n_tris = 0, cap_x = 0, cap_t = 0, line_no = 0;
     char line[4096];
@@ -521,13 +511,13 @@ cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tri
                 char *num = strtok_r(NULL, " \t\r\n", &save), *end;
                 p[c] = num ? strtod(num, &end) : NAN;
                 if (!num || *end || !isfinite(p[c])) {
-                    st = fail(err, CLOTH_EPARSE, "%s:%d: v: expected three finite numbers",
-                              path, line_no);
+                    st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: v: expected three finite numbers",
+                                     path, line_no);
                     goto done;
                 }
             }
             if (grow((void **)&x, &cap_x, 3 * (n + 1), sizeof *x)) {
-                st = fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+                st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
                 goto done;
             }
             memcpy(x + 3 * n++, p, sizeof p);
@@ -536,18 +526,18 @@ cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tri
             char *c;
             while ((c = strtok_r(NULL, " \t\r\n", &save)) && k < 64)
                 if (face_index(c, n, &corner[k++])) {
-                    st = fail(err, CLOTH_EPARSE, "%s:%d: f: bad vertex reference '%s'", path,
-                              line_no, c);
+                    st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: bad vertex reference '%s'", path,
+                                     line_no, c);
                     goto done;
                 }
             if (k < 3) {
-                st = fail(err, CLOTH_EPARSE, "%s:%d: f: a face needs 3 or more vertices",
-                          path, line_no);
+                st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: a face needs 3 or more vertices",
+                                 path, line_no);
                 goto done;
             }
             for (int t = 1; t + 1 < k; t++) { /* fan */
                 if (grow((void **)&tris, &cap_t, 3 * (n_tris + 1), sizeof *tris)) {
-                    st = fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+                    st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
                     goto done;
                 }
                 int tri[3] = {corner[0], corner[t], corner[t + 1]};

@@ -22,6 +22,7 @@
  * recorded Tikhonov fallback, linalg.c), condition number, line search (largest feasible
  * alpha <= 1, then Armijo), log; finally the velocity update.
  */
+#include "error.h"
 #include "newton.h"
 
 #include "barrier.h"
@@ -142,17 +143,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
-
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 static double dot3(const double a[3], const double b[3])
 {
@@ -1000,25 +990,25 @@ static cloth_status check_initial_state(const cloth__newton *w, const cloth_sim 
         const double *x = m->x0 + 3 * i;
         if (s->sphere.enabled &&
             cloth__gap_sphere(x, c, s->sphere.radius, s->sphere.offset, NULL, NULL) <= 0)
-            return fail(err, CLOTH_EINVAL,
-                        "%s: newton: vertex %d starts inside the sphere (radius + offset); "
-                        "the barriers need a positive gap",
-                        s->source, i);
+            return cloth__fail(err, CLOTH_EINVAL,
+                               "%s: newton: vertex %d starts inside the sphere (radius + offset); "
+                               "the barriers need a positive gap",
+                               s->source, i);
         if (s->floor.enabled && cloth__gap_plane(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
-            return fail(err, CLOTH_EINVAL,
-                        "%s: newton: vertex %d starts below the plane (height + offset); "
-                        "the barriers need a positive gap",
-                        s->source, i);
+            return cloth__fail(err, CLOTH_EINVAL,
+                               "%s: newton: vertex %d starts below the plane (height + offset); "
+                               "the barriers need a positive gap",
+                               s->source, i);
     }
     if (nd->strain_limit > 0)
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
             if (cloth__gap_strain(m->x0 + 3 * sp->a, m->x0 + 3 * sp->b, sp->rest,
                                   nd->strain_limit, NULL, NULL) <= 0)
-                return fail(err, CLOTH_EINVAL,
-                            "%s: newton.strain_limit: %g is not above the initial strain of "
-                            "spring %d-%d (mesh.prestretch %g)",
-                            s->source, nd->strain_limit, sp->a, sp->b, s->mesh.prestretch);
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: newton.strain_limit: %g is not above the initial strain of "
+                                   "spring %d-%d (mesh.prestretch %g)",
+                                   s->source, nd->strain_limit, sp->a, sp->b, s->mesh.prestretch);
         }
     if (nd->self_contact)
         for (int i = 0; i < m->n; i++)
@@ -1027,10 +1017,10 @@ static cloth_status check_initial_state(const cloth__newton *w, const cloth_sim 
                     continue;
                 if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, nd->contact_offset, NULL,
                                     NULL) <= 0)
-                    return fail(err, CLOTH_EINVAL,
-                                "%s: newton.contact_offset: vertices %d and %d start closer "
-                                "than %g",
-                                s->source, i, j, nd->contact_offset);
+                    return cloth__fail(err, CLOTH_EINVAL,
+                                       "%s: newton.contact_offset: vertices %d and %d start closer "
+                                       "than %g",
+                                       s->source, i, j, nd->contact_offset);
             }
     return CLOTH_OK;
 }
@@ -1042,7 +1032,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     cloth__newton *w = calloc(1, sizeof *w);
     *work = NULL;
     if (!w)
-        return fail(err, CLOTH_ENOMEM, "newton: out of memory");
+        return cloth__fail(err, CLOTH_ENOMEM, "newton: out of memory");
     int n = m->n;
     w->n = n;
     w->dof = malloc((size_t)n * sizeof *w->dof);
@@ -1059,10 +1049,10 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     w->mean_mass = w->ndof ? mass / (w->ndof / 3) : 0;
     if (w->ndof > MAX_DENSE_UNKNOWNS) {
         newton_destroy(w);
-        return fail(err, CLOTH_EINVAL,
-                    "%s: mesh: %d free vertices make %d unknowns; the dense newton solver "
-                    "takes at most %d",
-                    s->source, w->ndof / 3, w->ndof, MAX_DENSE_UNKNOWNS);
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: mesh: %d free vertices make %d unknowns; the dense newton solver "
+                           "takes at most %d",
+                           s->source, w->ndof / 3, w->ndof, MAX_DENSE_UNKNOWNS);
     }
     if (!build_adjacency(w, m) || !build_incidence(w, m))
         goto fail_alloc;
@@ -1128,7 +1118,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
 
 fail_alloc:
     newton_destroy(w);
-    return fail(err, CLOTH_ENOMEM, "newton: out of memory for %d vertices", n);
+    return cloth__fail(err, CLOTH_ENOMEM, "newton: out of memory for %d vertices", n);
 }
 
 /* ------------------------------------------------------------------ keys */

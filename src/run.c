@@ -10,6 +10,7 @@
  * killed leaves no half-written file under a final name, and a run that diverges keeps
  * every row it wrote.
  */
+#include "error.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -30,17 +31,6 @@
     "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,max_abs_drift,"         \
     "final_drift,max_stretch,min_gap,max_penetrations,total_iterations,not_converged,"    \
     "regularized,cond_mean,cond_max,wall_ms"
-
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 /* A number that round-trips, or an empty field when it is missing (NaN). */
 static void put_num(FILE *f, double v, int last)
@@ -63,7 +53,7 @@ static cloth_status out_open(out_file *o, const char *dir, const char *name,
     snprintf(o->part, sizeof o->part, "%s.part", o->path);
     o->f = fopen(o->part, "w");
     if (!o->f)
-        return fail(err, CLOTH_EIO, "%s: cannot write: %s", o->part, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->part, strerror(errno));
     return CLOTH_OK;
 }
 
@@ -77,7 +67,7 @@ static cloth_status out_close(out_file *o, cloth_status st, cloth_error *err)
     o->f = NULL;
     if (bad || rename(o->part, o->path) != 0) {
         if (st == CLOTH_OK)
-            st = fail(err, CLOTH_EIO, "%s: cannot write: %s", o->path, strerror(errno));
+            st = cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->path, strerror(errno));
     }
     return st;
 }
@@ -87,15 +77,15 @@ static cloth_status make_dir(const char *dir, cloth_error *err)
 {
     char buf[1024];
     if (strlen(dir) >= sizeof buf)
-        return fail(err, CLOTH_EIO, "%s: path too long", dir);
+        return cloth__fail(err, CLOTH_EIO, "%s: path too long", dir);
     snprintf(buf, sizeof buf, "%s", dir);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char saved = *p;
             *p = '\0';
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return fail(err, CLOTH_EIO, "%s: cannot create folder: %s", buf,
-                            strerror(errno));
+                return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", buf,
+                                   strerror(errno));
             *p = saved;
             if (!saved)
                 break;
@@ -103,7 +93,7 @@ static cloth_status make_dir(const char *dir, cloth_error *err)
     }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return fail(err, CLOTH_EIO, "%s: not a folder", dir);
+        return cloth__fail(err, CLOTH_EIO, "%s: not a folder", dir);
     return CLOTH_OK;
 }
 

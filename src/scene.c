@@ -9,6 +9,7 @@
  * parser, so `cloth list`, the README and the code cannot disagree.  Anything the table
  * does not accept is an error naming FILE:LINE: key.
  */
+#include "error.h"
 #include "cloth.h"
 #include "kernel.h"
 #include "keys.h"
@@ -447,27 +448,6 @@ void cloth_default_scene(cloth_scene *scene)
 
 /* ------------------------------------------------------------------ parsing */
 
-static char *trim(char *p)
-{
-    while (isspace((unsigned char)*p))
-        p++;
-    char *end = p + strlen(p);
-    while (end > p && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return p;
-}
-
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 /* Sets section.name = value, recording where it came from. */
 static cloth_status assign(cloth_scene *s, const char *section, const char *name,
                            const char *value, const char *where, int from_set, int line,
@@ -476,11 +456,11 @@ static cloth_status assign(cloth_scene *s, const char *section, const char *name
     int index;
     const cloth__key *k = cloth__key_find(section, name, &index);
     if (!k)
-        return fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
-                    section, name, section);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
+                           section, name, section);
     char why[CLOTH_MSG_MAX - 64];
     if (set_value(s, k, value, why, sizeof why))
-        return fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
     enable_section(s, section);
     if (index < CLOTH_MAX_KEYS) {
         s->origin[index].from_set = (unsigned char)from_set;
@@ -503,15 +483,15 @@ cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *
         size_t len = strcspn(p, "\n");
         char line[1024];
         if (len >= sizeof line)
-            return fail(err, CLOTH_EPARSE, "%s:%d: line longer than %zu characters", name,
-                        line_no, sizeof line - 1);
+            return cloth__fail(err, CLOTH_EPARSE, "%s:%d: line longer than %zu characters", name,
+                               line_no, sizeof line - 1);
         memcpy(line, p, len);
         line[len] = '\0';
         p += len + (p[len] == '\n');
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        char *body = trim(line);
+        char *body = cloth__trim(line);
         if (!*body)
             continue;
         content = 1;
@@ -520,15 +500,15 @@ cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *
         if (*body == '[') {
             char *close = strchr(body, ']');
             if (!close)
-                return fail(err, CLOTH_EPARSE, "%s: %s: section header without ']'", where,
-                            body);
-            if (*trim(close + 1))
-                return fail(err, CLOTH_EPARSE, "%s: %s: characters after the section header",
-                            where, body);
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: section header without ']'", where,
+                                   body);
+            if (*cloth__trim(close + 1))
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: characters after the section header",
+                                   where, body);
             *close = '\0';
-            char *sec = trim(body + 1);
+            char *sec = cloth__trim(body + 1);
             if (!section_known(sec))
-                return fail(err, CLOTH_EPARSE, "%s: [%s]: unknown section", where, sec);
+                return cloth__fail(err, CLOTH_EPARSE, "%s: [%s]: unknown section", where, sec);
             snprintf(section, sizeof section, "%s", sec);
             enable_section(scene, section);
             continue;
@@ -537,18 +517,18 @@ cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *
             continue;
         char *eq = strchr(body, '=');
         if (!eq)
-            return fail(err, CLOTH_EPARSE, "%s: %s: expected 'key = value'", where, body);
+            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'key = value'", where, body);
         *eq = '\0';
-        char *key = trim(body), *value = trim(eq + 1);
+        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
         if (!*key)
-            return fail(err, CLOTH_EPARSE, "%s: (no key): expected 'key = value'", where);
+            return cloth__fail(err, CLOTH_EPARSE, "%s: (no key): expected 'key = value'", where);
         if (!*section)
-            return fail(err, CLOTH_EPARSE, "%s: %s: key before any [section]", where, key);
+            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: key before any [section]", where, key);
         int index;
         if (cloth__key_find(section, key, &index) && index < CLOTH_MAX_KEYS) {
             if (seen[index])
-                return fail(err, CLOTH_EPARSE, "%s: %s.%s: set twice (first on line %d)",
-                            where, section, key, scene->origin[index].line);
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: set twice (first on line %d)",
+                                   where, section, key, scene->origin[index].line);
             seen[index] = 1;
         }
         cloth_status st = assign(scene, section, key, value, where, 0, line_no, err);
@@ -556,7 +536,7 @@ cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *
             return st;
     }
     if (!content)
-        return fail(err, CLOTH_EPARSE, "%s:1: (file): the scene file is empty", name);
+        return cloth__fail(err, CLOTH_EPARSE, "%s:1: (file): the scene file is empty", name);
     return CLOTH_OK;
 }
 
@@ -564,7 +544,7 @@ cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error 
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
     char *text = NULL;
     size_t size = 0, cap = 0;
     for (;;) {
@@ -574,7 +554,7 @@ cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error 
             if (!grown) {
                 free(text);
                 fclose(f);
-                return fail(err, CLOTH_ENOMEM, "%s:0: (file): out of memory", path);
+                return cloth__fail(err, CLOTH_ENOMEM, "%s:0: (file): out of memory", path);
             }
             text = grown;
         }
@@ -587,13 +567,13 @@ cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error 
     fclose(f);
     if (bad) {
         free(text);
-        return fail(err, CLOTH_EIO, "%s:0: (file): read error", path);
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): read error", path);
     }
     text[size] = '\0';
     if (strlen(text) != size) {
         free(text);
-        return fail(err, CLOTH_EPARSE, "%s:0: (file): contains a NUL byte: not a text file",
-                    path);
+        return cloth__fail(err, CLOTH_EPARSE, "%s:0: (file): contains a NUL byte: not a text file",
+                           path);
     }
     cloth_status st = cloth_scene_parse(text, path, scene, err);
     free(text);
@@ -606,19 +586,19 @@ static cloth_status assign_text(cloth_scene *scene, const char *assignment, cons
 {
     char buf[1024];
     if (strlen(assignment) >= sizeof buf)
-        return fail(err, CLOTH_EPARSE, "%s: (override): too long", where);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: (override): too long", where);
     snprintf(buf, sizeof buf, "%s", assignment);
     char *eq = strchr(buf, '=');
     char *dot = strchr(buf, '.');
     if (!eq || !dot || dot > eq)
-        return fail(err, CLOTH_EPARSE, "%s: %s: expected section.key=value", where,
-                    assignment);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected section.key=value", where,
+                           assignment);
     *eq = '\0';
     *dot = '\0';
-    char *section = trim(buf), *key = trim(dot + 1), *value = trim(eq + 1);
+    char *section = cloth__trim(buf), *key = cloth__trim(dot + 1), *value = cloth__trim(eq + 1);
     if (!section_known(section) || strcmp(section, SWEEP_SECTION) == 0)
-        return fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown section [%s]", where, section, key,
-                    section);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown section [%s]", where, section,
+                           key, section);
     return assign(scene, section, key, value, where, from_set, line, err);
 }
 

@@ -3,6 +3,7 @@
  * loop every kernel shares: move obstacles, step the kernel run.substeps times, check
  * for divergence, measure.
  */
+#include "error.h"
 #include "obstacle.h"
 #include "sim.h"
 
@@ -12,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 void cloth__sim_move_obstacles(cloth_sim *sim, double t)
 {
@@ -67,11 +57,11 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
     *out = NULL;
     const cloth__kernel *kernel = cloth__kernel_find(scene->run.kernel);
     if (!kernel)
-        return fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'", scene->source,
-                    scene->run.kernel);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'", scene->source,
+                           scene->run.kernel);
     cloth_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
-        return fail(err, CLOTH_ENOMEM, "out of memory");
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
     sim->scene = *scene;
     sim->kernel = kernel;
     cloth_status st = cloth_mesh_create(scene, &sim->mesh, err);
@@ -86,7 +76,7 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
     sim->force = malloc(n3 * sizeof(double));
     if (!sim->x || !sim->v || !sim->x_prev || !sim->force) {
         cloth_sim_destroy(sim);
-        return fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
     }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
@@ -156,13 +146,13 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
         if (status != CLOTH_OK)
-            return fail(err, status, "frame %ld: the %s kernel failed", sim->frame + 1,
-                        sim->kernel->name);
+            return cloth__fail(err, status, "frame %ld: the %s kernel failed", sim->frame + 1,
+                               sim->kernel->name);
         int bad = find_blowup(sim);
         if (bad >= 0)
-            return fail(err, CLOTH_ENUMERIC,
-                        "frame %ld: diverged: vertex %d left |x| <= %g or became non-finite",
-                        sim->frame + 1, bad, sim->scene.run.blowup_limit);
+            return cloth__fail(err, CLOTH_ENUMERIC,
+                               "frame %ld: diverged: vertex %d left |x| <= %g or became non-finite",
+                               sim->frame + 1, bad, sim->scene.run.blowup_limit);
     }
     double wall = now_ms() - start;
     sim->frame++;

@@ -12,6 +12,7 @@
  * goes on.  Runs may execute on several threads; each is independent and the CSV is
  * written in declaration order, so the result does not depend on the thread count.
  */
+#include "error.h"
 #include "cloth.h"
 #include "keys.h"
 
@@ -49,27 +50,6 @@ struct cloth_sweep {
     char columns[MAX_COLUMNS][64];/* "section.key" of every override          */
 };
 
-static cloth_status fail(cloth_error *err, cloth_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
-static char *trim(char *p)
-{
-    while (isspace((unsigned char)*p))
-        p++;
-    char *end = p + strlen(p);
-    while (end > p && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return p;
-}
-
 /* ----------------------------------------------------------------- parsing */
 
 /* One declared line: a `run` (label + overrides) or a `vary` (key + values). */
@@ -92,7 +72,7 @@ static int add_column(cloth_sweep *sw, const char *set)
     char key[64];
     size_t len = strcspn(set, "=");
     snprintf(key, sizeof key, "%.*s", (int)len, set);
-    char *k = trim(key);
+    char *k = cloth__trim(key);
     for (int c = 0; c < sw->n_columns; c++)
         if (strcmp(sw->columns[c], k) == 0)
             return 0;
@@ -106,22 +86,22 @@ static cloth_status parse_run(char *value, decl *d, const char *where, cloth_err
 {
     char *colon = strchr(value, ':');
     if (!colon)
-        return fail(err, CLOTH_EPARSE, "%s: sweep.run: expected 'LABEL: key=value; ...'",
-                    where);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: expected 'LABEL: key=value; ...'",
+                           where);
     *colon = '\0';
-    char *label = trim(value);
+    char *label = cloth__trim(value);
     if (!*label)
-        return fail(err, CLOTH_EPARSE, "%s: sweep.run: the label is empty", where);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: the label is empty", where);
     snprintf(d->label, sizeof d->label, "%s", label);
     d->n_sets = 0;
     for (char *save = NULL, *tok = strtok_r(colon + 1, ";", &save); tok;
          tok = strtok_r(NULL, ";", &save)) {
-        char *set = trim(tok);
+        char *set = cloth__trim(tok);
         if (!*set)
             continue;
         if (d->n_sets == MAX_SETS)
-            return fail(err, CLOTH_EPARSE, "%s: sweep.run: more than %d overrides", where,
-                        MAX_SETS);
+            return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: more than %d overrides", where,
+                               MAX_SETS);
         snprintf(d->sets[d->n_sets++], TEXT, "%s", set);
     }
     return CLOTH_OK;
@@ -132,20 +112,20 @@ static cloth_status parse_vary(char *value, vary_decl *v, const char *where,
 {
     char *colon = strchr(value, ':');
     if (!colon)
-        return fail(err, CLOTH_EPARSE, "%s: sweep.vary: expected 'section.key: v1, v2, ...'",
-                    where);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: expected 'section.key: v1, v2, ...'",
+                           where);
     *colon = '\0';
-    snprintf(v->key, sizeof v->key, "%s", trim(value));
+    snprintf(v->key, sizeof v->key, "%s", cloth__trim(value));
     v->n_values = 0;
     for (char *save = NULL, *tok = strtok_r(colon + 1, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (v->n_values == MAX_VALUES)
-            return fail(err, CLOTH_EPARSE, "%s: sweep.vary: more than %d values", where,
-                        MAX_VALUES);
-        snprintf(v->values[v->n_values++], TEXT, "%s", trim(tok));
+            return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: more than %d values", where,
+                               MAX_VALUES);
+        snprintf(v->values[v->n_values++], TEXT, "%s", cloth__trim(tok));
     }
     if (v->n_values == 0)
-        return fail(err, CLOTH_EPARSE, "%s: sweep.vary: no values", where);
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: no values", where);
     return CLOTH_OK;
 }
 
@@ -169,11 +149,11 @@ static cloth_status expand(cloth_sweep *sw, const decl *runs, int n_runs,
         combos *= vary[v].n_values;
     long total = (n_runs ? n_runs : 1) * combos;
     if (total > MAX_RUNS)
-        return fail(err, CLOTH_EINVAL, "%s: sweep: %ld runs, more than %d", sw->path, total,
-                    MAX_RUNS);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: sweep: %ld runs, more than %d", sw->path, total,
+                           MAX_RUNS);
     sw->runs = calloc((size_t)total, sizeof *sw->runs);
     if (!sw->runs)
-        return fail(err, CLOTH_ENOMEM, "%s: sweep: out of memory", sw->path);
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: sweep: out of memory", sw->path);
     static const decl base = {0, "", 0, {{0}}};
     for (int r = 0; r < (n_runs ? n_runs : 1); r++) {
         const decl *d = n_runs ? &runs[r] : &base;
@@ -193,8 +173,8 @@ static cloth_status expand(cloth_sweep *sw, const decl *runs, int n_runs,
             }
             for (int v = 0; v < n_vary; v++) {
                 if (run->n_sets == MAX_SETS)
-                    return fail(err, CLOTH_EINVAL, "%s:%d: sweep.vary: too many overrides",
-                                sw->path, vary[v].line);
+                    return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep.vary: too many overrides",
+                                       sw->path, vary[v].line);
                 snprintf(run->sets[run->n_sets], TEXT, "%s=%s", vary[v].key,
                          vary[v].values[pick[v]]);
                 run->lines[run->n_sets++] = vary[v].line;
@@ -207,8 +187,8 @@ static cloth_status expand(cloth_sweep *sw, const decl *runs, int n_runs,
                 snprintf(joined, sizeof joined, "%s%s%s", label, label[0] ? "/" : "",
                          run->sets[d->n_sets + v]);
                 if (strlen(joined) >= sizeof label)
-                    return fail(err, CLOTH_EINVAL, "%s:%d: sweep: a run label is longer "
-                                "than %d characters", sw->path, vary[v].line, TEXT - 1);
+                    return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep: a run label is longer "
+                                       "than %d characters", sw->path, vary[v].line, TEXT - 1);
                 memcpy(label, joined, sizeof label);
             }
             snprintf(run->label, sizeof run->label, "%s", label[0] ? label : "base");
@@ -232,13 +212,13 @@ static cloth_status validate(cloth_sweep *sw, cloth_error *err)
             if (st != CLOTH_OK)
                 return st;
             if (add_column(sw, sw->runs[r].sets[s]))
-                return fail(err, CLOTH_EINVAL, "%s:%d: sweep: more than %d distinct keys",
-                            sw->path, sw->runs[r].lines[s], MAX_COLUMNS);
+                return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep: more than %d distinct keys",
+                                   sw->path, sw->runs[r].lines[s], MAX_COLUMNS);
         }
         for (int q = 0; q < r; q++)
             if (strcmp(sw->runs[q].folder, sw->runs[r].folder) == 0)
-                return fail(err, CLOTH_EINVAL, "%s:%d: sweep.run: two runs are named '%s'",
-                            sw->path, sw->runs[r].lines[0], sw->runs[r].folder);
+                return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep.run: two runs are named '%s'",
+                                   sw->path, sw->runs[r].lines[0], sw->runs[r].folder);
     }
     return CLOTH_OK;
 }
@@ -248,13 +228,13 @@ cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *
     *out = NULL;
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
     cloth_sweep *sw = calloc(1, sizeof *sw);
     decl *runs = calloc(MAX_RUNS, sizeof *runs);
     vary_decl *vary = calloc(MAX_VARY, sizeof *vary);
     cloth_status st = sw && runs && vary ? CLOTH_OK : CLOTH_ENOMEM;
     if (st != CLOTH_OK)
-        fail(err, st, "%s: out of memory", path);
+        cloth__fail(err, st, "%s: out of memory", path);
     int n_runs = 0, n_vary = 0, line_no = 0, in_sweep = 0;
     char line[4096];
     while (st == CLOTH_OK && fgets(line, sizeof line, f)) {
@@ -262,13 +242,13 @@ cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        char *body = trim(line);
+        char *body = cloth__trim(line);
         if (*body == '[') {
             /* the scene parser checks headers; here only "is this [sweep]" matters */
             char *close = strchr(body, ']');
             if (close)
                 *close = '\0';
-            in_sweep = close && strcmp(trim(body + 1), "sweep") == 0;
+            in_sweep = close && strcmp(cloth__trim(body + 1), "sweep") == 0;
             continue;
         }
         if (!in_sweep || !*body)
@@ -277,30 +257,31 @@ cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *
         snprintf(where, sizeof where, "%s:%d", path, line_no);
         char *eq = strchr(body, '=');
         if (!eq) {
-            st = fail(err, CLOTH_EPARSE, "%s: %s: expected 'run = ...' or 'vary = ...'",
-                      where, body);
+            st = cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'run = ...' or 'vary = ...'",
+                             where, body);
             break;
         }
         *eq = '\0';
-        char *key = trim(body), *value = trim(eq + 1);
+        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
         if (strcmp(key, "run") == 0) {
             if (n_runs == MAX_RUNS) {
-                st = fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", where,
-                          MAX_RUNS);
+                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", where,
+                                 MAX_RUNS);
                 break;
             }
             runs[n_runs].line = line_no;
             st = parse_run(value, &runs[n_runs++], where, err);
         } else if (strcmp(key, "vary") == 0) {
             if (n_vary == MAX_VARY) {
-                st = fail(err, CLOTH_EINVAL, "%s: sweep.vary: more than %d lines", where,
-                          MAX_VARY);
+                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.vary: more than %d lines", where,
+                                 MAX_VARY);
                 break;
             }
             vary[n_vary].line = line_no;
             st = parse_vary(value, &vary[n_vary++], where, err);
         } else {
-            st = fail(err, CLOTH_EPARSE, "%s: sweep.%s: unknown key (run or vary)", where, key);
+            st = cloth__fail(err, CLOTH_EPARSE, "%s: sweep.%s: unknown key (run or vary)", where,
+                             key);
         }
     }
     fclose(f);
@@ -430,9 +411,9 @@ static const char *override_of(const sweep_run *run, const char *key, char *buf,
         size_t len = strcspn(run->sets[s], "=");
         char k[64];
         snprintf(k, sizeof k, "%.*s", (int)len, run->sets[s]);
-        if (strcmp(trim(k), key) == 0) {
+        if (strcmp(cloth__trim(k), key) == 0) {
             snprintf(buf, n, "%s", run->sets[s] + len + 1);
-            char *v = trim(buf);
+            char *v = cloth__trim(buf);
             memmove(buf, v, strlen(v) + 1);
         }
     }
@@ -446,7 +427,7 @@ static cloth_status write_table(const pool *p, cloth_error *err)
     snprintf(part, sizeof part, "%s.part", path);
     FILE *f = fopen(part, "w");
     if (!f)
-        return fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
     fputs("label", f);
     for (int c = 0; c < p->sw->n_columns; c++)
         fprintf(f, ",%s", p->sw->columns[c]);
@@ -473,7 +454,7 @@ static cloth_status write_table(const pool *p, cloth_error *err)
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(part, path) != 0)
-        return fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
     return CLOTH_OK;
 }
 
@@ -481,13 +462,15 @@ cloth_status cloth_sweep_run(const cloth_sweep *sw, const char *out_dir, int job
                              FILE *progress, int *not_ok, cloth_error *err)
 {
     if (jobs < 1 || jobs > 256)
-        return fail(err, CLOTH_EINVAL, "jobs: %d is out of range: must be in [1, 256]", jobs);
+        return cloth__fail(err, CLOTH_EINVAL, "jobs: %d is out of range: must be in [1, 256]",
+                           jobs);
     if (mkdir(out_dir, 0777) != 0 && errno != EEXIST)
-        return fail(err, CLOTH_EIO, "%s: cannot create folder: %s", out_dir, strerror(errno));
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", out_dir,
+                           strerror(errno));
     pool p = {sw, out_dir, progress, calloc((size_t)sw->n_runs, sizeof(result)), 0, 0,
               PTHREAD_MUTEX_INITIALIZER, now_s()};
     if (!p.results)
-        return fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
     pthread_t threads[256];
     int started = 0;
     for (int t = 0; t < jobs - 1 && t < sw->n_runs - 1; t++)

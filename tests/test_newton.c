@@ -320,25 +320,11 @@ END_TEST
 /* Reads a CSV file, dropping the last column of every line when drop_last (wall_ms). */
 static char *read_csv(const char *path, int drop_last)
 {
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    size_t cap = 1 << 20, used = 0;
-    char *out = malloc(cap), line[8192];
-    while (fgets(line, sizeof line, f)) {
-        if (drop_last) {
-            char *comma = strrchr(line, ',');
-            if (comma)
-                strcpy(comma, "\n");
-        }
-        size_t len = strlen(line);
-        if (used + len + 1 > cap)
-            out = realloc(out, cap *= 2);
-        memcpy(out + used, line, len);
-        used += len;
-    }
-    out[used] = '\0';
-    fclose(f);
-    return out;
+    char *text = tu_read_file(path);
+    ck_assert_msg(text != NULL, "cannot open %s", path);
+    if (drop_last)
+        tu_drop_last_column(text);
+    return text;
 }
 
 /* The same scene run twice gives byte-identical series.csv apart from wall_ms, and

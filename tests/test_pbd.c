@@ -362,47 +362,6 @@ END_TEST
 
 /* ----------------------------------------------------------- determinism */
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Cuts the last field (wall_ms) off every line, in place. */
-static void drop_wall_time(char *csv)
-{
-    char *out = csv;
-    for (char *line = csv; *line;) {
-        char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char *comma = NULL;
-        for (char *p = line; p < line + len; p++)
-            if (*p == ',')
-                comma = p;
-        size_t keep = comma ? (size_t)(comma - line) : len;
-        memmove(out, line, keep);
-        out += keep;
-        *out++ = '\n';
-        line += len + (end != NULL);
-    }
-    *out = '\0';
-}
-
 /* The hanging scene (wind, turbulence, moving sphere) run twice: identical series.csv
  * apart from wall_ms, identical final.obj. */
 START_TEST(two_runs_are_byte_identical_apart_from_wall_time)
@@ -426,11 +385,11 @@ START_TEST(two_runs_are_byte_identical_apart_from_wall_time)
     ck_assert_int_eq(sa.total_iterations, 20 * 2 * 10);
     static const char *const files[] = {"series.csv", "final.obj"};
     for (int f = 0; f < 2; f++) {
-        char *ta = slurp(a, files[f]), *tb = slurp(b, files[f]);
+        char *ta = tu_slurp(a, files[f]), *tb = tu_slurp(b, files[f]);
         ck_assert(ta && tb);
         if (f == 0) {
-            drop_wall_time(ta);
-            drop_wall_time(tb);
+            tu_drop_last_column(ta);
+            tu_drop_last_column(tb);
         }
         ck_assert_msg(strcmp(ta, tb) == 0, "%s differs", files[f]);
         free(ta);

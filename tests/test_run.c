@@ -23,48 +23,6 @@ static void hanging(cloth_scene *s, int frames)
     ck_assert(cloth_scene_set(s, set, 1, &err) == CLOTH_OK);
 }
 
-/* Reads a whole file into a fresh buffer (NULL if it cannot). */
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Drops the last field (wall_ms) of every line, in place. */
-static void drop_last_column(char *csv)
-{
-    char *out = csv;
-    for (char *line = csv; *line;) {
-        char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char *comma = NULL;
-        for (char *p = line; p < line + len; p++)
-            if (*p == ',')
-                comma = p;
-        size_t keep = comma ? (size_t)(comma - line) : len;
-        memmove(out, line, keep);
-        out += keep;
-        *out++ = '\n';
-        line += len + (end != NULL);
-    }
-    *out = '\0';
-}
-
 static int count_lines(const char *text)
 {
     int n = 0;
@@ -82,17 +40,17 @@ START_TEST(two_runs_give_identical_series_apart_from_wall_time)
     cloth_error err;
     ck_assert_msg(cloth_run(&s, a, NULL, &sa, &err) == CLOTH_OK, "%s", err.msg);
     ck_assert_msg(cloth_run(&s, b, NULL, &sb, &err) == CLOTH_OK, "%s", err.msg);
-    char *ta = slurp(a, "series.csv"), *tb = slurp(b, "series.csv");
+    char *ta = tu_slurp(a, "series.csv"), *tb = tu_slurp(b, "series.csv");
     ck_assert(ta && tb);
     ck_assert_int_eq(count_lines(ta), 32);
     ck_assert(strncmp(ta, SERIES_HEADER "\n", strlen(SERIES_HEADER) + 1) == 0);
-    drop_last_column(ta);
-    drop_last_column(tb);
+    tu_drop_last_column(ta);
+    tu_drop_last_column(tb);
     ck_assert(strcmp(ta, tb) == 0);
     free(ta);
     free(tb);
-    ta = slurp(a, "final.obj");
-    tb = slurp(b, "final.obj");
+    ta = tu_slurp(a, "final.obj");
+    tb = tu_slurp(b, "final.obj");
     ck_assert(ta && tb && strcmp(ta, tb) == 0);
     free(ta);
     free(tb);
@@ -100,8 +58,8 @@ START_TEST(two_runs_give_identical_series_apart_from_wall_time)
     /* the turbulence depends on the seed: another seed, another run */
     ck_assert(cloth_scene_set(&s, "run.seed=2", 2, &err) == CLOTH_OK);
     ck_assert(cloth_run(&s, b, NULL, &sb, &err) == CLOTH_OK);
-    ta = slurp(a, "final.obj");
-    tb = slurp(b, "final.obj");
+    ta = tu_slurp(a, "final.obj");
+    tb = tu_slurp(b, "final.obj");
     ck_assert(ta && tb && strcmp(ta, tb) != 0);
     free(ta);
     free(tb);
@@ -119,7 +77,7 @@ START_TEST(a_blow_up_stops_cleanly_and_keeps_its_rows)
              "--set run.substeps=1 --set run.dt=0.02 --set run.frames=500 --out %s", dir);
     ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "diverged at frame"), "%s", out);
-    char *series = slurp(dir, "series.csv"), *summary = slurp(dir, "summary.csv");
+    char *series = tu_slurp(dir, "series.csv"), *summary = tu_slurp(dir, "summary.csv");
     ck_assert(series && summary);
     int rows = count_lines(series) - 1;
     ck_assert_int_gt(rows, 1);
@@ -157,15 +115,15 @@ START_TEST(cli_run_writes_every_file)
     ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 0);
     static const char *const files[] = {"series.csv", "summary.csv", "final.obj"};
     for (int i = 0; i < 3; i++) {
-        char *t = slurp(dir, files[i]);
+        char *t = tu_slurp(dir, files[i]);
         ck_assert_msg(t != NULL, "%s missing", files[i]);
         free(t);
     }
-    char *summary = slurp(dir, "summary.csv");
+    char *summary = tu_slurp(dir, "summary.csv");
     ck_assert(strstr(summary, "\nexplicit,720,4052,"));
     ck_assert(strstr(summary, ",ok,-1,"));
     free(summary);
-    char *obj = slurp(dir, "final.obj");
+    char *obj = tu_slurp(dir, "final.obj");
     int v = 0, f = 0;
     for (char *line = obj; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         v += line[0] == 'v';

@@ -315,47 +315,6 @@ START_TEST(sphere_pushes_vertices_out)
 }
 END_TEST
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Cuts the last field (wall_ms) off every line, in place. */
-static void drop_last_column(char *csv)
-{
-    char *out = csv;
-    for (char *line = csv; *line;) {
-        char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char *comma = NULL;
-        for (char *p = line; p < line + len; p++)
-            if (*p == ',')
-                comma = p;
-        size_t keep = comma ? (size_t)(comma - line) : len;
-        memmove(out, line, keep);
-        out += keep;
-        *out++ = '\n';
-        line += len + (end != NULL);
-    }
-    *out = '\0';
-}
-
 /* Two runs of seed 000's scene give byte-identical series.csv apart from wall_ms, in
  * both modes (wind turbulence, moving sphere, relaxation and Provot all deterministic). */
 START_TEST(two_runs_are_identical_apart_from_wall_time)
@@ -377,10 +336,10 @@ START_TEST(two_runs_are_identical_apart_from_wall_time)
         ck_assert_msg(cloth_run(&s, a, NULL, &sa, &err) == CLOTH_OK, "%s", err.msg);
         ck_assert_msg(cloth_run(&s, b, NULL, &sb, &err) == CLOTH_OK, "%s", err.msg);
         ck_assert_int_eq(sa.frames, 20);
-        char *ta = slurp(a, "series.csv"), *tb = slurp(b, "series.csv");
+        char *ta = tu_slurp(a, "series.csv"), *tb = tu_slurp(b, "series.csv");
         ck_assert(ta && tb);
-        drop_last_column(ta);
-        drop_last_column(tb);
+        tu_drop_last_column(ta);
+        tu_drop_last_column(tb);
         ck_assert(strcmp(ta, tb) == 0);
         free(ta);
         free(tb);

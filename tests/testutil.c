@@ -94,3 +94,48 @@ int tu_run_cli(const char *args, char *out, size_t size)
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+char *tu_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+char *tu_slurp(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return tu_read_file(path);
+}
+
+void tu_drop_last_column(char *csv)
+{
+    char *out = csv;
+    for (char *line = csv; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char *comma = NULL;
+        for (char *p = line; p < line + len; p++)
+            if (*p == ',')
+                comma = p;
+        size_t keep = comma ? (size_t)(comma - line) : len;
+        memmove(out, line, keep);
+        out += keep;
+        *out++ = '\n';
+        line += len + (end != NULL);
+    }
+    *out = '\0';
+}

@@ -29,4 +29,13 @@ int tu_run_cli(const char *args, char *out, size_t size);
 /* A fresh empty directory under /tmp, returned in a static buffer of the slot (0..7). */
 const char *tu_temp_dir(int slot);
 
+/* A whole file as a fresh NUL-terminated buffer (the caller frees it), or NULL. */
+char *tu_read_file(const char *path);
+
+/* The same for dir/name. */
+char *tu_slurp(const char *dir, const char *name);
+
+/* Cuts the last field (wall_ms) off every line of a CSV text, in place. */
+void tu_drop_last_column(char *csv);
+
 #endif
