@@ -832,8 +832,12 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         for (int i = 0; i < w->n; i++)
             for (int c = 0; c < 3; c++)
                 w->dir[3 * i + c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
-        double alpha = slope < 0 ? line_search(w, sim, e, slope) : 0;
-        memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
+        /* no descent direction (grad = 0 at an equilibrium, or round-off): x stays */
+        double alpha = 0;
+        if (slope < 0) {
+            alpha = line_search(w, sim, e, slope);
+            memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
+        }
         double t4 = now_ms();
         w->profile.iterations++;
         w->profile.assembly_ms += t1 - t0;

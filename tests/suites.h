@@ -19,7 +19,8 @@
     X(spatial_hash) \
     X(stiffness) \
     X(newton) \
-    X(modes)
+    X(modes) \
+    X(kernels)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
