@@ -1,6 +1,12 @@
 /* Private: the kernel ops table.  Every kernel is one file that defines one
  * `const cloth__kernel` and is listed once in kernels.c; the CLI, the run loop, the
- * tests and the notebooks reach a kernel only through this table. */
+ * tests and the notebooks reach a kernel only through this table.
+ *
+ * Between frames a viewer may change pins (mesh->pinned, inv_mass, n_pinned and the x0
+ * rows of pinned vertices, with x, x_prev and v of those vertices) and the live scene
+ * keys of cloth_sim_set (world, spring k, sphere radius, substeps): a step reads them
+ * afresh rather than keeping copies from create.  A change of the kernel's own keys
+ * rebuilds its work (destroy, create, start with the current state). */
 #ifndef CLOTH_KERNEL_H
 #define CLOTH_KERNEL_H
 

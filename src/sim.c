@@ -3,6 +3,7 @@
  * loop every kernel shares: move obstacles, step the kernel run.substeps times, check
  * for divergence, measure.
  */
+#include "interact.h"
 #include "obstacle.h"
 #include "sim.h"
 
@@ -32,7 +33,7 @@ void cloth__sim_move_obstacles(cloth_sim *sim, double t)
 
 /* E_scale = sum m |g| L + kinetic_0 + elastic_0: the energy the cloth could trade with
  * gravity over its own size, so drift does not depend on where potential energy is 0. */
-static void set_energy_reference(cloth_sim *sim)
+void cloth__sim_energy_reference(cloth_sim *sim)
 {
     const double *g = sim->scene.world.gravity;
     double gmag = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), mass = 0;
@@ -51,6 +52,7 @@ static void set_energy_reference(cloth_sim *sim)
 void cloth_sim_reset(cloth_sim *sim)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n;
+    cloth__interact_reset(sim); /* the scene's pins and x0 back, no grab */
     memcpy(sim->x, sim->mesh->x0, bytes);
     memcpy(sim->x_prev, sim->mesh->x0, bytes);
     memset(sim->v, 0, bytes);
@@ -59,7 +61,7 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_move_obstacles(sim, 0);
     if (sim->kernel->start)
         sim->kernel->start(sim, sim->work);
-    set_energy_reference(sim);
+    cloth__sim_energy_reference(sim);
 }
 
 cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
@@ -88,6 +90,11 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
         cloth_sim_destroy(sim);
         return fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
     }
+    st = cloth__interact_create(sim, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
+    }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
     if (st != CLOTH_OK) {
@@ -106,6 +113,7 @@ void cloth_sim_destroy(cloth_sim *sim)
         return;
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
+    cloth__interact_destroy(sim->interact);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);

@@ -9,7 +9,8 @@
     X(mesh) \
     X(scene) \
     X(explicit) \
-    X(run)
+    X(run) \
+    X(interact)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
