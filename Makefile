@@ -8,15 +8,18 @@ CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
 LDLIBS   = -llapacke -lopenblas -lm
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-LIB_SRC  = $(filter-out src/main.c,$(wildcard src/*.c))
+# serve.c is the viewer's server: in the CLI only, so libcloth needs no web libraries.
+LIB_SRC  = $(filter-out src/main.c src/serve.c,$(wildcard src/*.c))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 HEADERS  = $(wildcard src/*.h) $(wildcard tests/*.h)
 
 # Debian packages the build, the tests and the figures need.
-DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox
+DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox \
+           libwebsockets-dev libcjson-dev
 
 .PHONY: all deps check sanitize figures bench clean
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
@@ -51,9 +54,9 @@ $(BUILD)/libcloth.so: $(LIB_OBJ)
 	@echo "  LD   $@"
 	@$(CC) -shared -o $@ $^ $(LDLIBS)
 
-$(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/libcloth.a
+$(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/obj/serve.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
 $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"

@@ -377,6 +377,15 @@ cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err)
  * message "key: why"; the sim is then unchanged. */
 cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *err);
 
+/* 1 and the sphere's centre now and radius when the scene has a sphere, else 0. */
+int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius);
+
+/* The value of scene key "section.key" as a scene file would write it ("%.17g" for
+ * numbers; vectors as three numbers).  CLOTH_EINVAL for an unknown key or one whose
+ * value cannot be written back (mesh.springs, mesh.pins, sphere.motion). */
+cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
+                             size_t size, cloth_error *err);
+
 /* ------------------------------------------------------------------- kernels */
 
 int cloth_kernel_count(void);

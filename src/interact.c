@@ -226,3 +226,12 @@ cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err)
     }
     return CLOTH_OK;
 }
+
+int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius)
+{
+    if (!sim->scene.sphere.enabled)
+        return 0;
+    memcpy(center, sim->sphere_c, 3 * sizeof(double));
+    *radius = sim->scene.sphere.radius;
+    return 1;
+}

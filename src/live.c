@@ -130,3 +130,47 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
     }
     return CLOTH_OK;
 }
+
+#define FIELD(T, scene, key) ((const T *)((const char *)(scene) + (key)->offset))
+
+cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
+                             size_t size, cloth_error *err)
+{
+    char section[64];
+    const char *dot = strchr(key, '.');
+    if (!dot || dot - key >= (long)sizeof section)
+        return fail(err, CLOTH_EINVAL, "%.200s: expected section.key", key);
+    snprintf(section, sizeof section, "%.*s", (int)(dot - key), key);
+    int index;
+    const cloth__key *k = cloth__key_find(section, dot + 1, &index);
+    if (!k)
+        return fail(err, CLOTH_EINVAL, "%.200s: unknown key", key);
+    switch (k->type) {
+    case CLOTH__KEY_DOUBLE:
+        snprintf(value, size, "%.17g", *FIELD(double, scene, k));
+        break;
+    case CLOTH__KEY_INT:
+        snprintf(value, size, "%d", *FIELD(int, scene, k));
+        break;
+    case CLOTH__KEY_ULONG:
+        snprintf(value, size, "%lu", *FIELD(unsigned long, scene, k));
+        break;
+    case CLOTH__KEY_VEC3: {
+        const double *v = FIELD(double, scene, k);
+        snprintf(value, size, "%.17g %.17g %.17g", v[0], v[1], v[2]);
+        break;
+    }
+    case CLOTH__KEY_CHOICE:
+        snprintf(value, size, "%s", k->choices[*FIELD(int, scene, k)]);
+        break;
+    case CLOTH__KEY_STRING:
+        snprintf(value, size, "%s", FIELD(char, scene, k));
+        break;
+    case CLOTH__KEY_CUSTOM:
+        if (strcmp(key, "run.kernel") != 0)
+            return fail(err, CLOTH_EINVAL, "%s: cannot be written back as text", key);
+        snprintf(value, size, "%s", scene->run.kernel);
+        break;
+    }
+    return CLOTH_OK;
+}
