@@ -37,7 +37,7 @@
 #include <sys/stat.h>
 
 #define RX_MAX 4096         /* longest message a page may send (bytes)                 */
-#define REPLY_MAX 8         /* queued replies per page                                 */
+#define REPLY_MAX 32        /* queued replies per page                                 */
 #define REPLY_LEN 600       /* longest reply                                           */
 
 /* ----------------------------------------------------------------- the state */

@@ -193,6 +193,7 @@ function updatePins() {
 // ------------------------------------------------------------------ metrics
 let fpsWindowStart = performance.now(), fpsWindowFrames = 0;
 function onMetrics(msg) {
+  if (viewer.metrics && msg.frame < viewer.metrics.frame) history.length = 0; // a reset
   if (!viewer.metrics || msg.frame !== viewer.metrics.frame) {
     viewer.simFrames++;
     fpsWindowFrames++;

@@ -76,14 +76,21 @@ try {
   await sleep(2500);
 
   // ---------------------------------------------------------------- drag
+  // aim at a still cloth (the swinging one moves away from the pointer between the
+  // screen projection and the server's pick), then let it run while dragging
+  await V(() => clothViewer.send({ type: 'freeze', on: true }));
+  await page.waitForFunction(() => clothViewer.state.frozen, null, { timeout: 5000 });
+  await sleep(300);
   const v = (hello.ny - 1) * hello.nx + hello.nx / 2;  // bottom row, middle
   const [mx, my] = await V((i) => clothViewer.project(i), v);
   const before = await V((i) => Array.from(clothViewer.positions.slice(3 * i, 3 * i + 3)), v);
   await page.mouse.move(mx, my);
   await page.mouse.down();
-  await sleep(200);
+  await page.waitForFunction(() => clothViewer.state.grabbed >= 0, null, { timeout: 5000 });
   const grabbed = await V(() => clothViewer.state.grabbed);
   check(grabbed >= 0, `left-press on the cloth grabs vertex ${grabbed} (aimed at ${v})`);
+  await V(() => clothViewer.send({ type: 'freeze', on: false }));
+  await page.waitForFunction(() => !clothViewer.state.frozen, null, { timeout: 5000 });
   const tx = mx + 120, ty = my - 60;
   await page.mouse.move(tx, ty, { steps: 15 });
   await sleep(600);
