@@ -324,8 +324,9 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
  *
  * Pins: a pinned vertex has inverse mass 0 and is held at its prescribed position
  * (mesh->x0 of that vertex).  The functions below change mesh->pinned, inv_mass,
- * n_pinned and the x0 rows of the vertices they pin; cloth_sim_reset puts back the
- * scene's own pins and initial positions.
+ * n_pinned and the x0 rows of the vertices they pin; the next cloth_sim_frame rebuilds
+ * the kernel's work once if the pin set changed (it may have sorted springs by pins);
+ * cloth_sim_reset puts back the scene's own pins and initial positions.
  */
 
 /* Seed 004's picking: every vertex of x (n vertices, 3n doubles) is a sphere of the given

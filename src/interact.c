@@ -13,7 +13,11 @@
  *
  * A pin is "inverse mass 0, held at mesh->x0": so every kernel that holds pins at x0,
  * or simply leaves them where they are, holds a runtime pin too.  Both x and x_prev are
- * set (Verlet reads velocity from their difference) and v is zeroed.
+ * set (Verlet reads velocity from their difference) and v is zeroed.  A kernel may sort
+ * its springs by their pins at create (verlet leaves springs between two pins out of
+ * Provot's limit), so a change of the pin set rebuilds the kernel's work with the
+ * current state before the next frame (once, however many pins changed); moving a held
+ * vertex does not.
  */
 #include "interact.h"
 
@@ -150,10 +154,12 @@ void cloth_sim_release(cloth_sim *sim)
         return;
     ia->grabbed = -1;
     set_pinned(sim->mesh, i, ia->was_pinned);
-    if (ia->was_pinned)
+    if (ia->was_pinned) {
         hold_at(sim, i, ia->was_x0); /* a pinned vertex goes back to its pin */
-    else
+    } else {
         memcpy(sim->mesh->x0 + 3 * i, ia->was_x0, 3 * sizeof(double));
+        ia->kernel_stale = 1;
+    }
 }
 
 cloth_status cloth_sim_grab(cloth_sim *sim, const double origin[3], const double dir[3],
@@ -182,9 +188,12 @@ cloth_status cloth_sim_grab(cloth_sim *sim, const double origin[3], const double
     ia->dist = sqrt((p[0] - origin[0]) * (p[0] - origin[0]) +
                     (p[1] - origin[1]) * (p[1] - origin[1]) +
                     (p[2] - origin[2]) * (p[2] - origin[2]));
+    int newly = !sim->mesh->pinned[i];
     set_pinned(sim->mesh, i, 1);
     hold_at(sim, i, ia->p1);
     *vertex = i;
+    if (newly)
+        ia->kernel_stale = 1;
     return CLOTH_OK;
 }
 
@@ -212,19 +221,28 @@ cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err)
                     m->n - 1);
     if (sim->interact->grabbed == vertex)
         cloth_sim_release(sim);
+    if (m->pinned[vertex] == (on != 0))
+        return CLOTH_OK;
     if (on) {
-        if (!m->pinned[vertex]) {
-            double p[3];
-            memcpy(p, sim->x + 3 * vertex, sizeof p);
-            set_pinned(m, vertex, 1);
-            hold_at(sim, vertex, p);
-        }
+        double p[3];
+        memcpy(p, sim->x + 3 * vertex, sizeof p);
+        set_pinned(m, vertex, 1);
+        hold_at(sim, vertex, p);
     } else {
         set_pinned(m, vertex, 0);
         /* x0 of a free vertex is only its initial position: the scene's again */
         memcpy(m->x0 + 3 * vertex, sim->interact->scene_x0 + 3 * vertex, 3 * sizeof(double));
     }
+    sim->interact->kernel_stale = 1;
     return CLOTH_OK;
+}
+
+cloth_status cloth__interact_begin_frame(cloth_sim *sim, cloth_error *err)
+{
+    if (!sim->interact->kernel_stale)
+        return CLOTH_OK;
+    sim->interact->kernel_stale = 0;
+    return cloth__sim_rebuild_kernel(sim, sim->kernel, err);
 }
 
 int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius)

@@ -53,10 +53,8 @@ static live_kind live_kind_of(const char *section, const char *key)
     return cloth__kernel_find(section) ? LIVE_KERNEL_KEY : LIVE_NO;
 }
 
-/* Builds kernel's work for the sim's current state and swaps it in; the old work is
- * freed only when the new one exists. */
-static cloth_status rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
-                                   cloth_error *err)
+cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
+                                       cloth_error *err)
 {
     void *work = NULL;
     cloth_status st = kernel->create(sim, &work, err);
@@ -115,7 +113,7 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
     case LIVE_KERNEL:
     case LIVE_KERNEL_KEY: {
         const cloth__kernel *k = cloth__kernel_find(next.run.kernel);
-        st = k ? rebuild_kernel(sim, k, err)
+        st = k ? cloth__sim_rebuild_kernel(sim, k, err)
                : fail(err, CLOTH_EINVAL, "run.kernel: unknown kernel '%s'", next.run.kernel);
         if (st != CLOTH_OK) {
             sim->scene = before;

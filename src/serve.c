@@ -382,7 +382,7 @@ typedef struct control {
 static const control controls[] = {
     {"gravity", 0, 50, 0},      {"wind_x", -30, 30, 0},    {"wind_z", -30, 30, 0},
     {"stiffness", 0.01, 10, 0}, {"damping", 0, 1, 0},      {"sphere_radius", 0.01, 3, 0},
-    {"substeps", 1, 100, 1},    {"iterations", 1, 200, 1}, {"kernel", 0, 0, 0},
+    {"substeps", 1, 50, 1},     {"iterations", 1, 100, 1}, {"kernel", 0, 0, 0},
 };
 
 static void handle_set(server *s, client *c, const cJSON *o)

@@ -149,6 +149,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     long iterations = 0;
     int not_converged = 0, regularized = 0;
     double cond_max = NAN;
+    cloth_status pins = cloth__interact_begin_frame(sim, err); /* after runtime pins */
+    if (pins != CLOTH_OK)
+        return pins;
     double start = now_ms();
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);

@@ -78,7 +78,7 @@ try {
     const open = () => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://${location.host}/`, 'cloth');
       ws.binaryType = 'arraybuffer';
-      ws.log = { errors: 0, dropped: 0, texts: 0, binary: 0, hello: null, state: null, grab: [] };
+      ws.log = { errors: 0, dropped: 0, frame: -1, texts: 0, binary: 0, hello: null, state: null, grab: [] };
       ws.onmessage = (ev) => {
         if (typeof ev.data !== 'string') { ws.log.binary++; return; }
         ws.log.texts++;
@@ -87,6 +87,7 @@ try {
         const d = m.type === 'error' && /^(\d+) replies were dropped/.exec(m.message);
         if (d) ws.log.dropped += Number(d[1]);
         if (m.type === 'hello') ws.log.hello = m;
+        if (m.type === 'frame') ws.log.frame = m.frame;
         if (m.type === 'state' || m.type === 'hello') ws.log.state = m;
         if (m.type === 'grab') ws.log.grab.push(m.vertex);
       };
@@ -172,7 +173,9 @@ try {
     // a page that leaves in the middle of a drag: its vertex must be let go
     ws.send(JSON.stringify({ type: 'freeze', on: true })); // frozen, reset shows the rest shape
     ws.send(JSON.stringify({ type: 'reset' }));
-    await sleep(300);
+    // the server may still be working through the flood: wait until it got here
+    if (!await waitFor(() => ws.log.state.frozen && ws.log.frame === 0, 30000))
+      return { error: 'freeze and reset were not answered within 30 s' };
     const v = (ws.log.hello.ny - 1) * ws.log.hello.nx + 3;
     const dragger = await open();
     await waitFor(() => dragger.log.hello);
