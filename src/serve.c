@@ -66,6 +66,7 @@ typedef struct server {
     client *grab_owner;             /* the page holding the grabbed vertex             */
     int frozen, diverged;
     double k_scene[CLOTH_FAMILIES]; /* the scene's stiffness, scaled by "stiffness"    */
+    double k_relax[16];             /* per kernel: its k_relax key's scene value, or 0 */
     double stiffness;               /* that factor                                     */
     double pick_radius;             /* vertex sphere radius for picking (m)            */
 
@@ -439,6 +440,14 @@ static void handle_set(server *s, client *c, const cJSON *o)
             snprintf(a, sizeof a, "material.%s=%.17g", fam[f], v * s->k_scene[f]);
             ok = apply(s, c, a);
         }
+        /* a kernel that corrects springs by relaxation has its own stiffness
+         * (verlet.k_relax, seed 000's k): scaled too, kept below 2 (over-relaxation) */
+        for (int k = 0; cloth_kernel_name(k) && k < 16 && ok; k++)
+            if (s->k_relax[k] > 0) {
+                snprintf(a, sizeof a, "%s.k_relax=%.17g", cloth_kernel_name(k),
+                         fmin(v * s->k_relax[k], 1.95));
+                ok = apply(s, c, a);
+            }
         if (ok)
             s->stiffness = v;
     } else if (strcmp(ctl->name, "damping") == 0) {
@@ -599,6 +608,18 @@ static int callback_cloth(struct lws *wsi, enum lws_callback_reasons reason, voi
     struct lws_context *ctx = lws_get_context(wsi);
     server *s = ctx ? lws_context_user(ctx) : NULL;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+        /* any web page the user visits may open a WebSocket to 127.0.0.1: take only our
+         * own page (or a client that sends no Origin) */
+        char origin[128] = "", ours[64], local[64];
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+            return 0;
+        if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+            return -1;
+        snprintf(ours, sizeof ours, "http://127.0.0.1:%d", s->def.port);
+        snprintf(local, sizeof local, "http://localhost:%d", s->def.port);
+        return strcmp(origin, ours) == 0 || strcmp(origin, local) == 0 ? 0 : -1;
+    }
     case LWS_CALLBACK_ESTABLISHED:
         memset(c, 0, sizeof *c);
         c->wsi = wsi;
@@ -688,6 +709,12 @@ cloth_status cloth_serve(cloth_sim *sim, const cloth_serve_def *def, cloth_error
     const cloth_scene *sc = cloth_sim_scene(sim);
     for (int f = 0; f < CLOTH_FAMILIES; f++)
         s.k_scene[f] = sc->material.k[f];
+    for (int k = 0; cloth_kernel_name(k) && k < 16; k++) {
+        char key[64], value[64];
+        snprintf(key, sizeof key, "%s.k_relax", cloth_kernel_name(k));
+        if (cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
+            s.k_relax[k] = atof(value);
+    }
     /* seed 004's small spheres: a third of the grid spacing, from the mesh size */
     const cloth_mesh *m = cloth_sim_mesh(sim);
     double cell = m->n > 1 ? sqrt(m->area > 0 ? 2 * m->area / fmax(1, m->n_tris) : 0) : 0;

@@ -361,6 +361,10 @@ viewer.project = (i) => {
   return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
 };
 
+// The camera's position and distance to its target, for the browser test.
+viewer.camera = () => ({ position: camera.position.toArray(),
+  distance: camera.position.distanceTo(controls.target) });
+
 // ------------------------------------------------------------------ the loop
 window.addEventListener('resize', () => {
   camera.aspect = window.innerWidth / window.innerHeight;

@@ -137,6 +137,39 @@ try {
   await page.getByRole('button', { name: 'Resume', exact: true }).click();
   await page.waitForFunction(() => !clothViewer.state.frozen, null, { timeout: 5000 });
 
+  // ----------------------------------------------------------------- pins
+  const corner = (hello.ny - 1) * hello.nx; // bottom left
+  await page.locator('.lil-gui .controller', { has: page.locator('.name', { hasText: /^bottom left$/ }) })
+    .locator('input').click();
+  await page.waitForFunction((i) => clothViewer.state.pins.includes(i), corner, { timeout: 5000 });
+  await sleep(300);
+  const pinAt = await V((i) => Array.from(clothViewer.positions.slice(3 * i, 3 * i + 3)), corner);
+  await sleep(1000);
+  const pinNow = await V((i) => Array.from(clothViewer.positions.slice(3 * i, 3 * i + 3)), corner);
+  check(pinAt.every((x, k) => x === pinNow[k]), 'the "bottom left" box pins that corner where it is');
+  await page.locator('.lil-gui .controller', { has: page.locator('.name', { hasText: /^bottom left$/ }) })
+    .locator('input').click();
+  await page.waitForFunction((i) => !clothViewer.state.pins.includes(i), corner, { timeout: 5000 });
+  check(true, 'clicking it again frees the corner');
+
+  // ------------------------------------------------------ orbit and zoom
+  const cam0 = await V(() => clothViewer.camera());
+  await page.mouse.move(900, 400);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(760, 340, { steps: 10 });
+  await page.mouse.up({ button: 'right' });
+  await sleep(300);
+  const cam1 = await V(() => clothViewer.camera());
+  const turned = Math.hypot(...cam1.position.map((x, k) => x - cam0.position[k]));
+  check(turned > 0.2 && Math.abs(cam1.distance - cam0.distance) < 1e-6 * cam0.distance,
+    `right-drag orbits the camera (moved ${turned.toFixed(2)} m at the same distance)`);
+  check(await V(() => clothViewer.state.grabbed) === -1, 'right-drag grabs nothing');
+  await page.mouse.wheel(0, -400);
+  await sleep(500);
+  const cam2 = await V(() => clothViewer.camera());
+  check(cam2.distance < 0.95 * cam1.distance,
+    `the wheel zooms in (${cam1.distance.toFixed(2)} -> ${cam2.distance.toFixed(2)} m)`);
+
   // ------------------------------------------------------------ frame rate
   const kernel = hello.kernels.includes('verlet') ? 'verlet' : null;
   if (kernel) {

@@ -226,6 +226,10 @@ try {
     rounds++;
   }
   check(rounds === 8, 'survived 104 broken raw connections');
+  const foreign = await raw(port, [handshake(port).replace('\r\n\r\n', '\r\nOrigin: http://evil.example\r\n\r\n')]);
+  check(!foreign.toString().startsWith('HTTP/1.1 101'), 'a WebSocket from another web origin is refused');
+  const own = await raw(port, [handshake(port).replace('\r\n\r\n', `\r\nOrigin: http://127.0.0.1:${port}\r\n\r\n`)]);
+  check(own.toString().startsWith('HTTP/1.1 101'), 'one from the page\'s own origin is taken');
   const http = await raw(port, [`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]);
   check(http.toString().startsWith('HTTP/1.1 200'), 'the page is still served');
 } catch (e) {
