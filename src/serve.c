@@ -7,7 +7,7 @@
  *   text   {"type":"hello", n, nx, ny, triangles, rest, kernels, pick_radius, ...state}
  *   text   {"type":"state", params, pins, frozen, diverged, grabbed}   after any change
  *   binary Float32Array: 3n positions, then the sphere's centre and radius (4 numbers,
- *          zeros when there is no sphere), once per frame
+ *          zeros when there is no sphere), once per frame (none once the run diverged)
  *   text   {"type":"frame", frame, time, drift, stretch_max, iterations, wall_ms}
  *   text   {"type":"error", message}  a refused message, or a diverged run
  * Page -> server (JSON objects; any other key is refused)
@@ -276,7 +276,9 @@ static void build_frame(server *s, const cloth_frame *f)
         s->metrics_len = len > 0 ? (size_t)len : 0;
     }
     for (client *c2 = s->clients; c2; c2 = c2->next) {
-        c2->want_frame = 1;
+        /* a diverged state (NaN, or beyond run.blowup_limit) is not worth drawing: the
+         * page keeps the last frame until Reset */
+        c2->want_frame = !s->diverged;
         c2->want_metrics = f != NULL;
         lws_callback_on_writable(c2->wsi);
     }

@@ -134,6 +134,7 @@ function onHello(msg) {
 function onFrame(data) {
   if (!viewer.hello) return;
   const n = viewer.hello.n;
+  for (let i = 0; i < 3 * n; i++) if (!(Math.abs(data[i]) < 1e4)) return; // not drawable
   viewer.binaryFrames++;
   viewer.positions = data.subarray(0, 3 * n);
   viewer.sphere = Array.from(data.subarray(3 * n, 3 * n + 4));
@@ -304,6 +305,7 @@ function buildGui(h) {
 // Controls follow the server's values (after Reset, a kernel switch, another page).
 function onState(msg) {
   viewer.state = msg;
+  if (msg.diverged) showError('the run diverged: press Reset (and lower Stiffness or raise Substeps)');
   for (const k of Object.keys(msg.params)) {
     if (!ctl[k] || msg.params[k] === null) continue;
     if (params[k] !== msg.params[k]) { params[k] = msg.params[k]; ctl[k].updateDisplay(); }
