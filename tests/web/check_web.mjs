@@ -228,6 +228,32 @@ try {
   const serverErrors = await V((k) => clothViewer.errors.slice(0, k), errorsBefore);
   check(serverErrors.length === 0, `no error replies before the blow-up (${serverErrors.join('; ')})`);
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
+
+  // the same settings without a page that draws (software WebGL shares the 2 cores):
+  // a bare WebSocket client counts the frames the server delivers
+  await page.close();
+  const bare = await browser.context.newPage();
+  await bare.goto(`${server.url}no-such-page`);
+  const alone = await bare.evaluate(async () => {
+    const ws = new WebSocket(`ws://${location.host}/`, 'cloth');
+    const seen = new Set();
+    let wall = 0;
+    ws.onmessage = (ev) => {
+      if (typeof ev.data !== 'string') return;
+      const m = JSON.parse(ev.data);
+      if (m.type === 'frame' && !seen.has(m.frame)) { seen.add(m.frame); wall += m.wall_ms; }
+    };
+    await new Promise((r) => { ws.onopen = r; });
+    await new Promise((r) => setTimeout(r, 1000));
+    const n0 = seen.size, w0 = wall, t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 4000));
+    const fps = (1000 * (seen.size - n0)) / (performance.now() - t0);
+    ws.close();
+    return { fps, wall: (wall - w0) / Math.max(1, seen.size - n0) };
+  });
+  console.log(`frame rate without drawing: ${alone.fps.toFixed(1)} frames/s delivered, kernel time ` +
+    `${alone.wall.toFixed(2)} ms/frame`);
+  check(alone.fps > 40, 'the server keeps close to its 60 frames/s cap');
 } catch (e) {
   failed = e;
 } finally {
