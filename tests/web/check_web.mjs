@@ -3,8 +3,10 @@
 // Loads the page, waits for frames, moves the Wind Z slider both ways and checks the
 // cloth's mean position moves downwind, drags a vertex and checks it follows the mouse,
 // presses Freeze (positions stop changing while frames keep coming), presses Reset (the
-// rest shape returns), saves screenshots, and measures the frame rate of the 30 x 24
-// hanging scene (verlet with seed 000's 5 substeps x 12 passes when that kernel exists).
+// rest shape returns), pins and frees a corner, orbits and zooms, blows up explicit
+// Euler and recovers, saves screenshots under --out, and measures the frame rate of the
+// 30 x 24 hanging scene (verlet with seed 000's 5 substeps x 12 passes when that kernel
+// exists), reported, not asserted.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { arg, check, launchBrowser, root, startServer } from './common.mjs';
@@ -222,7 +224,8 @@ try {
     `kernel time ${wall.toFixed(2)} ms/frame (server cap 60 frames/s); the page drew ` +
     `${f1.render.toFixed(1)} frames/s (headless chromium, software WebGL)`);
   if (!kernel) console.log('note: no verlet kernel in this build; measured with the scene\'s own kernel');
-  check(fps > 15, 'the viewer runs at an interactive rate (> 15 frames/s)');
+  // measured and reported, never asserted (STYLE 13: no timed assertions)
+  check(fps > 0, 'frames keep arriving while the rate is measured');
   await page.screenshot({ path: path.join(outDir, '7-running.png') });
 
   const serverErrors = await V((k) => clothViewer.errors.slice(0, k), errorsBefore);
@@ -253,7 +256,7 @@ try {
   });
   console.log(`frame rate without drawing: ${alone.fps.toFixed(1)} frames/s delivered, kernel time ` +
     `${alone.wall.toFixed(2)} ms/frame`);
-  check(alone.fps > 40, 'the server keeps close to its 60 frames/s cap');
+  check(alone.fps > 0, 'a client that does not draw gets frames too');
 } catch (e) {
   failed = e;
 } finally {
