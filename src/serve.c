@@ -39,6 +39,7 @@
 #define RX_MAX 4096         /* longest message a page may send (bytes)                 */
 #define REPLY_MAX 32        /* queued replies per page                                 */
 #define REPLY_LEN 600       /* longest reply                                           */
+#define TICK_GAP_US 2000    /* the event loop's time between two frames at least (us)  */
 
 /* ----------------------------------------------------------------- the state */
 
@@ -46,6 +47,7 @@ typedef struct client {
     struct lws *wsi;
     struct client *next;
     int want_hello, want_state, want_frame, want_metrics;
+    int frame_sent_last;            /* 1: the last thing sent was positions            */
     char replies[REPLY_MAX][REPLY_LEN];  /* JSON texts waiting to be sent            */
     size_t reply_len[REPLY_MAX];
     int reply_head, reply_count;
@@ -307,11 +309,13 @@ static void tick(lws_sorted_usec_list_t *sul)
         }
         build_frame(s, &f);
     }
-    /* keep the rhythm; when a frame took longer than the period, start the next at once */
+    /* keep the rhythm, but leave the event loop at least TICK_GAP_US before the next
+     * frame even when this one took longer than the period: a page needs two writable
+     * turns per frame (positions, metrics), and its messages must get in */
     lws_usec_t now = lws_now_usecs();
     s->next_tick += period;
-    if (s->next_tick < now)
-        s->next_tick = now;
+    if (s->next_tick < now + TICK_GAP_US)
+        s->next_tick = now + TICK_GAP_US;
     lws_sul_schedule(s->context, 0, &s->tick, tick, s->next_tick - now);
 }
 
@@ -588,13 +592,17 @@ static int on_writable(server *s, client *c)
     } else if (c->want_state && s->state_buf) {
         c->want_state = 0;
         rc = send_text(c->wsi, s->state_buf, s->state_len);
-    } else if (c->want_frame) {
+    } else if (c->want_frame && !(c->want_metrics && c->frame_sent_last)) {
+        /* positions and metrics take turns, so that neither starves when frames come
+         * faster than the page's socket turns */
         c->want_frame = 0;
+        c->frame_sent_last = 1;
         if (lws_write(c->wsi, s->frame_buf + LWS_PRE, s->frame_len, LWS_WRITE_BINARY) <
             (int)s->frame_len)
             rc = -1;
     } else if (c->want_metrics) {
         c->want_metrics = 0;
+        c->frame_sent_last = 0;
         rc = send_text(c->wsi, (unsigned char *)s->metrics, s->metrics_len);
     }
     if (rc == 0 && (c->want_hello || c->reply_count || c->want_state || c->want_frame ||

@@ -78,7 +78,7 @@ try {
     const open = () => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://${location.host}/`, 'cloth');
       ws.binaryType = 'arraybuffer';
-      ws.log = { errors: 0, dropped: 0, frame: -1, texts: 0, binary: 0, hello: null, state: null, grab: [] };
+      ws.log = { errors: 0, dropped: 0, frame: -1, metrics: 0, texts: 0, binary: 0, hello: null, state: null, grab: [] };
       ws.onmessage = (ev) => {
         if (typeof ev.data !== 'string') { ws.log.binary++; return; }
         ws.log.texts++;
@@ -87,7 +87,7 @@ try {
         const d = m.type === 'error' && /^(\d+) replies were dropped/.exec(m.message);
         if (d) ws.log.dropped += Number(d[1]);
         if (m.type === 'hello') ws.log.hello = m;
-        if (m.type === 'frame') ws.log.frame = m.frame;
+        if (m.type === 'frame') { ws.log.frame = m.frame; ws.log.metrics++; }
         if (m.type === 'state' || m.type === 'hello') ws.log.state = m;
         if (m.type === 'grab') ws.log.grab.push(m.vertex);
       };
@@ -182,15 +182,16 @@ try {
     dragger.send(JSON.stringify({ type: 'grab', origin: [rest[3 * v], rest[3 * v + 1], rest[3 * v + 2] + 5], dir: [0, 0, -1] }));
     await waitFor(() => dragger.log.grab.length > 0);
     dragger.send(JSON.stringify({ type: 'drag', origin: [rest[3 * v], rest[3 * v + 1], rest[3 * v + 2] + 5], dir: [0.2, 0, -1] }));
-    await sleep(200);
+    await waitFor(() => ws.log.state.grabbed === dragger.log.grab[0]);
     const heldBefore = ws.log.state.grabbed;
     dragger.close();
     const released = await waitFor(() => ws.log.state.grabbed === -1);
     ws.send(JSON.stringify({ type: 'freeze', on: false }));
 
-    // the server still streams to a new page
+    // the server still streams to a new page (metrics always; positions unless the
+    // fuzzed settings made the run diverge)
     const fresh = await open();
-    const alive = await waitFor(() => fresh.log.hello && fresh.log.binary > 10);
+    const alive = await waitFor(() => fresh.log.hello && fresh.log.metrics > 10, 15000);
     fresh.close();
     ws.close();
     return { sent, errors: ws.log.errors, dropped: ws.log.dropped, texts: ws.log.texts, grabbed: dragger.log.grab[0],
