@@ -20,7 +20,8 @@
  *
  * A bad message gets an error reply and changes nothing.  Each page has a small queue of
  * replies; a page that floods the server loses replies, never the server's time.  A page
- * that disconnects while dragging lets its vertex go.
+ * that disconnects while dragging lets its vertex go.  The socket listens on 127.0.0.1
+ * only, and a WebSocket whose Origin is another web site is refused.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "serve.h"
