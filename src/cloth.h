@@ -319,8 +319,9 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
 /* -------------------------------------------------------------- interaction */
 /*
  * Picking, dragging, pins and live changes for an interactive viewer (seeds 000, 004).
- * They change the sim between frames, never inside one, and allocate nothing except a
- * kernel switch (which builds the new kernel's work).
+ * They change the sim between frames, never inside one.  Nothing allocates except a
+ * rebuild of the kernel's work (a kernel switch, a kernel key, or a changed pin set at
+ * the start of the next frame), which happens before the steps, never inside one.
  *
  * Pins: a pinned vertex has inverse mass 0 and is held at its prescribed position
  * (mesh->x0 of that vertex).  The functions below change mesh->pinned, inv_mass,
