@@ -346,7 +346,8 @@ renderer.domElement.addEventListener('pointermove', (ev) => {
   if (dragging) pendingDrag = rayAt(ev);
 });
 const endDrag = (ev) => {
-  if (!dragging || ev.button !== 0) return;
+  // pointercancel and a lost capture carry no button: they end the drag as well
+  if (!dragging || (ev.type === 'pointerup' && ev.button !== 0)) return;
   dragging = false;
   if (pendingDrag) { send({ type: 'drag', ...pendingDrag }); pendingDrag = null; }
   send({ type: 'release' });
@@ -354,6 +355,7 @@ const endDrag = (ev) => {
 };
 renderer.domElement.addEventListener('pointerup', endDrag);
 renderer.domElement.addEventListener('pointercancel', endDrag);
+renderer.domElement.addEventListener('lostpointercapture', endDrag);
 
 // The screen position (CSS pixels) of vertex i, for the browser test.
 viewer.project = (i) => {
