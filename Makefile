@@ -8,27 +8,35 @@ CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
 LDLIBS   = -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-LIB_SRC  = $(filter-out src/main.c,$(wildcard src/*.c))
+# serve.c is the viewer's server: in the CLI only, so libcloth needs no web libraries.
+LIB_SRC  = $(filter-out src/main.c src/serve.c,$(wildcard src/*.c))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 HEADERS  = $(wildcard src/*.h) $(wildcard tests/*.h)
 
-# Debian packages the build, the tests, the figures and the notebooks need.
+# Debian packages the build, the tests, the figures, the viewer's server and the
+# notebooks need.
 DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox \
+           libwebsockets-dev libcjson-dev \
            jupyter-nbconvert python3-nbclient python3-ipykernel python3-numpy \
            python3-matplotlib
 # Debian's Python (python3 on PATH may be another interpreter without these packages)
 PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
-.PHONY: all deps check sanitize figures notebooks bench clean
+.PHONY: all deps install-debs deps-web check sanitize check-web serve figures notebooks \
+        bench clean
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) --no-print-directory install-debs PKGS="$(DEB_PKGS)"
+
+install-debs:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
 	echo "deps: installing$$missing"; \
@@ -56,9 +64,9 @@ $(BUILD)/libcloth.so: $(LIB_OBJ)
 	@echo "  LD   $@"
 	@$(CC) -shared -o $@ $^ $(LDLIBS)
 
-$(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/libcloth.a
+$(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/obj/serve.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
 $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
@@ -72,8 +80,36 @@ check: deps
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
-	@$(MAKE) --no-print-directory check BUILD=build/sanitize \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+
+# The browser viewer: Debian's chromium (for the browser test) and node with npm (Debian's
+# nodejs and npm unless some node is already installed); the page's
+# npm packages (three, lil-gui, playwright-core) from src/web/package-lock.json.
+WEB_DEB_PKGS = chromium
+SAN_CFLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+PORT        ?= 8080
+
+deps-web: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="$(WEB_DEB_PKGS)"
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory install-debs PKGS="nodejs npm"
+	@$(MAKE) --no-print-directory src/web/node_modules/.installed
+
+src/web/node_modules/.installed: src/web/package.json src/web/package-lock.json
+	cd src/web && npm ci --no-audit --no-fund
+	@touch $@
+
+# The viewer in headless chromium (tests/web/check_web.mjs), then a fuzz of the server
+# built with ASan+UBSan (tests/web/fuzz.mjs).  Screenshots go to build/web/.
+check-web: deps-web
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	@$(MAKE) --no-print-directory build/sanitize/cloth BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
+	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
+
+# The viewer on seed 000's hanging scene: open the URL it prints.
+serve: deps-web
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	./$(BUILD)/cloth serve experiments/hanging.ini --port $(PORT)
 
 figures: deps all
 	@./plots/make_figures.sh $(BUILD)/cloth

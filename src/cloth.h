@@ -327,6 +327,78 @@ cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_
 /* The Newton log of the last frame (empty for other kernels). */
 int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
 
+/* -------------------------------------------------------------- interaction */
+/*
+ * Picking, dragging, pins and live changes for an interactive viewer (seeds 000, 004).
+ * They change the sim between frames, never inside one.  Nothing allocates except a
+ * rebuild of the kernel's work (a kernel switch, a kernel key, or a changed pin set at
+ * the start of the next frame), which happens before the steps, never inside one.
+ *
+ * Pins: a pinned vertex has inverse mass 0 and is held at its prescribed position
+ * (mesh->x0 of that vertex).  The functions below change mesh->pinned, inv_mass,
+ * n_pinned and the x0 rows of the vertices they pin; the next cloth_sim_frame rebuilds
+ * the kernel's work once if the pin set changed (it may have sorted springs by pins);
+ * cloth_sim_reset puts back the scene's own pins and initial positions.
+ */
+
+/* Seed 004's picking: every vertex of x (n vertices, 3n doubles) is a sphere of the given
+ * radius; returns the vertex whose sphere the ray origin + t dir, t >= 0, enters first,
+ * or -1 when the ray misses them all (or dir is zero or not finite).  dir need not be
+ * unit length.  *t_hit, if not NULL, gets the distance from origin to the entry point in
+ * metres (0 if origin is inside that sphere). */
+int cloth_pick_ray(const double *x, int n, const double origin[3], const double dir[3],
+                   double radius, double *t_hit);
+
+/* Seed 004's drag mapping.  A vertex at p1 was grabbed with the camera at o1 looking
+ * along the unit ray dir1, dist = |p1 - o1|; the mouse now gives the unit ray dir2 from
+ * o2.  Returns p2 = p1 + (o2 - o1) + (dir2 - dir1) dist: with a still camera this is the
+ * seed's P2 = P1 + (dir2 - dir1) dist, and when p1 lay on the first ray, p2 lies on the
+ * second one at the same distance from the camera. */
+void cloth_drag_point(const double p1[3], const double o1[3], const double dir1[3],
+                      const double o2[3], const double dir2[3], double dist, double p2[3]);
+
+/* Picks the vertex under the ray (cloth_pick_ray with radius) and holds it as a
+ * temporary pin where it is; *vertex gets it, or -1 on a miss (still CLOTH_OK).  A
+ * previous grab is released first.  CLOTH_EINVAL for a non-finite ray or radius <= 0. */
+cloth_status cloth_sim_grab(cloth_sim *sim, const double origin[3], const double dir[3],
+                            double radius, int *vertex, cloth_error *err);
+
+/* Moves the grabbed vertex to cloth_drag_point(grab point, grab ray, this ray) and holds
+ * it there with zero velocity.  CLOTH_EINVAL when nothing is grabbed or the ray is not
+ * finite. */
+cloth_status cloth_sim_drag(cloth_sim *sim, const double origin[3], const double dir[3],
+                            cloth_error *err);
+
+/* Lets the grabbed vertex go: it gets back the pin state (and held position) it had
+ * before the grab.  Nothing happens when nothing is grabbed. */
+void cloth_sim_release(cloth_sim *sim);
+
+/* The grabbed vertex, or -1. */
+int cloth_sim_grabbed(const cloth_sim *sim);
+
+/* on = 1 pins vertex where it is now (zero velocity); on = 0 frees it.  Releases a grab
+ * of that vertex first.  CLOTH_EINVAL for an index out of range. */
+cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err);
+
+/* Changes one scene key of a running sim, written as for --set ("world.wind=1 0 2").
+ * Keys that can change live: world.*, material.k_structural, k_shear, k_bend,
+ * spring_damping, sphere.radius and sphere.offset (when the scene has a sphere),
+ * run.substeps, run.kernel (switches the kernel and keeps positions and velocities) and
+ * every key of a kernel's own section (the kernel's work is rebuilt, the state kept).
+ * Changing gravity, a stiffness or the kernel restarts energy drift from the current
+ * state.  Any other key, or a value the scene parser refuses, is CLOTH_EINVAL with a
+ * message "key: why"; the sim is then unchanged. */
+cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *err);
+
+/* 1 and the sphere's centre now and radius when the scene has a sphere, else 0. */
+int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius);
+
+/* The value of scene key "section.key" as a scene file would write it ("%.17g" for
+ * numbers; vectors as three numbers).  CLOTH_EINVAL for an unknown key or one whose
+ * value cannot be written back (mesh.springs, mesh.pins, sphere.motion). */
+cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
+                             size_t size, cloth_error *err);
+
 /* ------------------------------------------------------------------- kernels */
 
 int cloth_kernel_count(void);

@@ -1,6 +1,15 @@
 /* Private: the kernel ops table.  Every kernel is one file that defines one
  * `const cloth__kernel` and is listed once in kernels.c; the CLI, the run loop, the
- * tests and the notebooks reach a kernel only through this table. */
+ * tests and the notebooks reach a kernel only through this table.
+ *
+ * Between frames a viewer (interact.c, live.c) may change:
+ *   - the pin set (mesh->pinned, inv_mass, n_pinned): the next frame first rebuilds the
+ *     work (create, start with the current state and x_prev = x - h v, destroy the old);
+ *   - where a pinned vertex is held (its x0 row, with its x, x_prev and v = 0), every
+ *     frame while it is dragged, without a rebuild: a step holds pins at x0 (or leaves
+ *     them where they are) and must not keep copies of pinned positions from start;
+ *   - the live scene keys of cloth_sim_set (world, spring k, sphere radius, substeps),
+ *     which a step reads afresh; the kernel's own keys rebuild the work. */
 #ifndef CLOTH_KERNEL_H
 #define CLOTH_KERNEL_H
 

@@ -6,10 +6,12 @@
  *   cloth sweep SCENE.ini [--out DIR] [-j N]
  *   cloth stability SCENE.ini [--set ...]
  *   cloth list
+ *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, I/O), 2 bad input.
  */
 #include "cloth.h"
+#include "serve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ static void usage(FILE *out)
             "       cloth sweep SCENE.ini [--out DIR] [-j N]\n"
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
             "       cloth list\n"
+            "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE)\n"
@@ -35,7 +38,9 @@ static void usage(FILE *out)
             "stability  prints omega_max (the springs' fastest angular frequency about the\n"
             "       initial shape) and h_max = 2/omega_max, the explicit step bound\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
-            "list   prints the kernels and every scene key with its default\n");
+            "list   prints the kernels and every scene key with its default\n"
+            "serve  runs the scene in the browser viewer on 127.0.0.1 (default port 8080,\n"
+            "       page from src/web)\n");
 }
 
 static int bad_input(const char *msg)
@@ -200,6 +205,50 @@ static int cmd_stability(int argc, char **argv)
     return 0;
 }
 
+/* cloth serve: the scene's sim behind the viewer's server (serve.c). */
+static int cmd_serve(int argc, char **argv)
+{
+    cloth_serve_def def;
+    cloth_default_serve_def(&def);
+    /* --port and --web are ours; the rest goes to load_scene */
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest)
+        return bad_input("out of memory");
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 3 && strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+            char *end;
+            long port = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || port < 1 || port > 65535) {
+                free(rest);
+                return bad_input("--port: expected a port number in 1..65535");
+            }
+            def.port = (int)port;
+        } else if (i >= 3 && strcmp(argv[i], "--web") == 0 && i + 1 < argc) {
+            def.web_dir = argv[++i];
+        } else {
+            rest[n++] = argv[i];
+        }
+    }
+    rest[n] = NULL;
+    cloth_scene scene;
+    int code = load_scene(n, rest, &scene, NULL);
+    free(rest);
+    if (code)
+        return code;
+    cloth_error err;
+    cloth_sim *sim;
+    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    cloth_status st = cloth_serve(sim, &def, &err);
+    cloth_sim_destroy(sim);
+    if (st != CLOTH_OK) {
+        fprintf(stderr, "cloth: serve: %s\n", err.msg);
+        return EXIT_RUN_FAILED;
+    }
+    return 0;
+}
+
 static int cmd_list(void)
 {
     printf("kernels:\n");
@@ -226,6 +275,8 @@ int main(int argc, char **argv)
         return cmd_info(argc, argv);
     if (strcmp(argv[1], "list") == 0)
         return cmd_list();
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

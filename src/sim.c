@@ -4,6 +4,7 @@
  * for divergence, measure.
  */
 #include "error.h"
+#include "interact.h"
 #include "obstacle.h"
 #include "sim.h"
 
@@ -22,7 +23,7 @@ void cloth__sim_move_obstacles(cloth_sim *sim, double t)
 
 /* E_scale = sum m |g| L + kinetic_0 + elastic_0: the energy the cloth could trade with
  * gravity over its own size, so drift does not depend on where potential energy is 0. */
-static void set_energy_reference(cloth_sim *sim)
+void cloth__sim_energy_reference(cloth_sim *sim)
 {
     const double *g = sim->scene.world.gravity;
     double gmag = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), mass = 0;
@@ -41,6 +42,7 @@ static void set_energy_reference(cloth_sim *sim)
 void cloth_sim_reset(cloth_sim *sim)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n;
+    cloth__interact_reset(sim); /* the scene's pins and x0 back, no grab */
     memcpy(sim->x, sim->mesh->x0, bytes);
     memcpy(sim->x_prev, sim->mesh->x0, bytes);
     memset(sim->v, 0, bytes);
@@ -49,7 +51,7 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_move_obstacles(sim, 0);
     if (sim->kernel->start)
         sim->kernel->start(sim, sim->work);
-    set_energy_reference(sim);
+    cloth__sim_energy_reference(sim);
 }
 
 cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
@@ -78,6 +80,11 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
         cloth_sim_destroy(sim);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
     }
+    st = cloth__interact_create(sim, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
+    }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
     if (st != CLOTH_OK) {
@@ -96,6 +103,7 @@ void cloth_sim_destroy(cloth_sim *sim)
         return;
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
+    cloth__interact_destroy(sim->interact);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);
@@ -131,6 +139,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     long iterations = 0;
     int not_converged = 0, regularized = 0;
     double cond_max = NAN;
+    cloth_status pins = cloth__interact_begin_frame(sim, err); /* after runtime pins */
+    if (pins != CLOTH_OK)
+        return pins;
     double start = now_ms();
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);

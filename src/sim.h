@@ -6,6 +6,8 @@
 #include "kernel.h"
 #include "wind.h"
 
+struct cloth__interact;         /* interact.h: grab and the scene's own pins         */
+
 struct cloth_sim {
     cloth_scene scene;          /* a copy of the scene it was made from              */
     cloth_mesh *mesh;           /* read-only during a step                           */
@@ -24,9 +26,15 @@ struct cloth_sim {
     cloth__wind wind;           /* turbulence parameters from run.seed               */
     double e_scale;             /* drift denominator: sum m|g| L + kinetic0 + elastic0 */
     double total0;              /* total energy at frame 0                           */
+
+    struct cloth__interact *interact; /* grab state; scene pins restored by reset    */
 };
 
 /* Sets sim->sphere_c to the sphere centre at time t. */
 void cloth__sim_move_obstacles(cloth_sim *sim, double t);
+
+/* Sets total0 and e_scale from the current state, so drift is measured from here (after
+ * reset, and after a live change of gravity, stiffness or kernel). */
+void cloth__sim_energy_reference(cloth_sim *sim);
 
 #endif

@@ -20,7 +20,8 @@
     X(stiffness) \
     X(newton) \
     X(modes) \
-    X(kernels)
+    X(kernels) \
+    X(interact)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
