@@ -37,6 +37,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The most unknowns for which the viewer runs the dense newton kernel. */
+#define VIEW_NEWTON_MAX 1000
+
 #define RX_MAX 4096         /* longest message a page may send (bytes)                 */
 #define REPLY_MAX 32        /* queued replies per page                                 */
 #define REPLY_LEN 600       /* longest reply                                           */
@@ -416,6 +419,20 @@ static void handle_set(server *s, client *c, const cJSON *o)
             reply_error(c, "set kernel: value must be a kernel name");
             return;
         }
+        /* newton solves a dense system of 3 x (free vertices) unknowns several times a
+         * frame (about 0.1 s each at 2000 unknowns): beyond VIEW_NEWTON_MAX the server
+         * would stop answering for seconds, so the viewer refuses it.  The viewer shows
+         * no condition numbers, so it also switches them off. */
+        const cloth_mesh *m = cloth_sim_mesh(s->sim);
+        int unknowns = 3 * (m->n - m->n_pinned);
+        if (strcmp(value->valuestring, "newton") == 0 && unknowns > VIEW_NEWTON_MAX) {
+            reply_error(c, "set kernel: newton would solve %d unknowns densely several times "
+                        "a frame; the viewer takes it up to %d (run it with 'cloth run')",
+                        unknowns, VIEW_NEWTON_MAX);
+            return;
+        }
+        if (strcmp(value->valuestring, "newton") == 0 && !apply(s, c, "newton.cond=off"))
+            return;
         snprintf(a, sizeof a, "run.kernel=%s", value->valuestring);
         if (apply(s, c, a))
             state_changed(s);
