@@ -83,7 +83,7 @@ try {
         if (typeof ev.data !== 'string') { ws.log.binary++; return; }
         ws.log.texts++;
         const m = JSON.parse(ev.data); // every text the server sends must be JSON
-        if (m.type === 'error') ws.log.errors++;
+        if (m.type === 'error') { ws.log.errors++; ws.log.lastError = m.message; }
         const d = m.type === 'error' && /^(\d+) replies were dropped/.exec(m.message);
         if (d) ws.log.dropped += Number(d[1]);
         if (m.type === 'hello') ws.log.hello = m;
@@ -192,10 +192,13 @@ try {
     // fuzzed settings made the run diverge)
     const fresh = await open();
     const alive = await waitFor(() => fresh.log.hello && fresh.log.metrics > 10, 15000);
+    // the dense newton kernel is refused on a mesh this large, with the sizes
+    fresh.send(JSON.stringify({ type: 'set', name: 'kernel', value: 'newton' }));
+    const refused = await waitFor(() => /unknowns densely/.test(fresh.log.lastError || ''));
     fresh.close();
     ws.close();
     return { sent, errors: ws.log.errors, dropped: ws.log.dropped, texts: ws.log.texts, grabbed: dragger.log.grab[0],
-      heldBefore, released, alive };
+      heldBefore, released, alive, refused };
   }, { count, seed });
   if (result.error) throw new Error(result.error);
   check(result.sent >= count, `sent ${result.sent} random and malformed messages`);
@@ -206,6 +209,7 @@ try {
     `a second page grabbed vertex ${result.grabbed}`);
   check(result.released, 'its disconnect mid-drag released the vertex');
   check(result.alive, 'a new page still gets the hello and frames');
+  check(result.refused, 'newton is refused on the 720-vertex scene, naming its unknowns');
 
   // ------------------------------------------------ broken clients over raw TCP
   const port = server.port;
