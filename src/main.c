@@ -77,6 +77,19 @@ static int load_scene(int argc, char **argv, cloth_scene *scene, const char **ou
     return 0;
 }
 
+/* load_scene, then the sim; returns 0 or an exit code (bad input). */
+static int make_sim(int argc, char **argv, cloth_sim **sim, const char **out_dir)
+{
+    cloth_scene scene;
+    int code = load_scene(argc, argv, &scene, out_dir);
+    if (code)
+        return code;
+    cloth_error err;
+    if (cloth_sim_create(&scene, sim, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    return 0;
+}
+
 /* <parent>/<scene file name without folder and .ini> */
 static void default_out_dir(const char *parent, const char *scene_path, char *buf,
                             size_t size)
@@ -91,9 +104,9 @@ static void default_out_dir(const char *parent, const char *scene_path, char *bu
 
 static int cmd_run(int argc, char **argv)
 {
-    cloth_scene scene;
     const char *out_dir = NULL;
-    int code = load_scene(argc, argv, &scene, &out_dir);
+    cloth_sim *sim;
+    int code = make_sim(argc, argv, &sim, &out_dir);
     if (code)
         return code;
     char dir[1024];
@@ -102,9 +115,6 @@ static int cmd_run(int argc, char **argv)
         out_dir = dir;
     }
     cloth_error err;
-    cloth_sim *sim;
-    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
-        return bad_input(err.msg);
     cloth_summary s;
     cloth_status st = cloth_run_sim(sim, out_dir, stderr, &s, &err);
     cloth_sim_destroy(sim);
@@ -188,14 +198,11 @@ static int cmd_info(int argc, char **argv)
 
 static int cmd_stability(int argc, char **argv)
 {
-    cloth_scene scene;
-    int code = load_scene(argc, argv, &scene, NULL);
+    cloth_sim *sim;
+    int code = make_sim(argc, argv, &sim, NULL);
     if (code)
         return code;
     cloth_error err;
-    cloth_sim *sim;
-    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
-        return bad_input(err.msg);
     double w;
     cloth_status st = cloth_sim_omega_max(sim, &w, &err);
     cloth_sim_destroy(sim);
@@ -231,15 +238,12 @@ static int cmd_serve(int argc, char **argv)
         }
     }
     rest[n] = NULL;
-    cloth_scene scene;
-    int code = load_scene(n, rest, &scene, NULL);
+    cloth_sim *sim;
+    int code = make_sim(n, rest, &sim, NULL);
     free(rest);
     if (code)
         return code;
     cloth_error err;
-    cloth_sim *sim;
-    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
-        return bad_input(err.msg);
     cloth_status st = cloth_serve(sim, &def, &err);
     cloth_sim_destroy(sim);
     if (st != CLOTH_OK) {
