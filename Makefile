@@ -111,12 +111,16 @@ serve: deps-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	./$(BUILD)/cloth serve experiments/hanging.ini --port $(PORT)
 
-figures: deps all
+# Targets that build after `deps` do so in a sub-make, which reads the pkg-config flags
+# of the libraries deps may just have installed.
+figures: deps
+	@$(MAKE) --no-print-directory all
 	@./plots/make_figures.sh $(BUILD)/cloth
 
 # The wrapper's tests, then every notebook executed headless; a failing cell fails.
 # The executed copies go to build/notebooks/ (the committed notebooks carry no outputs).
-notebooks: deps all
+notebooks: deps
+	@$(MAKE) --no-print-directory all
 	cd notebooks && OPENBLAS_NUM_THREADS=1 $(PYTHON) test_clothbench.py
 	@mkdir -p $(BUILD)/notebooks
 	@for nb in $(NOTEBOOKS); do \
@@ -128,7 +132,8 @@ notebooks: deps all
 	  echo "       $$(($$(date +%s) - start)) s"; done
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
-bench: deps all $(BUILD)/bench
+bench: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee tests/bench/results/$$(uname -m)-$$(nproc)cores.csv
 
