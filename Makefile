@@ -10,12 +10,17 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-# serve.c is the viewer's server: in the CLI only, so libcloth needs no web libraries.
-LIB_SRC  = $(filter-out src/main.c src/serve.c,$(wildcard src/*.c))
+# src/ is layered (README, Layout): core < terms < sim < kernels < harness < app.  The
+# library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
+# needs no web libraries.
+LAYERS   = core terms sim kernels harness
+LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+APP_SRC  = $(shell find src/app -name '*.c' | sort)
+APP_OBJ  = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
-HEADERS  = $(wildcard src/*.h) $(wildcard tests/*.h)
+HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h)
 
 # Debian packages the build, the tests, the figures, the viewer's server and the
 # notebooks need.
@@ -49,7 +54,7 @@ install-debs:
 $(BUILD)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
-	@$(CC) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -64,7 +69,7 @@ $(BUILD)/libcloth.so: $(LIB_OBJ)
 	@echo "  LD   $@"
 	@$(CC) -shared -o $@ $^ $(LDLIBS)
 
-$(BUILD)/cloth: $(BUILD)/obj/main.o $(BUILD)/obj/serve.o $(BUILD)/libcloth.a
+$(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
@@ -84,7 +89,7 @@ sanitize: deps
 
 # The browser viewer: Debian's chromium (for the browser test) and node with npm (Debian's
 # nodejs and npm unless some node is already installed); the page's
-# npm packages (three, lil-gui, playwright-core) from src/web/package-lock.json.
+# npm packages (three, lil-gui, playwright-core) from src/app/serve/web/package-lock.json.
 WEB_DEB_PKGS = chromium
 SAN_CFLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 PORT        ?= 8080
@@ -92,10 +97,10 @@ PORT        ?= 8080
 deps-web: deps
 	@$(MAKE) --no-print-directory install-debs PKGS="$(WEB_DEB_PKGS)"
 	@command -v npm >/dev/null || $(MAKE) --no-print-directory install-debs PKGS="nodejs npm"
-	@$(MAKE) --no-print-directory src/web/node_modules/.installed
+	@$(MAKE) --no-print-directory src/app/serve/web/node_modules/.installed
 
-src/web/node_modules/.installed: src/web/package.json src/web/package-lock.json
-	cd src/web && npm ci --no-audit --no-fund
+src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/app/serve/web/package-lock.json
+	cd src/app/serve/web && npm ci --no-audit --no-fund
 	@touch $@
 
 # The viewer in headless chromium (tests/web/check_web.mjs), then a fuzz of the server
@@ -106,7 +111,7 @@ check-web: deps-web
 	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
 	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
 
-# The viewer on seed 000's hanging scene: open the URL it prints.
+# The viewer on the Verlet cloth web demo's hanging scene: open the URL it prints.
 serve: deps-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	./$(BUILD)/cloth serve experiments/hanging.ini --port $(PORT)

@@ -1,4 +1,4 @@
-# Figure 2 (drape_cond): seed 001's drape test, five barrier/stiffness combinations of
+# Figure 2 (drape_cond): the cubic-barrier article's drape test, five barrier/stiffness combinations of
 # the newton kernel.  Reads plots/data/drape_<label>.csv (series.csv of each run of the
 # [sweep] in experiments/drape.ini); writes drape_cond.png/svg.
 if (!exists("outdir")) outdir = "plots"

@@ -39,7 +39,7 @@ render() {
 "
 }
 
-# 1. hanging: seed 000's scene with every kernel; energy drift and max stretch vs time
+# 1. hanging: the Verlet cloth web demo's scene with every kernel; energy drift and max stretch vs time
 fig_hanging() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/hanging"
@@ -48,7 +48,7 @@ fig_hanging() {
         has_kernel "$k" || continue
         case $k in
             explicit) sets="--set run.substeps=20" ;;
-            verlet) sets="--set run.substeps=5 --set verlet.iterations=12" ;; # seed 000
+            verlet) sets="--set run.substeps=5 --set verlet.iterations=12" ;; # the Verlet cloth web demo
             # xpbd, 50 passes a frame: close to the mass-spring dynamics of the same k
             pbd) sets="--set run.substeps=5 --set pbd.variant=xpbd --set pbd.iterations=10" ;;
             newton) # 2070 unknowns: exact eigenvalues cost ~1 s an iteration, dpocon 2 ms
@@ -62,7 +62,7 @@ fig_hanging() {
     render hanging "$runs" "$t0"
 }
 
-# 2. drape_cond: seed 001's drape test, the five barrier/stiffness curves of its sweep
+# 2. drape_cond: the cubic-barrier article's drape test, the five barrier/stiffness curves of its sweep
 fig_drape_cond() {
     has_kernel newton || return 0
     t0=$(date +%s)

@@ -120,17 +120,19 @@ typedef enum { CLOTH_EULER_FORWARD = 0, CLOTH_EULER_SYMPLECTIC = 1 } cloth_euler
 
 typedef struct cloth_explicit_def {
     cloth_euler_scheme scheme;  /* forward: x += h v; v += h a.  symplectic: v first  */
-    double decay;               /* seed 003's per-step velocity factor (1 = none)     */
+    double decay;               /* velocity factor per step (1 = none; the explicit
+                                 * mass-spring tutorial's 0.98)                       */
 } cloth_explicit_def;
 
 typedef enum { CLOTH_VERLET_RELAX = 0, CLOTH_VERLET_PROVOT = 1 } cloth_verlet_mode;
 
 typedef struct cloth_verlet_def {
-    cloth_verlet_mode mode;     /* relax: seed 000's relaxation; provot: Hooke forces */
-    double damping;             /* seed 000's per-step factor d                       */
+    cloth_verlet_mode mode;     /* relax: the Verlet cloth web demo's relaxation;
+                                 * provot: Hooke forces                              */
+    double damping;              /* the Verlet cloth web demo's per-step factor d */
     double damping_rate;        /* c > 0 overrides: d = exp(-c h)                     */
     int iterations;             /* relaxation passes per step                         */
-    double k_relax;             /* relaxation stiffness of seed 000                   */
+    double k_relax;              /* relaxation stiffness of the Verlet cloth web demo */
     double strain_limit;        /* Provot's tau_c; 0 = off                            */
     int strain_passes;          /* Provot correction passes at most                   */
     double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
@@ -329,7 +331,8 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
 
 /* -------------------------------------------------------------- interaction */
 /*
- * Picking, dragging, pins and live changes for an interactive viewer (seeds 000, 004).
+ * Picking, dragging, pins and live changes for an interactive viewer (the Verlet cloth
+ * web demo and the mass-spring cloth paper).
  * They change the sim between frames, never inside one.  Nothing allocates except a
  * rebuild of the kernel's work (a kernel switch, a kernel key, or a changed pin set at
  * the start of the next frame), which happens before the steps, never inside one.
@@ -341,7 +344,8 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
  * cloth_sim_reset puts back the scene's own pins and initial positions.
  */
 
-/* Seed 004's picking: every vertex of x (n vertices, 3n doubles) is a sphere of the given
+/* The mass-spring cloth paper's picking: every vertex of x (n vertices, 3n doubles) is a
+ * sphere of the given
  * radius; returns the vertex whose sphere the ray origin + t dir, t >= 0, enters first,
  * or -1 when the ray misses them all (or dir is zero or not finite).  dir need not be
  * unit length.  *t_hit, if not NULL, gets the distance from origin to the entry point in
@@ -349,10 +353,11 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
 int cloth_pick_ray(const double *x, int n, const double origin[3], const double dir[3],
                    double radius, double *t_hit);
 
-/* Seed 004's drag mapping.  A vertex at p1 was grabbed with the camera at o1 looking
+/* The mass-spring cloth paper's drag mapping.  A vertex at p1 was grabbed with the
+ * camera at o1 looking
  * along the unit ray dir1, dist = |p1 - o1|; the mouse now gives the unit ray dir2 from
  * o2.  Returns p2 = p1 + (o2 - o1) + (dir2 - dir1) dist: with a still camera this is the
- * seed's P2 = P1 + (dir2 - dir1) dist, and when p1 lay on the first ray, p2 lies on the
+ * paper's P2 = P1 + (dir2 - dir1) dist, and when p1 lay on the first ray, p2 lies on the
  * second one at the same distance from the camera. */
 void cloth_drag_point(const double p1[3], const double o1[3], const double dir1[3],
                       const double o2[3], const double dir2[3], double dist, double p2[3]);

@@ -1,6 +1,6 @@
 /* The log and cubic barriers: derivatives against central differences, the identities
  * of SPEC 10, and the unbounded curvature of the log barrier. */
-#include "barrier.h"
+#include "terms/barrier.h"
 #include "suites.h"
 #include "testutil.h"
 

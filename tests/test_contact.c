@@ -1,7 +1,7 @@
 /* Gap functions: gradients and Hessians against central differences; feasible steps
  * exactly on the boundary for hand-built paths; the strain-limit term's Hessian. */
-#include "barrier.h"
-#include "contact.h"
+#include "terms/barrier.h"
+#include "terms/contact.h"
 #include "suites.h"
 #include "testutil.h"
 

@@ -1,6 +1,6 @@
 /* Dense linear algebra: exact and estimated condition numbers against closed forms,
  * solve residuals, and the Tikhonov fallback. */
-#include "linalg.h"
+#include "terms/linalg.h"
 #include "suites.h"
 
 #include <math.h>

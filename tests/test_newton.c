@@ -1,9 +1,9 @@
 /* The newton kernel: finite differences of the whole incremental potential with active
  * contacts, the static hanging chain, feasibility of every frame of a drape, dynamic
  * kappa held within a step, determinism. */
-#include "newton.h"
-#include "sim.h"
-#include "spring.h"
+#include "kernels/newton/newton.h"
+#include "sim/sim.h"
+#include "terms/spring.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -245,7 +245,8 @@ END_TEST
 /* ---------------------------------------------------------- dynamic kappa */
 
 /* Four vertices of a 2 x 2 cloth at rest 3 cm above a floor (g^ = 5 cm, near where the
- * barrier holds the weight, so they stay in the band): all four are in contact, the springs lie in the floor's plane at rest length, so n^T H_el n = 0 and
+ * barrier holds the weight, so they stay in the band): all four are in contact, the
+ * springs lie in the floor's plane at rest length, so n^T H_el n = 0 and
  * ZOZO's kappa is exactly m / g^2.  kappa_update = step: every Newton row of a step shows
  * kappa_max = m / g_n^2 with g_n the gap at the start of the step, unchanged within the
  * step.  kappa_update = iteration: the first row shows the same, later rows follow the

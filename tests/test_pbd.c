@@ -2,7 +2,7 @@
  * PBD's exact constraints at k_pbd = 1, the dihedral gradient by finite differences,
  * obstacles, Müller's damping, determinism and bad keys. */
 #include "cloth.h"
-#include "dihedral.h"
+#include "terms/dihedral.h"
 #include "suites.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /* The spatial hash finds exactly the pairs an all-pairs loop finds. */
-#include "spatial_hash.h"
+#include "terms/spatial_hash.h"
 #include "suites.h"
 
 #include <math.h>

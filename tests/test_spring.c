@@ -1,5 +1,5 @@
 /* The Hooke spring: gradient and Hessian against central finite differences. */
-#include "spring.h"
+#include "terms/spring.h"
 #include "suites.h"
 #include "testutil.h"
 

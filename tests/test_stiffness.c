@@ -1,8 +1,8 @@
 /* Barrier stiffness rules on hand-built contacts, with elastic blocks from the spring
  * module. */
-#include "barrier.h"
-#include "spring.h"
-#include "stiffness.h"
+#include "terms/barrier.h"
+#include "terms/spring.h"
+#include "terms/stiffness.h"
 #include "suites.h"
 
 #include <math.h>

@@ -211,7 +211,8 @@ START_TEST(undamped_spring_matches_the_discrete_closed_form)
 }
 END_TEST
 
-/* Seed 000's relaxation on one spring at rest velocity, without gravity: each pass
+/* The Verlet cloth web demo's relaxation on one spring at rest velocity, without
+ * gravity: each pass
  * moves the ends by D = ((l - l0)/l) 0.5 k (x_j - x_i), so the excess u = l - l0 becomes
  * (1 - k) u whether both ends move by D or a pinned end leaves 2D to the free one; after
  * n passes u = (1 - k)^n u0.  With two free ends the midpoint does not move. */
@@ -315,7 +316,8 @@ START_TEST(sphere_pushes_vertices_out)
 }
 END_TEST
 
-/* Two runs of seed 000's scene give byte-identical series.csv apart from wall_ms, in
+/* Two runs of the Verlet cloth web demo's scene give byte-identical series.csv apart
+ * from wall_ms, in
  * both modes (wind turbulence, moving sphere, relaxation and Provot all deterministic). */
 START_TEST(two_runs_are_identical_apart_from_wall_time)
 {

@@ -5,7 +5,7 @@
 // presses Freeze (positions stop changing while frames keep coming), presses Reset (the
 // rest shape returns), pins and frees a corner, orbits and zooms, blows up explicit
 // Euler and recovers, saves screenshots under --out, and measures the frame rate of the
-// 30 x 24 hanging scene (verlet with seed 000's 5 substeps x 12 passes when that kernel
+// 30 x 24 hanging scene (verlet with the Verlet cloth web demo's 5 substeps x 12 passes when that kernel
 // exists), reported, not asserted.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

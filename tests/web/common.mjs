@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '../..');
-const { chromium } = await import(path.join(root, 'src/web/node_modules/playwright-core/index.mjs'));
+const { chromium } = await import(path.join(root, 'src/app/serve/web/node_modules/playwright-core/index.mjs'));
 
 export function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -28,7 +28,7 @@ export function freePort() {
 export async function startServer(cloth, scene, extra = [], env = {}) {
   const port = await freePort();
   const proc = spawn(cloth, ['serve', scene, '--port', String(port), '--web',
-    path.join(root, 'src/web'), ...extra], { cwd: root, env: { ...process.env, ...env } });
+    path.join(root, 'src/app/serve/web'), ...extra], { cwd: root, env: { ...process.env, ...env } });
   let out = '', err = '';
   proc.stdout.on('data', (d) => { out += d; });
   proc.stderr.on('data', (d) => { err += d; });

@@ -1,0 +1,561 @@
+/*
+ * The common mesh (SPEC 2): a grid or an OBJ file, with springs, triangles, hinges,
+ * masses and pins.  Built once at creation; read-only during a run.
+ *
+ * Grid vertex v = j*nx + i; row j = 0 is the top row.
+ *   plane xy: p = o + (i s, -j s, 0)      plane xz: p = o + (i s, 0, j s)
+ * Quad (a=(i,j), b=(i+1,j), c=(i,j+1), d=(i+1,j+1)) -> triangles [a,b,d], [a,d,c].
+ * Springs: structural (i,j)-(i+1,j), (i,j)-(i,j+1); shear (i,j)-(i+1,j+1),
+ * (i+1,j)-(i,j+1); bend (i,j)-(i+2,j), (i,j)-(i,j+2).
+ * An OBJ mesh gets a structural spring on every triangle edge and a bend spring across
+ * every hinge (between the two opposite vertices).
+ */
+#include "core/status.h"
+#include "cloth.h"
+#include "core/keys.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double dist(const double *p, int a, int b)
+{
+    double d0 = p[3 * b] - p[3 * a], d1 = p[3 * b + 1] - p[3 * a + 1],
+           d2 = p[3 * b + 2] - p[3 * a + 2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+static double triangle_area(const double *p, const int *t)
+{
+    const double *a = p + 3 * t[0], *b = p + 3 * t[1], *c = p + 3 * t[2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                   u[0] * w[1] - u[1] * w[0]};
+    return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+/* ------------------------------------------------------------------ edges */
+
+/* Sorted unique triangle edges with the (up to two) opposite vertices of each. */
+typedef struct { int a, b, o0, o1; } edge_rec;
+
+static int edge_cmp(const void *x, const void *y)
+{
+    const edge_rec *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/* Collects the triangle edges; *out has n_unique entries with o1 = -1 on a boundary.
+ * Returns -1 when an edge is shared by more than two triangles (non-manifold). */
+static int collect_edges(const int *tris, int n_tris, edge_rec **out, int *n_unique)
+{
+    edge_rec *e = malloc((size_t)(3 * n_tris + 1) * sizeof *e);
+    if (!e)
+        return -2;
+    for (int t = 0; t < n_tris; t++)
+        for (int k = 0; k < 3; k++) {
+            int a = tris[3 * t + k], b = tris[3 * t + (k + 1) % 3];
+            edge_rec r = {a < b ? a : b, a < b ? b : a, tris[3 * t + (k + 2) % 3], -1};
+            e[3 * t + k] = r;
+        }
+    qsort(e, (size_t)(3 * n_tris), sizeof *e, edge_cmp);
+    int m = 0;
+    for (int i = 0; i < 3 * n_tris; i++) {
+        if (m > 0 && e[m - 1].a == e[i].a && e[m - 1].b == e[i].b) {
+            if (e[m - 1].o1 >= 0) {
+                free(e);
+                return -1;
+            }
+            e[m - 1].o1 = e[i].o0;
+        } else {
+            e[m++] = e[i];
+        }
+    }
+    *out = e;
+    *n_unique = m;
+    return 0;
+}
+
+/* ------------------------------------------------------------------- grid */
+
+static int grid_spring_count(int nx, int ny, int family)
+{
+    switch (family) {
+    case CLOTH_STRUCTURAL: return (nx - 1) * ny + nx * (ny - 1);
+    case CLOTH_SHEAR: return 2 * (nx - 1) * (ny - 1);
+    default:
+        return (nx > 2 ? (nx - 2) * ny : 0) + (ny > 2 ? nx * (ny - 2) : 0);
+    }
+}
+
+static void grid_springs(const cloth_scene *s, cloth_mesh *m)
+{
+    int nx = s->mesh.nx, ny = s->mesh.ny, count = 0;
+    cloth_spring *sp = m->springs;
+#define ADD(fam, a, b) (sp[count++] = (cloth_spring){(a), (b), (fam), 0, 0})
+    for (int f = 0; f < CLOTH_FAMILIES; f++) {
+        if (!(s->mesh.families & (1u << f)))
+            continue;
+        int start = count;
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int v = j * nx + i;
+                if (f == CLOTH_STRUCTURAL) {
+                    if (i + 1 < nx) ADD(f, v, v + 1);
+                    if (j + 1 < ny) ADD(f, v, v + nx);
+                } else if (f == CLOTH_SHEAR && i + 1 < nx && j + 1 < ny) {
+                    ADD(f, v, v + nx + 1);
+                    ADD(f, v + 1, v + nx);
+                } else if (f == CLOTH_BEND) {
+                    if (i + 2 < nx) ADD(f, v, v + 2);
+                    if (j + 2 < ny) ADD(f, v, v + 2 * nx);
+                }
+            }
+        m->family_count[f] = count - start;
+    }
+#undef ADD
+    m->n_springs = count;
+}
+
+static void grid_positions(const cloth_scene *s, double spacing, double *p)
+{
+    for (int j = 0; j < s->mesh.ny; j++)
+        for (int i = 0; i < s->mesh.nx; i++) {
+            double *q = p + 3 * (j * s->mesh.nx + i);
+            double along = i * spacing, across = j * spacing;
+            q[0] = s->mesh.origin[0] + along;
+            q[1] = s->mesh.origin[1] + (s->mesh.plane == CLOTH_PLANE_XY ? -across : 0);
+            q[2] = s->mesh.origin[2] + (s->mesh.plane == CLOTH_PLANE_XZ ? across : 0);
+        }
+}
+
+static void grid_triangles(int nx, int ny, int *t)
+{
+    for (int j = 0; j + 1 < ny; j++)
+        for (int i = 0; i + 1 < nx; i++) {
+            int a = j * nx + i, b = a + 1, c = a + nx, d = c + 1;
+            int quad[6] = {a, b, d, a, d, c};
+            memcpy(t, quad, sizeof quad);
+            t += 6;
+        }
+}
+
+/* --------------------------------------------------------------- assembly */
+
+static cloth_mesh *mesh_alloc(int n, int n_tris, int max_springs)
+{
+    cloth_mesh *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->n = n;
+    m->n_tris = n_tris;
+    m->rest = malloc(sizeof(double) * 3 * (size_t)n);
+    m->x0 = malloc(sizeof(double) * 3 * (size_t)n);
+    m->mass = malloc(sizeof(double) * (size_t)n);
+    m->inv_mass = malloc(sizeof(double) * (size_t)n);
+    m->pinned = calloc((size_t)n, 1);
+    m->tris = malloc(sizeof(int) * 3 * (size_t)(n_tris + 1));
+    m->springs = malloc(sizeof(cloth_spring) * (size_t)(max_springs + 1));
+    if (!m->rest || !m->x0 || !m->mass || !m->inv_mass || !m->pinned || !m->tris ||
+        !m->springs) {
+        cloth_mesh_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Hinges from the edges shared by two triangles. */
+static cloth_status build_hinges(cloth_mesh *m, const edge_rec *e, int n_edges)
+{
+    int count = 0;
+    for (int i = 0; i < n_edges; i++)
+        count += e[i].o1 >= 0;
+    m->hinges = malloc(sizeof(int) * 4 * (size_t)(count + 1));
+    if (!m->hinges)
+        return CLOTH_ENOMEM;
+    m->n_hinges = 0;
+    for (int i = 0; i < n_edges; i++)
+        if (e[i].o1 >= 0) {
+            int *h = m->hinges + 4 * m->n_hinges++;
+            h[0] = e[i].a;
+            h[1] = e[i].b;
+            h[2] = e[i].o0;
+            h[3] = e[i].o1;
+        }
+    return CLOTH_OK;
+}
+
+static cloth_status assign_masses(const cloth_scene *s, cloth_mesh *m)
+{
+    m->area = 0;
+    for (int t = 0; t < m->n_tris; t++)
+        m->area += triangle_area(m->rest, m->tris + 3 * t);
+    if (s->material.density <= 0) {
+        for (int i = 0; i < m->n; i++)
+            m->mass[i] = s->material.vertex_mass;
+        return CLOTH_OK;
+    }
+    /* lumped: each vertex gets a third of the area of its triangles */
+    for (int i = 0; i < m->n; i++)
+        m->mass[i] = 0;
+    for (int t = 0; t < m->n_tris; t++) {
+        double third = s->material.density * triangle_area(m->rest, m->tris + 3 * t) / 3;
+        for (int k = 0; k < 3; k++)
+            m->mass[m->tris[3 * t + k]] += third;
+    }
+    for (int i = 0; i < m->n; i++)
+        if (!(m->mass[i] > 0))
+            return CLOTH_EINVAL;
+    return CLOTH_OK;
+}
+
+static cloth_status assign_pins(const cloth_scene *s, cloth_mesh *m, cloth_error *err)
+{
+    char where[CLOTH_PATH_MAX + 16];
+    cloth__key_where(s, cloth__key_index("mesh", "pins"), where, sizeof where);
+    int nx = m->nx, ny = m->ny;
+    if (s->mesh.pins != CLOTH_PINS_LIST && s->mesh.pins != CLOTH_PINS_NONE && nx == 0)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: mesh.pins: an OBJ mesh has no rows or corners: give vertex indices",
+                           where);
+    switch (s->mesh.pins) {
+    case CLOTH_PINS_NONE:
+        break;
+    case CLOTH_PINS_TOP_ROW:
+        for (int i = 0; i < nx; i++)
+            m->pinned[i] = 1;
+        break;
+    case CLOTH_PINS_TOP_CORNERS:
+        m->pinned[0] = m->pinned[nx - 1] = 1;
+        break;
+    case CLOTH_PINS_CORNERS:
+        m->pinned[0] = m->pinned[nx - 1] = 1;
+        m->pinned[(ny - 1) * nx] = m->pinned[ny * nx - 1] = 1;
+        break;
+    case CLOTH_PINS_LIST:
+        for (int k = 0; k < s->mesh.n_pin_list; k++) {
+            int v = s->mesh.pin_list[k];
+            if (v >= m->n)
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: mesh.pins: vertex %d is out of range (the mesh has %d "
+                                   "vertices, 0..%d)", where, v, m->n, m->n - 1);
+            m->pinned[v] = 1;
+        }
+        break;
+    }
+    m->n_pinned = 0;
+    for (int i = 0; i < m->n; i++) {
+        m->n_pinned += m->pinned[i];
+        m->inv_mass[i] = m->pinned[i] ? 0.0 : 1.0 / m->mass[i];
+    }
+    return CLOTH_OK;
+}
+
+static void finish_springs(const cloth_scene *s, cloth_mesh *m)
+{
+    for (int i = 0; i < m->n_springs; i++) {
+        cloth_spring *sp = &m->springs[i];
+        sp->rest = dist(m->rest, sp->a, sp->b);
+        sp->k = s->material.k[sp->family];
+    }
+}
+
+static void bounding_diagonal(cloth_mesh *m)
+{
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < m->n; i++)
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], m->rest[3 * i + c]);
+            hi[c] = fmax(hi[c], m->rest[3 * i + c]);
+        }
+    double d2 = 0;
+    for (int c = 0; c < 3; c++)
+        d2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    m->rest_diag = sqrt(d2);
+}
+
+static cloth_status build_grid(const cloth_scene *s, cloth_mesh **out)
+{
+    int nx = s->mesh.nx, ny = s->mesh.ny;
+    int n_tris = 2 * (nx - 1) * (ny - 1), max_springs = 0;
+    for (int f = 0; f < CLOTH_FAMILIES; f++)
+        max_springs += grid_spring_count(nx, ny, f);
+    cloth_mesh *m = mesh_alloc(nx * ny, n_tris, max_springs);
+    if (!m)
+        return CLOTH_ENOMEM;
+    m->nx = nx;
+    m->ny = ny;
+    grid_positions(s, s->mesh.spacing, m->rest);
+    grid_positions(s, s->mesh.spacing * (1 + s->mesh.prestretch), m->x0);
+    grid_triangles(nx, ny, m->tris);
+    grid_springs(s, m);
+    *out = m;
+    return CLOTH_OK;
+}
+
+/* Resolves mesh.obj relative to the scene file's folder. */
+static void obj_path(const cloth_scene *s, char *buf, size_t size)
+{
+    const char *slash = strrchr(s->source, '/');
+    if (s->mesh.obj[0] == '/' || !slash)
+        snprintf(buf, size, "%s", s->mesh.obj);
+    else
+        snprintf(buf, size, "%.*s/%s", (int)(slash - s->source), s->source, s->mesh.obj);
+}
+
+static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec **edges,
+                              int *n_edges, cloth_error *err)
+{
+    char path[2 * CLOTH_PATH_MAX], where[CLOTH_PATH_MAX + 16];
+    obj_path(s, path, sizeof path);
+    cloth__key_where(s, cloth__key_index("mesh", "obj"), where, sizeof where);
+    double *x = NULL;
+    int *tris = NULL, n = 0, n_tris = 0;
+    cloth_error obj_err;
+    cloth_status st = cloth_obj_read(path, &x, &n, &tris, &n_tris, &obj_err);
+    if (st != CLOTH_OK)
+        return cloth__fail(err, st, "%s: mesh.obj: %s", where, obj_err.msg);
+    if (n == 0 || n_tris == 0) {
+        free(x);
+        free(tris);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.obj: '%s' has %d vertices and %d faces: "
+                           "a cloth needs at least one triangle", where, path, n, n_tris);
+    }
+    int r = collect_edges(tris, n_tris, edges, n_edges);
+    if (r < 0) {
+        free(x);
+        free(tris);
+        return cloth__fail(err, r == -2 ? CLOTH_ENOMEM : CLOTH_EINVAL,
+                           "%s: mesh.obj: %s", where,
+                           r == -2 ? "out of memory" : "an edge is shared by more than two faces");
+    }
+    int hinges = 0;
+    for (int i = 0; i < *n_edges; i++)
+        hinges += (*edges)[i].o1 >= 0;
+    cloth_mesh *m = mesh_alloc(n, n_tris, *n_edges + hinges);
+    if (!m) {
+        free(x);
+        free(tris);
+        return CLOTH_ENOMEM;
+    }
+    memcpy(m->rest, x, sizeof(double) * 3 * (size_t)n);
+    memcpy(m->tris, tris, sizeof(int) * 3 * (size_t)n_tris);
+    free(x);
+    free(tris);
+    /* initial positions: the rest shape scaled by (1 + prestretch) about vertex 0 */
+    for (int i = 0; i < 3 * n; i++)
+        m->x0[i] = m->rest[i % 3] + (m->rest[i] - m->rest[i % 3]) * (1 + s->mesh.prestretch);
+    int count = 0;
+    if (s->mesh.families & (1u << CLOTH_STRUCTURAL))
+        for (int i = 0; i < *n_edges; i++)
+            m->springs[count++] =
+                (cloth_spring){(*edges)[i].a, (*edges)[i].b, CLOTH_STRUCTURAL, 0, 0};
+    m->family_count[CLOTH_STRUCTURAL] = count;
+    if (s->mesh.families & (1u << CLOTH_BEND))
+        for (int i = 0; i < *n_edges; i++)
+            if ((*edges)[i].o1 >= 0)
+                m->springs[count++] =
+                    (cloth_spring){(*edges)[i].o0, (*edges)[i].o1, CLOTH_BEND, 0, 0};
+    m->family_count[CLOTH_BEND] = count - m->family_count[CLOTH_STRUCTURAL];
+    m->n_springs = count;
+    *out = m;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_error *err)
+{
+    cloth_mesh *m = NULL;
+    edge_rec *edges = NULL;
+    int n_edges = 0;
+    cloth_status st;
+    *out = NULL;
+    if (s->mesh.obj[0]) {
+        st = build_obj(s, &m, &edges, &n_edges, err);
+        if (st != CLOTH_OK)
+            return st;
+    } else {
+        st = build_grid(s, &m);
+        if (st != CLOTH_OK)
+            return cloth__fail(err, st, "%s: mesh: out of memory for a %d x %d grid", s->source,
+                               s->mesh.nx, s->mesh.ny);
+        if (collect_edges(m->tris, m->n_tris, &edges, &n_edges) != 0) {
+            cloth_mesh_destroy(m);
+            return cloth__fail(err, CLOTH_ENOMEM, "%s: mesh: out of memory", s->source);
+        }
+    }
+    st = build_hinges(m, edges, n_edges);
+    free(edges);
+    if (st != CLOTH_OK) {
+        cloth_mesh_destroy(m);
+        return cloth__fail(err, st, "%s: mesh: out of memory", s->source);
+    }
+    finish_springs(s, m);
+    bounding_diagonal(m);
+    if (assign_masses(s, m) != CLOTH_OK) {
+        char where[CLOTH_PATH_MAX + 16];
+        cloth__key_where(s, cloth__key_index("material", "density"), where, sizeof where);
+        cloth_mesh_destroy(m);
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: material.density: a vertex belongs to no triangle and would get no "
+                           "mass (a chain has no area: use material.vertex_mass)", where);
+    }
+    st = assign_pins(s, m, err);
+    if (st != CLOTH_OK) {
+        cloth_mesh_destroy(m);
+        return st;
+    }
+    for (int i = 0; i < m->n_springs; i++)
+        if (!(m->springs[i].rest > 0)) {
+            cloth_mesh_destroy(m);
+            return cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
+                               s->source, m->springs[i].a, m->springs[i].b);
+        }
+    *out = m;
+    return CLOTH_OK;
+}
+
+void cloth_mesh_destroy(cloth_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->rest);
+    free(m->x0);
+    free(m->mass);
+    free(m->inv_mass);
+    free(m->pinned);
+    free(m->springs);
+    free(m->tris);
+    free(m->hinges);
+    free(m);
+}
+
+/* --------------------------------------------------------------------- OBJ */
+
+cloth_status cloth_mesh_write_obj(const cloth_mesh *m, const double *x, const char *path,
+                                  cloth_error *err)
+{
+    char part[1024];
+    snprintf(part, sizeof part, "%s.part", path);
+    FILE *f = fopen(part, "w");
+    if (!f)
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
+    fprintf(f, "# clothbench: %d vertices, %d triangles\n", m->n, m->n_tris);
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, "v %.17g %.17g %.17g\n", x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+    for (int t = 0; t < m->n_tris; t++)
+        fprintf(f, "f %d %d %d\n", m->tris[3 * t] + 1, m->tris[3 * t + 1] + 1,
+                m->tris[3 * t + 2] + 1);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(part, path) != 0) {
+        remove(part);
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
+    }
+    return CLOTH_OK;
+}
+
+/* Grows *buf (of *cap elements of size elem) to hold need elements. */
+static int grow(void **buf, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int next = *cap ? 2 * *cap : 256;
+    while (next < need)
+        next *= 2;
+    void *p = realloc(*buf, (size_t)next * elem);
+    if (!p)
+        return 1;
+    *buf = p;
+    *cap = next;
+    return 0;
+}
+
+/* One face corner "i", "i/t", "i//n" or "i/t/n"; negative i counts from the end. */
+static int face_index(const char *tok, int n, int *out)
+{
+    char *end;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || (*end && *end != '/'))
+        return 1;
+    if (v < 0)
+        v = n + v + 1;
+    if (v < 1 || v > n)
+        return 1;
+    *out = (int)v - 1;
+    return 0;
+}
+
+cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tris_out,
+                            int *n_tris_out, cloth_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cloth__fail(err, CLOTH_EIO, "cannot open '%s': %s", path, strerror(errno));
+    double *x = NULL;
+    int *tris = NULL, n = 0, n_tris = 0, cap_x = 0, cap_t = 0, line_no = 0;
+    char line[4096];
+    cloth_status st = CLOTH_OK;
+    while (fgets(line, sizeof line, f)) {
+        line_no++;
+        char *save = NULL, *tok = strtok_r(line, " \t\r\n", &save);
+        if (!tok || tok[0] == '#')
+            continue;
+        if (strcmp(tok, "v") == 0) {
+            double p[3];
+            for (int c = 0; c < 3; c++) {
+                char *num = strtok_r(NULL, " \t\r\n", &save), *end;
+                p[c] = num ? strtod(num, &end) : NAN;
+                if (!num || *end || !isfinite(p[c])) {
+                    st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: v: expected three finite numbers",
+                                     path, line_no);
+                    goto done;
+                }
+            }
+            if (grow((void **)&x, &cap_x, 3 * (n + 1), sizeof *x)) {
+                st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+                goto done;
+            }
+            memcpy(x + 3 * n++, p, sizeof p);
+        } else if (strcmp(tok, "f") == 0) {
+            int corner[64], k = 0;
+            char *c;
+            while ((c = strtok_r(NULL, " \t\r\n", &save)) && k < 64)
+                if (face_index(c, n, &corner[k++])) {
+                    st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: bad vertex reference '%s'", path,
+                                     line_no, c);
+                    goto done;
+                }
+            if (k < 3) {
+                st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: a face needs 3 or more vertices",
+                                 path, line_no);
+                goto done;
+            }
+            for (int t = 1; t + 1 < k; t++) { /* fan */
+                if (grow((void **)&tris, &cap_t, 3 * (n_tris + 1), sizeof *tris)) {
+                    st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+                    goto done;
+                }
+                int tri[3] = {corner[0], corner[t], corner[t + 1]};
+                memcpy(tris + 3 * n_tris++, tri, sizeof tri);
+            }
+        }
+        /* other records (vn, vt, o, g, s, usemtl, mtllib) do not concern the cloth */
+    }
+done:
+    fclose(f);
+    if (st != CLOTH_OK) {
+        free(x);
+        free(tris);
+        return st;
+    }
+    *xs = x;
+    *n_out = n;
+    *tris_out = tris;
+    *n_tris_out = n_tris;
+    return CLOTH_OK;
+}

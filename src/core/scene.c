@@ -1,0 +1,631 @@
+/*
+ * Scene files: a strict INI reader over one table of keys.
+ *
+ *   [section]          # comment
+ *   key = value        # vectors are three numbers separated by spaces
+ *
+ * Every key is a row of a cloth__key table (kernel-independent keys below, kernel keys
+ * in each kernel's file).  Defaults are the rows' default texts run through the same
+ * parser, so `cloth list`, the README and the code cannot disagree.  Anything the table
+ * does not accept is an error naming FILE:LINE: key.
+ */
+#include "core/status.h"
+#include "cloth.h"
+#include "sim/kernel.h"
+#include "core/keys.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(T, scene, key) ((T *)((char *)(scene) + (key)->offset))
+
+/* ------------------------------------------------------------ custom values */
+
+static int parse_springs(cloth_scene *s, const char *value, char *why, size_t n)
+{
+    static const char *const names[CLOTH_FAMILIES] = {"structural", "shear", "bend"};
+    unsigned mask = 0;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, " \t,");
+        int found = -1;
+        for (int f = 0; f < CLOTH_FAMILIES; f++)
+            if (strlen(names[f]) == len && strncmp(p, names[f], len) == 0)
+                found = f;
+        if (found < 0) {
+            snprintf(why, n, "unknown spring family '%.*s' (structural, shear, bend)",
+                     (int)len, p);
+            return 1;
+        }
+        mask |= 1u << found;
+        p += len;
+    }
+    if (mask == 0) {
+        snprintf(why, n, "needs at least one of structural, shear, bend");
+        return 1;
+    }
+    s->mesh.families = mask;
+    return 0;
+}
+
+static int parse_pins(cloth_scene *s, const char *value, char *why, size_t n)
+{
+    static const struct { const char *name; cloth_pin_mode mode; } modes[] = {
+        {"none", CLOTH_PINS_NONE},
+        {"top-row", CLOTH_PINS_TOP_ROW},
+        {"top-corners", CLOTH_PINS_TOP_CORNERS},
+        {"corners", CLOTH_PINS_CORNERS},
+    };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        if (strcmp(value, modes[m].name) == 0) {
+            s->mesh.pins = modes[m].mode;
+            s->mesh.n_pin_list = 0;
+            return 0;
+        }
+    int count = 0;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        errno = 0;
+        long idx = strtol(p, &end, 10);
+        if (end == p || (*end && !strchr(" \t,", *end))) {
+            snprintf(why, n,
+                     "expected top-row, top-corners, corners, none or vertex indices, "
+                     "got '%s'", value);
+            return 1;
+        }
+        if (idx < 0 || idx > 1000000000L || errno) {
+            snprintf(why, n, "vertex index %ld is out of range", idx);
+            return 1;
+        }
+        if (count == CLOTH_MAX_PINS) {
+            snprintf(why, n, "more than %d pinned indices", CLOTH_MAX_PINS);
+            return 1;
+        }
+        s->mesh.pin_list[count++] = (int)idx;
+        p = end;
+    }
+    if (count == 0) {
+        snprintf(why, n, "expected top-row, top-corners, corners, none or vertex indices");
+        return 1;
+    }
+    s->mesh.pins = CLOTH_PINS_LIST;
+    s->mesh.n_pin_list = count;
+    return 0;
+}
+
+/* Reads exactly count finite numbers from text; 0 on success. */
+static int read_numbers(const char *text, double *out, int count)
+{
+    const char *p = text;
+    for (int i = 0; i < count; i++) {
+        char *end;
+        errno = 0;
+        out[i] = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(out[i]))
+            return 1;
+        p = end;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    return *p != '\0';
+}
+
+static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
+{
+    cloth_sphere_def *sp = &s->sphere;
+    if (strcmp(value, "static") == 0) {
+        sp->motion = CLOTH_MOTION_STATIC;
+        return 0;
+    }
+    if (strncmp(value, "orbit", 5) == 0 && isspace((unsigned char)value[5])) {
+        double v[2];
+        if (read_numbers(value + 5, v, 2) || v[0] < 0 || v[1] <= 0) {
+            snprintf(why, n, "expected 'orbit A T' with A >= 0 and T > 0");
+            return 1;
+        }
+        sp->motion = CLOTH_MOTION_ORBIT;
+        sp->amplitude = v[0];
+        sp->period = v[1];
+        return 0;
+    }
+    if (strncmp(value, "path", 4) == 0 && isspace((unsigned char)value[4])) {
+        double v[7];
+        if (read_numbers(value + 4, v, 7) || v[6] <= 0) {
+            snprintf(why, n, "expected 'path x0 y0 z0 x1 y1 z1 T' with T > 0");
+            return 1;
+        }
+        sp->motion = CLOTH_MOTION_PATH;
+        memcpy(sp->path, v, sizeof sp->path);
+        sp->period = v[6];
+        return 0;
+    }
+    snprintf(why, n, "expected static, 'orbit A T' or 'path x0 y0 z0 x1 y1 z1 T'");
+    return 1;
+}
+
+static int parse_kernel(cloth_scene *s, const char *value, char *why, size_t n)
+{
+    if (!cloth__kernel_find(value)) {
+        char names[256] = "";
+        for (int i = 0; cloth_kernel_name(i); i++) {
+            strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+            strncat(names, cloth_kernel_name(i), sizeof names - strlen(names) - 1);
+        }
+        snprintf(why, n, "unknown kernel '%s' (one of: %s)", value, names);
+        return 1;
+    }
+    snprintf(s->run.kernel, sizeof s->run.kernel, "%s", value);
+    return 0;
+}
+
+/* ----------------------------------------------------------- the key table */
+
+#define OFF(field) offsetof(cloth_scene, field)
+#define INF HUGE_VAL
+
+static const char *const plane_names[] = {"xy", "xz", NULL};
+
+static const cloth__key common_keys[] = {
+    {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
+     "vertices along x (1 makes a chain)"},
+    {"mesh", "ny", CLOTH__KEY_INT, OFF(mesh.ny), 0, 1, 100000, 0, 0, NULL, NULL, "24",
+     "vertices along the second axis (row 0 is the top)"},
+    {"mesh", "spacing", CLOTH__KEY_DOUBLE, OFF(mesh.spacing), 0, 0, INF, 1, 1, NULL, NULL,
+     "0.1", "rest distance between grid neighbours (m)"},
+    {"mesh", "plane", CLOTH__KEY_CHOICE, OFF(mesh.plane), 0, 0, 0, 0, 0, plane_names, NULL,
+     "xy", "xy hangs (rows go down -y), xz lies (rows go +z)"},
+    {"mesh", "origin", CLOTH__KEY_VEC3, OFF(mesh.origin), 0, 0, 0, 0, 0, NULL, NULL,
+     "0 0 0", "position of vertex 0 (m)"},
+    {"mesh", "prestretch", CLOTH__KEY_DOUBLE, OFF(mesh.prestretch), 0, -1, 10, 1, 0, NULL,
+     NULL, "0", "initial positions use spacing*(1+prestretch); rest lengths use spacing"},
+    {"mesh", "springs", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_springs,
+     "structural,shear,bend", "spring families to build"},
+    {"mesh", "pins", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_pins, "top-row",
+     "top-row | top-corners | corners | none | vertex indices"},
+    {"mesh", "obj", CLOTH__KEY_STRING, OFF(mesh.obj), sizeof(((cloth_mesh_def *)0)->obj), 0,
+     0, 0, 0, NULL, NULL, "", "OBJ file to load instead of the grid (relative to the scene)"},
+
+    {"material", "k_structural", CLOTH__KEY_DOUBLE, OFF(material.k[CLOTH_STRUCTURAL]), 0,
+     0, INF, 0, 1, NULL, NULL, "500", "stiffness of structural springs (N/m)"},
+    {"material", "k_shear", CLOTH__KEY_DOUBLE, OFF(material.k[CLOTH_SHEAR]), 0, 0, INF, 0,
+     1, NULL, NULL, "200", "stiffness of shear springs (N/m)"},
+    {"material", "k_bend", CLOTH__KEY_DOUBLE, OFF(material.k[CLOTH_BEND]), 0, 0, INF, 0, 1,
+     NULL, NULL, "50", "stiffness of bend springs (N/m)"},
+    {"material", "vertex_mass", CLOTH__KEY_DOUBLE, OFF(material.vertex_mass), 0, 0, INF, 1,
+     1, NULL, NULL, "0.01", "mass of every vertex (kg) when density is 0"},
+    {"material", "density", CLOTH__KEY_DOUBLE, OFF(material.density), 0, 0, INF, 0, 1, NULL,
+     NULL, "0", "area density (kg/m^2); > 0 lumps a third of each triangle's mass"},
+    {"material", "spring_damping", CLOTH__KEY_DOUBLE, OFF(material.spring_damping), 0, 0,
+     INF, 0, 1, NULL, NULL, "0", "c_d of F = -c_d ((v_i - v_j).u) u (N s/m)"},
+
+    {"world", "gravity", CLOTH__KEY_VEC3, OFF(world.gravity), 0, 0, 0, 0, 0, NULL, NULL,
+     "0 -9.81 0", "gravitational acceleration (m/s^2)"},
+    {"world", "wind", CLOTH__KEY_VEC3, OFF(world.wind), 0, 0, 0, 0, 0, NULL, NULL, "0 0 0",
+     "mean wind velocity (m/s)"},
+    {"world", "turbulence", CLOTH__KEY_DOUBLE, OFF(world.turbulence), 0, 0, INF, 0, 1, NULL,
+     NULL, "0", "t of w (1 + t n(t,x)), n a smooth noise in [-1,1] seeded by run.seed"},
+    {"world", "air_density", CLOTH__KEY_DOUBLE, OFF(world.air_density), 0, 0, INF, 0, 1,
+     NULL, NULL, "1.2", "rho_air of the triangle drag force (kg/m^3)"},
+    {"world", "drag_coefficient", CLOTH__KEY_DOUBLE, OFF(world.drag_coefficient), 0, 0, INF,
+     0, 1, NULL, NULL, "1", "C_d of the triangle drag force"},
+    {"world", "air_damping", CLOTH__KEY_DOUBLE, OFF(world.air_damping), 0, 0, INF, 0, 1,
+     NULL, NULL, "0", "c of F = -c v per vertex (N s/m)"},
+
+    {"sphere", "center", CLOTH__KEY_VEC3, OFF(sphere.center), 0, 0, 0, 0, 0, NULL, NULL,
+     "0 0 0", "centre, or the orbit's centre (m)"},
+    {"sphere", "radius", CLOTH__KEY_DOUBLE, OFF(sphere.radius), 0, 0, INF, 1, 1, NULL, NULL,
+     "0.5", "radius (m)"},
+    {"sphere", "offset", CLOTH__KEY_DOUBLE, OFF(sphere.offset), 0, 0, INF, 0, 1, NULL, NULL,
+     "0", "skin thickness added to the radius (m)"},
+    {"sphere", "motion", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_motion, "static",
+     "static | orbit A T | path x0 y0 z0 x1 y1 z1 T (back and forth)"},
+
+    {"plane", "height", CLOTH__KEY_DOUBLE, OFF(floor.height), 0, -INF, INF, 1, 1, NULL, NULL,
+     "0", "the floor is y = height (m)"},
+    {"plane", "offset", CLOTH__KEY_DOUBLE, OFF(floor.offset), 0, 0, INF, 0, 1, NULL, NULL,
+     "0", "skin thickness above the floor (m)"},
+
+    {"run", "kernel", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kernel, "explicit",
+     "explicit | verlet | pbd | newton"},
+    {"run", "dt", CLOTH__KEY_DOUBLE, OFF(run.dt), 0, 0, INF, 1, 1, NULL, NULL, "0.01",
+     "frame length (s)"},
+    {"run", "substeps", CLOTH__KEY_INT, OFF(run.substeps), 0, 1, 100000, 0, 0, NULL, NULL,
+     "1", "kernel steps per frame, h = dt/substeps"},
+    {"run", "frames", CLOTH__KEY_INT, OFF(run.frames), 0, 0, 100000000, 0, 0, NULL, NULL,
+     "100", "frames after frame 0"},
+    {"run", "blowup_limit", CLOTH__KEY_DOUBLE, OFF(run.blowup_limit), 0, 0, INF, 1, 1, NULL,
+     NULL, "1000", "|x| beyond this counts as diverged (m)"},
+    {"run", "seed", CLOTH__KEY_ULONG, OFF(run.seed), 0, 0, 0, 0, 0, NULL, NULL, "1",
+     "seed of the wind turbulence"},
+};
+
+#define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))
+
+/* The i-th key over the common table and then every kernel's table. */
+static const cloth__key *key_at(int i)
+{
+    if (i < N_COMMON)
+        return &common_keys[i];
+    i -= N_COMMON;
+    for (int k = 0; cloth__kernel_at(k); k++) {
+        const cloth__kernel *kern = cloth__kernel_at(k);
+        if (i < kern->n_keys)
+            return &kern->keys[i];
+        i -= kern->n_keys;
+    }
+    return NULL;
+}
+
+const cloth__key *cloth__key_find(const char *section, const char *name, int *index)
+{
+    for (int i = 0; key_at(i); i++) {
+        const cloth__key *k = key_at(i);
+        if (strcmp(k->section, section) == 0 && strcmp(k->name, name) == 0) {
+            if (index)
+                *index = i;
+            return k;
+        }
+    }
+    return NULL;
+}
+
+int cloth__key_index(const char *section, const char *name)
+{
+    int index = -1;
+    cloth__key_find(section, name, &index);
+    return index;
+}
+
+void cloth__key_where(const cloth_scene *scene, int index, char *buf, size_t size)
+{
+    if (index < 0 || index >= CLOTH_MAX_KEYS || scene->origin[index].line == 0)
+        snprintf(buf, size, "%s", scene->source);
+    else if (scene->origin[index].from_set)
+        snprintf(buf, size, "--set:%d", scene->origin[index].line);
+    else
+        snprintf(buf, size, "%s:%d", scene->source, scene->origin[index].line);
+}
+
+/* [sweep] declares runs of the scene (sweep.c reads it); the scene itself skips it. */
+#define SWEEP_SECTION "sweep"
+
+static int section_known(const char *section)
+{
+    if (strcmp(section, SWEEP_SECTION) == 0)
+        return 1;
+    for (int i = 0; key_at(i); i++)
+        if (strcmp(key_at(i)->section, section) == 0)
+            return 1;
+    return 0;
+}
+
+/* Marks the obstacle whose section a key belongs to as present. */
+static void enable_section(cloth_scene *s, const char *section)
+{
+    if (strcmp(section, "sphere") == 0)
+        s->sphere.enabled = 1;
+    else if (strcmp(section, "plane") == 0)
+        s->floor.enabled = 1;
+}
+
+/* ------------------------------------------------------- values into fields */
+
+static const char *describe_range(const cloth__key *k, char *buf, size_t n)
+{
+    if (isinf(k->hi) && isinf(k->lo))
+        snprintf(buf, n, "a finite number");
+    else if (isinf(k->hi))
+        snprintf(buf, n, "%s %g", k->lo_open ? ">" : ">=", k->lo);
+    else
+        snprintf(buf, n, "in %c%g, %g%c", k->lo_open ? '(' : '[', k->lo, k->hi,
+                 k->hi_open ? ')' : ']');
+    return buf;
+}
+
+static int in_range(const cloth__key *k, double v)
+{
+    if (k->lo_open ? !(v > k->lo) : !(v >= k->lo))
+        return 0;
+    return k->hi_open ? v < k->hi : v <= k->hi;
+}
+
+/* Sets one key from its text; 0 on success, else why holds the reason. */
+static int set_value(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+                     size_t n)
+{
+    char range[96];
+    if (*value == '\0' && k->type != CLOTH__KEY_STRING) {
+        snprintf(why, n, "missing value");
+        return 1;
+    }
+    switch (k->type) {
+    case CLOTH__KEY_DOUBLE: {
+        double v;
+        if (read_numbers(value, &v, 1)) {
+            snprintf(why, n, "expected one finite number, got '%s'", value);
+            return 1;
+        }
+        if (!in_range(k, v)) {
+            snprintf(why, n, "%s is out of range: must be %s", value,
+                     describe_range(k, range, sizeof range));
+            return 1;
+        }
+        *FIELD(double, s, k) = v;
+        return 0;
+    }
+    case CLOTH__KEY_INT:
+    case CLOTH__KEY_ULONG: {
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        while (isspace((unsigned char)*end))
+            end++;
+        if (end == value || *end || errno == ERANGE) {
+            snprintf(why, n, "expected a whole number, got '%s'", value);
+            return 1;
+        }
+        if (k->type == CLOTH__KEY_ULONG) {
+            if (v < 0) {
+                snprintf(why, n, "%s is out of range: must be >= 0", value);
+                return 1;
+            }
+            *FIELD(unsigned long, s, k) = (unsigned long)v;
+            return 0;
+        }
+        if (!in_range(k, (double)v)) {
+            snprintf(why, n, "%s is out of range: must be %s", value,
+                     describe_range(k, range, sizeof range));
+            return 1;
+        }
+        *FIELD(int, s, k) = (int)v;
+        return 0;
+    }
+    case CLOTH__KEY_VEC3: {
+        double v[3];
+        if (read_numbers(value, v, 3)) {
+            snprintf(why, n, "expected three finite numbers, got '%s'", value);
+            return 1;
+        }
+        memcpy(FIELD(double, s, k), v, sizeof v);
+        return 0;
+    }
+    case CLOTH__KEY_CHOICE:
+        for (int c = 0; k->choices[c]; c++)
+            if (strcmp(value, k->choices[c]) == 0) {
+                *FIELD(int, s, k) = c;
+                return 0;
+            }
+        {
+            char names[160] = "";
+            for (int c = 0; k->choices[c]; c++) {
+                strncat(names, c ? ", " : "", sizeof names - strlen(names) - 1);
+                strncat(names, k->choices[c], sizeof names - strlen(names) - 1);
+            }
+            snprintf(why, n, "'%s' is not one of: %s", value, names);
+        }
+        return 1;
+    case CLOTH__KEY_STRING:
+        if (strlen(value) >= k->size) {
+            snprintf(why, n, "longer than %zu characters", k->size - 1);
+            return 1;
+        }
+        memcpy(FIELD(char, s, k), value, strlen(value) + 1);
+        return 0;
+    case CLOTH__KEY_CUSTOM:
+        return k->parse(s, value, why, n);
+    }
+    snprintf(why, n, "unsupported key type");
+    return 1;
+}
+
+size_t cloth_scene_size(void)
+{
+    return sizeof(cloth_scene);
+}
+
+void cloth_default_scene(cloth_scene *scene)
+{
+    memset(scene, 0, sizeof *scene);
+    snprintf(scene->source, sizeof scene->source, "<defaults>");
+    char why[CLOTH_MSG_MAX];
+    for (int i = 0; key_at(i); i++)
+        (void)set_value(scene, key_at(i), key_at(i)->def, why, sizeof why);
+}
+
+/* ------------------------------------------------------------------ parsing */
+
+/* Sets section.name = value, recording where it came from. */
+static cloth_status assign(cloth_scene *s, const char *section, const char *name,
+                           const char *value, const char *where, int from_set, int line,
+                           cloth_error *err)
+{
+    int index;
+    const cloth__key *k = cloth__key_find(section, name, &index);
+    if (!k)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
+                           section, name, section);
+    char why[CLOTH_MSG_MAX - 64];
+    if (set_value(s, k, value, why, sizeof why))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
+    enable_section(s, section);
+    if (index < CLOTH_MAX_KEYS) {
+        s->origin[index].from_set = (unsigned char)from_set;
+        s->origin[index].line = line;
+    }
+    return CLOTH_OK;
+}
+
+cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *scene,
+                               cloth_error *err)
+{
+    cloth_default_scene(scene);
+    snprintf(scene->source, sizeof scene->source, "%s", name);
+    char section[64] = "";
+    unsigned char seen[CLOTH_MAX_KEYS] = {0};
+    int line_no = 0, content = 0;
+    const char *p = text;
+    while (*p) {
+        line_no++;
+        size_t len = strcspn(p, "\n");
+        char line[1024];
+        if (len >= sizeof line)
+            return cloth__fail(err, CLOTH_EPARSE, "%s:%d: line longer than %zu characters", name,
+                               line_no, sizeof line - 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (p[len] == '\n');
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *body = cloth__trim(line);
+        if (!*body)
+            continue;
+        content = 1;
+        char where[CLOTH_PATH_MAX + 16];
+        snprintf(where, sizeof where, "%s:%d", name, line_no);
+        if (*body == '[') {
+            char *close = strchr(body, ']');
+            if (!close)
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: section header without ']'", where,
+                                   body);
+            if (*cloth__trim(close + 1))
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: characters after the section header",
+                                   where, body);
+            *close = '\0';
+            char *sec = cloth__trim(body + 1);
+            if (!section_known(sec))
+                return cloth__fail(err, CLOTH_EPARSE, "%s: [%s]: unknown section", where, sec);
+            snprintf(section, sizeof section, "%s", sec);
+            enable_section(scene, section);
+            continue;
+        }
+        if (strcmp(section, SWEEP_SECTION) == 0)
+            continue;
+        char *eq = strchr(body, '=');
+        if (!eq)
+            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'key = value'", where, body);
+        *eq = '\0';
+        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
+        if (!*key)
+            return cloth__fail(err, CLOTH_EPARSE, "%s: (no key): expected 'key = value'", where);
+        if (!*section)
+            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: key before any [section]", where, key);
+        int index;
+        if (cloth__key_find(section, key, &index) && index < CLOTH_MAX_KEYS) {
+            if (seen[index])
+                return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: set twice (first on line %d)",
+                                   where, section, key, scene->origin[index].line);
+            seen[index] = 1;
+        }
+        cloth_status st = assign(scene, section, key, value, where, 0, line_no, err);
+        if (st != CLOTH_OK)
+            return st;
+    }
+    if (!content)
+        return cloth__fail(err, CLOTH_EPARSE, "%s:1: (file): the scene file is empty", name);
+    return CLOTH_OK;
+}
+
+cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
+    char *text = NULL;
+    size_t size = 0, cap = 0;
+    for (;;) {
+        if (size + 4096 + 1 > cap) {
+            cap = 2 * cap + 8192;
+            char *grown = realloc(text, cap);
+            if (!grown) {
+                free(text);
+                fclose(f);
+                return cloth__fail(err, CLOTH_ENOMEM, "%s:0: (file): out of memory", path);
+            }
+            text = grown;
+        }
+        size_t got = fread(text + size, 1, 4096, f);
+        size += got;
+        if (got < 4096)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): read error", path);
+    }
+    text[size] = '\0';
+    if (strlen(text) != size) {
+        free(text);
+        return cloth__fail(err, CLOTH_EPARSE, "%s:0: (file): contains a NUL byte: not a text file",
+                           path);
+    }
+    cloth_status st = cloth_scene_parse(text, path, scene, err);
+    free(text);
+    return st;
+}
+
+/* Splits "section.key=value" and assigns it; where names its origin in messages. */
+static cloth_status assign_text(cloth_scene *scene, const char *assignment, const char *where,
+                                int from_set, int line, cloth_error *err)
+{
+    char buf[1024];
+    if (strlen(assignment) >= sizeof buf)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: (override): too long", where);
+    snprintf(buf, sizeof buf, "%s", assignment);
+    char *eq = strchr(buf, '=');
+    char *dot = strchr(buf, '.');
+    if (!eq || !dot || dot > eq)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected section.key=value", where,
+                           assignment);
+    *eq = '\0';
+    *dot = '\0';
+    char *section = cloth__trim(buf), *key = cloth__trim(dot + 1), *value = cloth__trim(eq + 1);
+    if (!section_known(section) || strcmp(section, SWEEP_SECTION) == 0)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown section [%s]", where, section,
+                           key, section);
+    return assign(scene, section, key, value, where, from_set, line, err);
+}
+
+cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
+                             cloth_error *err)
+{
+    char where[32];
+    snprintf(where, sizeof where, "--set:%d", arg);
+    return assign_text(scene, assignment, where, 1, arg, err);
+}
+
+cloth_status cloth__scene_set_at(cloth_scene *scene, const char *assignment, int line,
+                                 cloth_error *err)
+{
+    char where[CLOTH_PATH_MAX + 16];
+    snprintf(where, sizeof where, "%s:%d", scene->source, line);
+    return assign_text(scene, assignment, where, 0, line, err);
+}
+
+void cloth_scene_print_keys(FILE *out, const char *section)
+{
+    for (int i = 0; key_at(i); i++) {
+        const cloth__key *k = key_at(i);
+        if (section && strcmp(k->section, section) != 0)
+            continue;
+        char lhs[64];
+        snprintf(lhs, sizeof lhs, "%s.%s = %s", k->section, k->name, k->def);
+        fprintf(out, "  %-40s %s\n", lhs, k->help);
+    }
+}

@@ -1,0 +1,276 @@
+/*
+ * A run: frames of a sim written to a folder (SPEC 5).
+ *
+ *   series.csv   one row per frame, flushed every frame
+ *   newton.csv   one row per Newton iteration (kernels with a log)
+ *   final.obj    the last positions with the faces
+ *   summary.csv  one row: settings and results, status ok | diverged | not-converged
+ *
+ * Every file is written as NAME.part and renamed when the run ends, so a run that is
+ * killed leaves no half-written file under a final name, and a run that diverges keeps
+ * every row it wrote.
+ */
+#include "core/status.h"
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SERIES_HEADER                                                                     \
+    "frame,time,kinetic,gravity,elastic,barrier,total,drift,stretch_max,stretch_mean,"    \
+    "min_gap,penetrations,iterations,cond_max,wall_ms"
+#define NEWTON_HEADER                                                                     \
+    "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,active_contacts,"         \
+    "regularized"
+#define SUMMARY_HEADER                                                                    \
+    "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,max_abs_drift,"         \
+    "final_drift,max_stretch,min_gap,max_penetrations,total_iterations,not_converged,"    \
+    "regularized,cond_mean,cond_max,wall_ms"
+
+/* A number that round-trips, or an empty field when it is missing (NaN). */
+static void put_num(FILE *f, double v, int last)
+{
+    if (!isnan(v))
+        fprintf(f, "%.17g", v);
+    fputc(last ? '\n' : ',', f);
+}
+
+typedef struct out_file {
+    FILE *f;
+    char path[1024];            /* final name */
+    char part[1040];            /* NAME.part while writing */
+} out_file;
+
+static cloth_status out_open(out_file *o, const char *dir, const char *name,
+                             cloth_error *err)
+{
+    snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
+    snprintf(o->part, sizeof o->part, "%s.part", o->path);
+    o->f = fopen(o->part, "w");
+    if (!o->f)
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->part, strerror(errno));
+    return CLOTH_OK;
+}
+
+/* Closes and renames into place; on a write error keeps the .part and says so. */
+static cloth_status out_close(out_file *o, cloth_status st, cloth_error *err)
+{
+    if (!o->f)
+        return st;
+    int bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (bad || rename(o->part, o->path) != 0) {
+        if (st == CLOTH_OK)
+            st = cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->path, strerror(errno));
+    }
+    return st;
+}
+
+/* mkdir -p */
+static cloth_status make_dir(const char *dir, cloth_error *err)
+{
+    char buf[1024];
+    if (strlen(dir) >= sizeof buf)
+        return cloth__fail(err, CLOTH_EIO, "%s: path too long", dir);
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", buf,
+                                   strerror(errno));
+            *p = saved;
+            if (!saved)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cloth__fail(err, CLOTH_EIO, "%s: not a folder", dir);
+    return CLOTH_OK;
+}
+
+static void write_series_row(FILE *f, const cloth_frame *fr)
+{
+    fprintf(f, "%ld,", fr->frame);
+    put_num(f, fr->time, 0);
+    put_num(f, fr->kinetic, 0);
+    put_num(f, fr->gravity, 0);
+    put_num(f, fr->elastic, 0);
+    put_num(f, fr->barrier, 0);
+    put_num(f, fr->total, 0);
+    put_num(f, fr->drift, 0);
+    put_num(f, fr->stretch_max, 0);
+    put_num(f, fr->stretch_mean, 0);
+    put_num(f, fr->has_gap ? fr->min_gap : NAN, 0);
+    fprintf(f, "%d,%ld,", fr->penetrations, fr->iterations);
+    put_num(f, fr->has_cond ? fr->cond_max : NAN, 0);
+    put_num(f, fr->wall_ms, 1);
+}
+
+static void write_newton_rows(FILE *f, const cloth_sim *sim)
+{
+    const cloth_newton_iter *rows;
+    int n = cloth_sim_newton_log(sim, &rows);
+    for (int i = 0; i < n; i++) {
+        const cloth_newton_iter *r = &rows[i];
+        fprintf(f, "%ld,%d,", r->frame, r->iter);
+        put_num(f, r->energy, 0);
+        put_num(f, r->grad_norm, 0);
+        put_num(f, r->step_norm, 0);
+        put_num(f, r->alpha, 0);
+        put_num(f, r->cond, 0);
+        put_num(f, r->kappa_max, 0);
+        fprintf(f, "%d,%d\n", r->active_contacts, r->regularized);
+    }
+}
+
+const char *cloth_summary_header(void)
+{
+    return SUMMARY_HEADER;
+}
+
+void cloth_summary_write_row(FILE *f, const cloth_summary *s)
+{
+    fprintf(f, "%s,%d,%d,", s->kernel, s->vertices, s->springs);
+    put_num(f, s->dt, 0);
+    fprintf(f, "%d,%ld,%s,%ld,", s->substeps, s->frames, cloth_run_status_string(s->status),
+            s->fail_frame);
+    put_num(f, s->max_abs_drift, 0);
+    put_num(f, s->final_drift, 0);
+    put_num(f, s->max_stretch, 0);
+    put_num(f, s->min_gap, 0);
+    fprintf(f, "%d,%ld,%ld,%ld,", s->max_penetrations, s->total_iterations, s->not_converged,
+            s->regularized);
+    put_num(f, s->cond_mean, 0);
+    put_num(f, s->cond_max, 0);
+    fprintf(f, "%.17g", s->wall_ms);
+}
+
+/* Folds one frame into the summary; cond_sum/cond_count build the mean. */
+static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum,
+                       long *cond_count)
+{
+    s->max_abs_drift = fmax(s->max_abs_drift, fabs(fr->drift));
+    s->final_drift = fr->drift;
+    s->max_stretch = fr->frame == 0 ? fr->stretch_max : fmax(s->max_stretch, fr->stretch_max);
+    if (fr->has_gap)
+        s->min_gap = isnan(s->min_gap) ? fr->min_gap : fmin(s->min_gap, fr->min_gap);
+    if (fr->penetrations > s->max_penetrations)
+        s->max_penetrations = fr->penetrations;
+    s->total_iterations += fr->iterations;
+    s->not_converged += fr->not_converged;
+    s->regularized += fr->regularized;
+    if (fr->has_cond) {
+        s->cond_max = isnan(s->cond_max) ? fr->cond_max : fmax(s->cond_max, fr->cond_max);
+        *cond_sum += fr->cond_max;
+        ++*cond_count;
+    }
+    s->wall_ms += fr->wall_ms;
+}
+
+static void report_progress(FILE *progress, const cloth_sim *sim, long frame, long frames)
+{
+    if (!progress || frames < 10 || frame % (frames / 10) != 0)
+        return;
+    fprintf(progress, "  %s: frame %ld/%ld (%3.0f%%)\n", sim->kernel->name, frame, frames,
+            100.0 * frame / frames);
+    fflush(progress);
+}
+
+cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
+                           cloth_summary *summary, cloth_error *err)
+{
+    cloth_summary s = {"", sim->mesh->n, sim->mesh->n_springs, sim->scene.run.dt,
+                       sim->scene.run.substeps, CLOTH_RUN_OK, 0, -1, 0, 0, 0, NAN, 0, 0, 0,
+                       0, NAN, NAN, 0};
+    snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
+    double cond_sum = 0;
+    long cond_count = 0;
+    out_file series = {0}, newton = {0}, sum = {0};
+    cloth_status st = make_dir(out_dir, err);
+    if (st == CLOTH_OK)
+        st = out_open(&series, out_dir, "series.csv", err);
+    if (st == CLOTH_OK && sim->kernel->log)
+        st = out_open(&newton, out_dir, "newton.csv", err);
+    if (st != CLOTH_OK) {
+        if (series.f) {
+            fclose(series.f);
+            remove(series.part);
+        }
+        return st;
+    }
+    fprintf(series.f, "%s\n", SERIES_HEADER);
+    if (newton.f)
+        fprintf(newton.f, "%s\n", NEWTON_HEADER);
+
+    cloth_frame fr;
+    cloth_sim_measure(sim, &fr);
+    write_series_row(series.f, &fr);
+    accumulate(&s, &fr, &cond_sum, &cond_count);
+    long frames = sim->scene.run.frames;
+    for (long k = 1; k <= frames; k++) {
+        cloth_error step_err;
+        if (cloth_sim_frame(sim, &fr, &step_err) != CLOTH_OK) {
+            s.status = CLOTH_RUN_DIVERGED;
+            s.fail_frame = sim->frame + 1;
+            if (progress)
+                fprintf(progress, "  %s\n", step_err.msg);
+            if (newton.f)
+                write_newton_rows(newton.f, sim);
+            break;
+        }
+        write_series_row(series.f, &fr);
+        fflush(series.f);
+        if (newton.f) {
+            write_newton_rows(newton.f, sim);
+            fflush(newton.f);
+        }
+        accumulate(&s, &fr, &cond_sum, &cond_count);
+        s.frames = k;
+        report_progress(progress, sim, k, frames);
+    }
+    if (s.status == CLOTH_RUN_OK && s.not_converged > 0)
+        s.status = CLOTH_RUN_NOT_CONVERGED;
+    if (cond_count)
+        s.cond_mean = cond_sum / cond_count;
+
+    st = out_close(&series, CLOTH_OK, err);
+    st = out_close(&newton, st, err);
+    if (s.status != CLOTH_RUN_DIVERGED) {
+        char obj[1024];
+        snprintf(obj, sizeof obj, "%s/final.obj", out_dir);
+        if (st == CLOTH_OK)
+            st = cloth_mesh_write_obj(sim->mesh, sim->x, obj, err);
+    }
+    if (st == CLOTH_OK)
+        st = out_open(&sum, out_dir, "summary.csv", err);
+    if (st == CLOTH_OK) {
+        fprintf(sum.f, "%s\n", SUMMARY_HEADER);
+        cloth_summary_write_row(sum.f, &s);
+        fputc('\n', sum.f);
+        st = out_close(&sum, st, err);
+    }
+    if (summary)
+        *summary = s;
+    return st;
+}
+
+cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *progress,
+                       cloth_summary *summary, cloth_error *err)
+{
+    cloth_sim *sim;
+    cloth_status st = cloth_sim_create(scene, &sim, err);
+    if (st != CLOTH_OK)
+        return st;
+    st = cloth_run_sim(sim, out_dir, progress, summary, err);
+    cloth_sim_destroy(sim);
+    return st;
+}

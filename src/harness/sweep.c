@@ -1,0 +1,491 @@
+/*
+ * Sweeps: a scene file may declare a set of runs in its [sweep] section.
+ *
+ *   [sweep]
+ *   run  = LABEL: section.key=value; section.key=value     # one named run
+ *   vary = section.key: v1, v2, v3                         # a list of values
+ *
+ * The runs are every `run` line (or the scene as it is, when there is none) crossed with
+ * the product of all `vary` lines.  Each run goes into OUT/<label>/ with the files of
+ * cloth_run, and OUT/sweep.csv joins each run's summary row with its overrides.  A run
+ * that cannot start, diverges or does not converge is recorded as such and the sweep
+ * goes on.  Runs may execute on several threads; each is independent and the CSV is
+ * written in declaration order, so the result does not depend on the thread count.
+ */
+#include "core/status.h"
+#include "cloth.h"
+#include "core/keys.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define MAX_SETS 16        /* overrides of one run                    */
+#define MAX_COLUMNS 32     /* distinct keys over the whole sweep      */
+#define MAX_VARY 8         /* vary lines                              */
+#define MAX_VALUES 32      /* values of one vary line                 */
+#define MAX_RUNS 4096
+#define TEXT 256
+
+typedef struct sweep_run {
+    char label[TEXT];             /* as written in sweep.csv                  */
+    char folder[TEXT];            /* the label with unsafe characters as '_'  */
+    int n_sets;
+    char sets[MAX_SETS][TEXT];    /* "section.key=value"                      */
+    int lines[MAX_SETS];          /* scene line each override came from       */
+} sweep_run;
+
+struct cloth_sweep {
+    char path[CLOTH_PATH_MAX];    /* the scene file                           */
+    int n_runs;
+    sweep_run *runs;
+    int n_columns;
+    char columns[MAX_COLUMNS][64];/* "section.key" of every override          */
+};
+
+/* ----------------------------------------------------------------- parsing */
+
+/* One declared line: a `run` (label + overrides) or a `vary` (key + values). */
+typedef struct decl {
+    int line;
+    char label[TEXT];
+    int n_sets;
+    char sets[MAX_SETS][TEXT];
+} decl;
+
+typedef struct vary_decl {
+    int line;
+    char key[64];
+    int n_values;
+    char values[MAX_VALUES][TEXT];
+} vary_decl;
+
+static int add_column(cloth_sweep *sw, const char *set)
+{
+    char key[64];
+    size_t len = strcspn(set, "=");
+    snprintf(key, sizeof key, "%.*s", (int)len, set);
+    char *k = cloth__trim(key);
+    for (int c = 0; c < sw->n_columns; c++)
+        if (strcmp(sw->columns[c], k) == 0)
+            return 0;
+    if (sw->n_columns == MAX_COLUMNS)
+        return 1;
+    snprintf(sw->columns[sw->n_columns++], sizeof sw->columns[0], "%s", k);
+    return 0;
+}
+
+static cloth_status parse_run(char *value, decl *d, const char *where, cloth_error *err)
+{
+    char *colon = strchr(value, ':');
+    if (!colon)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: expected 'LABEL: key=value; ...'",
+                           where);
+    *colon = '\0';
+    char *label = cloth__trim(value);
+    if (!*label)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: the label is empty", where);
+    snprintf(d->label, sizeof d->label, "%s", label);
+    d->n_sets = 0;
+    for (char *save = NULL, *tok = strtok_r(colon + 1, ";", &save); tok;
+         tok = strtok_r(NULL, ";", &save)) {
+        char *set = cloth__trim(tok);
+        if (!*set)
+            continue;
+        if (d->n_sets == MAX_SETS)
+            return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.run: more than %d overrides", where,
+                               MAX_SETS);
+        snprintf(d->sets[d->n_sets++], TEXT, "%s", set);
+    }
+    return CLOTH_OK;
+}
+
+static cloth_status parse_vary(char *value, vary_decl *v, const char *where,
+                               cloth_error *err)
+{
+    char *colon = strchr(value, ':');
+    if (!colon)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: expected 'section.key: v1, v2, ...'",
+                           where);
+    *colon = '\0';
+    snprintf(v->key, sizeof v->key, "%s", cloth__trim(value));
+    v->n_values = 0;
+    for (char *save = NULL, *tok = strtok_r(colon + 1, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (v->n_values == MAX_VALUES)
+            return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: more than %d values", where,
+                               MAX_VALUES);
+        snprintf(v->values[v->n_values++], TEXT, "%s", cloth__trim(tok));
+    }
+    if (v->n_values == 0)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.vary: no values", where);
+    return CLOTH_OK;
+}
+
+/* Label characters other than letters, digits and ._=+- become '_' in folder names. */
+static void folder_name(const char *label, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; label[i] && i + 1 < size; i++) {
+        unsigned char c = (unsigned char)label[i];
+        out[i] = isalnum(c) || strchr("._=+-", c) ? (char)c : '_';
+    }
+    out[i] = '\0';
+}
+
+/* Builds the runs: each run line (or one empty base) crossed with every vary value. */
+static cloth_status expand(cloth_sweep *sw, const decl *runs, int n_runs,
+                           const vary_decl *vary, int n_vary, cloth_error *err)
+{
+    long combos = 1;
+    for (int v = 0; v < n_vary; v++)
+        combos *= vary[v].n_values;
+    long total = (n_runs ? n_runs : 1) * combos;
+    if (total > MAX_RUNS)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: sweep: %ld runs, more than %d", sw->path, total,
+                           MAX_RUNS);
+    sw->runs = calloc((size_t)total, sizeof *sw->runs);
+    if (!sw->runs)
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: sweep: out of memory", sw->path);
+    static const decl base = {0, "", 0, {{0}}};
+    for (int r = 0; r < (n_runs ? n_runs : 1); r++) {
+        const decl *d = n_runs ? &runs[r] : &base;
+        for (long c = 0; c < combos; c++) {
+            sweep_run *run = &sw->runs[sw->n_runs++];
+            snprintf(run->label, sizeof run->label, "%s", d->label);
+            for (int s = 0; s < d->n_sets; s++) {
+                snprintf(run->sets[run->n_sets], TEXT, "%s", d->sets[s]);
+                run->lines[run->n_sets++] = d->line;
+            }
+            /* combination c: the last vary line changes fastest */
+            int pick[MAX_VARY];
+            long rest = c;
+            for (int v = n_vary - 1; v >= 0; v--) {
+                pick[v] = (int)(rest % vary[v].n_values);
+                rest /= vary[v].n_values;
+            }
+            for (int v = 0; v < n_vary; v++) {
+                if (run->n_sets == MAX_SETS)
+                    return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep.vary: too many overrides",
+                                       sw->path, vary[v].line);
+                snprintf(run->sets[run->n_sets], TEXT, "%s=%s", vary[v].key,
+                         vary[v].values[pick[v]]);
+                run->lines[run->n_sets++] = vary[v].line;
+            }
+            /* vary values join the label in declaration order */
+            char label[TEXT];
+            snprintf(label, sizeof label, "%s", d->label);
+            for (int v = 0; v < n_vary; v++) {
+                char joined[2 * TEXT + 2];
+                snprintf(joined, sizeof joined, "%s%s%s", label, label[0] ? "/" : "",
+                         run->sets[d->n_sets + v]);
+                if (strlen(joined) >= sizeof label)
+                    return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep: a run label is longer "
+                                       "than %d characters", sw->path, vary[v].line, TEXT - 1);
+                memcpy(label, joined, sizeof label);
+            }
+            snprintf(run->label, sizeof run->label, "%s", label[0] ? label : "base");
+            folder_name(run->label, run->folder, sizeof run->folder);
+        }
+    }
+    return CLOTH_OK;
+}
+
+/* Every override must apply to the scene, and every folder name must be unique. */
+static cloth_status validate(cloth_sweep *sw, cloth_error *err)
+{
+    cloth_scene scene;
+    cloth_status st = cloth_scene_load(sw->path, &scene, err);
+    if (st != CLOTH_OK)
+        return st;
+    for (int r = 0; r < sw->n_runs; r++) {
+        cloth_scene copy = scene;
+        for (int s = 0; s < sw->runs[r].n_sets; s++) {
+            st = cloth__scene_set_at(&copy, sw->runs[r].sets[s], sw->runs[r].lines[s], err);
+            if (st != CLOTH_OK)
+                return st;
+            if (add_column(sw, sw->runs[r].sets[s]))
+                return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep: more than %d distinct keys",
+                                   sw->path, sw->runs[r].lines[s], MAX_COLUMNS);
+        }
+        for (int q = 0; q < r; q++)
+            if (strcmp(sw->runs[q].folder, sw->runs[r].folder) == 0)
+                return cloth__fail(err, CLOTH_EINVAL, "%s:%d: sweep.run: two runs are named '%s'",
+                                   sw->path, sw->runs[r].lines[0], sw->runs[r].folder);
+    }
+    return CLOTH_OK;
+}
+
+cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *err)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
+    cloth_sweep *sw = calloc(1, sizeof *sw);
+    decl *runs = calloc(MAX_RUNS, sizeof *runs);
+    vary_decl *vary = calloc(MAX_VARY, sizeof *vary);
+    cloth_status st = sw && runs && vary ? CLOTH_OK : CLOTH_ENOMEM;
+    if (st != CLOTH_OK)
+        cloth__fail(err, st, "%s: out of memory", path);
+    int n_runs = 0, n_vary = 0, line_no = 0, in_sweep = 0;
+    char line[4096];
+    while (st == CLOTH_OK && fgets(line, sizeof line, f)) {
+        line_no++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *body = cloth__trim(line);
+        if (*body == '[') {
+            /* the scene parser checks headers; here only "is this [sweep]" matters */
+            char *close = strchr(body, ']');
+            if (close)
+                *close = '\0';
+            in_sweep = close && strcmp(cloth__trim(body + 1), "sweep") == 0;
+            continue;
+        }
+        if (!in_sweep || !*body)
+            continue;
+        char where[CLOTH_PATH_MAX + 16];
+        snprintf(where, sizeof where, "%s:%d", path, line_no);
+        char *eq = strchr(body, '=');
+        if (!eq) {
+            st = cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'run = ...' or 'vary = ...'",
+                             where, body);
+            break;
+        }
+        *eq = '\0';
+        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
+        if (strcmp(key, "run") == 0) {
+            if (n_runs == MAX_RUNS) {
+                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", where,
+                                 MAX_RUNS);
+                break;
+            }
+            runs[n_runs].line = line_no;
+            st = parse_run(value, &runs[n_runs++], where, err);
+        } else if (strcmp(key, "vary") == 0) {
+            if (n_vary == MAX_VARY) {
+                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.vary: more than %d lines", where,
+                                 MAX_VARY);
+                break;
+            }
+            vary[n_vary].line = line_no;
+            st = parse_vary(value, &vary[n_vary++], where, err);
+        } else {
+            st = cloth__fail(err, CLOTH_EPARSE, "%s: sweep.%s: unknown key (run or vary)", where,
+                             key);
+        }
+    }
+    fclose(f);
+    if (st == CLOTH_OK) {
+        snprintf(sw->path, sizeof sw->path, "%s", path);
+        st = expand(sw, runs, n_runs, vary, n_vary, err);
+    }
+    if (st == CLOTH_OK)
+        st = validate(sw, err);
+    free(runs);
+    free(vary);
+    if (st != CLOTH_OK) {
+        cloth_sweep_destroy(sw);
+        return st;
+    }
+    *out = sw;
+    return CLOTH_OK;
+}
+
+void cloth_sweep_destroy(cloth_sweep *sw)
+{
+    if (!sw)
+        return;
+    free(sw->runs);
+    free(sw);
+}
+
+int cloth_sweep_count(const cloth_sweep *sw)
+{
+    return sw->n_runs;
+}
+
+const char *cloth_sweep_label(const cloth_sweep *sw, int i)
+{
+    return i >= 0 && i < sw->n_runs ? sw->runs[i].label : NULL;
+}
+
+/* --------------------------------------------------------------- execution */
+
+typedef struct result {
+    int started;                  /* 1 once the run could be created          */
+    char kernel[CLOTH_NAME_MAX];
+    cloth_summary summary;
+    char message[CLOTH_MSG_MAX];  /* why it failed, or ""                     */
+} result;
+
+typedef struct pool {
+    const cloth_sweep *sw;
+    const char *out_dir;
+    FILE *progress;
+    result *results;
+    int next, done;               /* guarded by lock                          */
+    pthread_mutex_t lock;
+    double start;
+} pool;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void run_one(pool *p, int i)
+{
+    const sweep_run *run = &p->sw->runs[i];
+    result *res = &p->results[i];
+    cloth_scene scene;
+    cloth_error err;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", p->out_dir, run->folder);
+    cloth_status st = cloth_scene_load(p->sw->path, &scene, &err);
+    for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
+        st = cloth__scene_set_at(&scene, run->sets[s], run->lines[s], &err);
+    snprintf(res->kernel, sizeof res->kernel, "%s", scene.run.kernel);
+    if (st == CLOTH_OK)
+        st = cloth_run(&scene, dir, NULL, &res->summary, &err);
+    res->started = st == CLOTH_OK;
+    if (st != CLOTH_OK)
+        snprintf(res->message, sizeof res->message, "%s", err.msg);
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int i = p->next < p->sw->n_runs ? p->next++ : -1;
+        pthread_mutex_unlock(&p->lock);
+        if (i < 0)
+            return NULL;
+        run_one(p, i);
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        if (p->progress) {
+            const result *r = &p->results[i];
+            fprintf(p->progress, "[%3d/%d %6.1fs] %s: %s\n", p->done, p->sw->n_runs,
+                    now_s() - p->start, p->sw->runs[i].label,
+                    r->started ? cloth_run_status_string(r->summary.status) : r->message);
+            fflush(p->progress);
+        }
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+/* A CSV field, quoted when it holds a comma, a quote or a newline. */
+static void put_field(FILE *f, const char *text)
+{
+    if (!strpbrk(text, ",\"\n")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+/* The value run r gives column key, or "" */
+static const char *override_of(const sweep_run *run, const char *key, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int s = 0; s < run->n_sets; s++) {
+        size_t len = strcspn(run->sets[s], "=");
+        char k[64];
+        snprintf(k, sizeof k, "%.*s", (int)len, run->sets[s]);
+        if (strcmp(cloth__trim(k), key) == 0) {
+            snprintf(buf, n, "%s", run->sets[s] + len + 1);
+            char *v = cloth__trim(buf);
+            memmove(buf, v, strlen(v) + 1);
+        }
+    }
+    return buf;
+}
+
+static cloth_status write_table(const pool *p, cloth_error *err)
+{
+    char path[1024], part[1040];
+    snprintf(path, sizeof path, "%s/sweep.csv", p->out_dir);
+    snprintf(part, sizeof part, "%s.part", path);
+    FILE *f = fopen(part, "w");
+    if (!f)
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
+    fputs("label", f);
+    for (int c = 0; c < p->sw->n_columns; c++)
+        fprintf(f, ",%s", p->sw->columns[c]);
+    fprintf(f, ",%s,message\n", cloth_summary_header());
+    for (int i = 0; i < p->sw->n_runs; i++) {
+        const sweep_run *run = &p->sw->runs[i];
+        const result *r = &p->results[i];
+        char value[TEXT];
+        put_field(f, run->label);
+        for (int c = 0; c < p->sw->n_columns; c++) {
+            fputc(',', f);
+            put_field(f, override_of(run, p->sw->columns[c], value, sizeof value));
+        }
+        fputc(',', f);
+        if (r->started) {
+            cloth_summary_write_row(f, &r->summary);
+        } else {
+            /* kernel, five settings, status "failed", twelve empty results */
+            fprintf(f, "%s,,,,,,failed,,,,,,,,,,,,", r->kernel);
+        }
+        fputc(',', f);
+        put_field(f, r->message);
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(part, path) != 0)
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", path, strerror(errno));
+    return CLOTH_OK;
+}
+
+cloth_status cloth_sweep_run(const cloth_sweep *sw, const char *out_dir, int jobs,
+                             FILE *progress, int *not_ok, cloth_error *err)
+{
+    if (jobs < 1 || jobs > 256)
+        return cloth__fail(err, CLOTH_EINVAL, "jobs: %d is out of range: must be in [1, 256]",
+                           jobs);
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST)
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", out_dir,
+                           strerror(errno));
+    pool p = {sw, out_dir, progress, calloc((size_t)sw->n_runs, sizeof(result)), 0, 0,
+              PTHREAD_MUTEX_INITIALIZER, now_s()};
+    if (!p.results)
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
+    pthread_t threads[256];
+    int started = 0;
+    for (int t = 0; t < jobs - 1 && t < sw->n_runs - 1; t++)
+        if (pthread_create(&threads[t], NULL, worker, &p) == 0)
+            started++;
+    worker(&p); /* the calling thread works too */
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    cloth_status st = write_table(&p, err);
+    int bad = 0;
+    for (int i = 0; i < sw->n_runs; i++)
+        bad += !p.results[i].started || p.results[i].summary.status != CLOTH_RUN_OK;
+    if (not_ok)
+        *not_ok = bad;
+    free(p.results);
+    pthread_mutex_destroy(&p.lock);
+    return st;
+}

@@ -1,0 +1,44 @@
+/* Private: the newton kernel's work memory and its incremental potential, open to the
+ * tests (finite differences of the whole potential need to evaluate it at any x). */
+#ifndef CLOTH_NEWTON_H
+#define CLOTH_NEWTON_H
+
+#include "sim/sim.h"
+
+typedef struct cloth__newton cloth__newton;
+
+extern const cloth__kernel cloth__newton_kernel;
+
+/* Sets up a step of length h from the sim's state: x_n, x~, the wind force, the spring
+ * damping directions, the kappa tables of kappa_update = step.  The step calls it first;
+ * tests call it before cloth__newton_potential. */
+void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
+
+/* The incremental potential E(x) of SPEC 4.4 at x (3n positions; pinned vertices must sit
+ * where the sim has them).  grad (ndof) and hess (ndof x ndof, both halves) may be NULL.
+ * exact = 0 assembles the Newton matrix (PSD-clamped springs, contact barriers' normal part
+ * only); exact = 1 the true Hessian, for finite-difference tests.  Kappa follows the
+ * scene's rule; only newton.kappa = fixed makes E a fixed function of x. */
+double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
+                               double *grad, double *hess, int exact);
+
+/* Wall time spent in each stage of the Newton iterations since the sim was created or
+ * reset (for the benchmark, SPEC 9): assembly (contact set, E, grad E, H), solve (Cholesky
+ * with any Tikhonov retries, and the triangular solves), cond (condition number), line
+ * search (feasibility filter and the Armijo energies).  Times never reach the CSV files,
+ * which stay deterministic. */
+typedef struct cloth__newton_profile {
+    long iterations;            /* Newton iterations timed                            */
+    double assembly_ms;
+    double solve_ms;
+    double cond_ms;
+    double line_search_ms;
+} cloth__newton_profile;
+
+void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out);
+
+/* Unknowns (3 per free vertex) and the first unknown of vertex i (-1 when pinned). */
+int cloth__newton_ndof(const cloth__newton *w);
+int cloth__newton_dof(const cloth__newton *w, int i);
+
+#endif

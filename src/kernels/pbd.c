@@ -1,0 +1,389 @@
+/*
+ * pbd — Position-Based Dynamics (Müller, Heidelberger, Hennix and Ratcliff 2007) and its
+ * compliant extension XPBD (Macklin, Müller and Chentanez 2016).  SPEC 4.3.
+ *
+ * One step of length h (Müller 2007, algorithm 1):
+ *
+ *   predict   v += h a_ext;  damp v;  p = x + h v          (p = x + h v + h^2 a_ext)
+ *   project   pbd.iterations Gauss-Seidel passes; each pass projects every distance
+ *             constraint, every bending constraint, then the obstacles
+ *   update    v = (p - x) / h;  x = p
+ *
+ * a_ext holds gravity, wind and air damping (forces.h).  Spring damping is a force
+ * between springs' ends and is not used here: damping comes from pbd.damping, from air
+ * damping, and from the method itself (XPBD is implicit Euler in the limit).
+ *
+ * Constraints.  Distance: C = |p_a - p_b| - l0 on structural and shear springs, and on
+ * bend springs with pbd.bending = springs; grad_a C = n = (p_a - p_b)/|p_a - p_b| =
+ * -grad_b C.
+ * Dihedral (pbd.bending = dihedral): C = theta - theta0 on every hinge, theta the signed
+ * angle between the two triangles (dihedral.h), theta0 its rest value.
+ *
+ * XPBD (Macklin 2016, section 3).  Constraint j has compliance alpha_j = 1/k_j and
+ * alpha~_j = alpha_j / h^2; its multiplier lambda_j starts at 0 each step and each
+ * projection does
+ *
+ *   dlambda = (-C - alpha~ lambda) / (sum_i w_i |grad_i C|^2 + alpha~)
+ *   p_i    += w_i grad_i C dlambda,   lambda += dlambda
+ *
+ * (w = 1/m, 0 for pinned vertices).  Iterated to convergence this solves implicit Euler
+ * with the energy 1/2 k C^2, so k keeps its meaning in N/m and the static equilibrium
+ * does not depend on h.  A lone spring reaches it in one pass (its constraint is linear
+ * along its line); coupled ones need the Gauss-Seidel solve to converge, and with too
+ * few passes the cloth comes out softer than k (the convergence figure).
+ * k_j is the spring's family stiffness; a hinge gets k_theta = k_bend l_e^2 (N m/rad^2,
+ * l_e the rest length of the shared edge): a flap turned by theta moves a vertex about
+ * l_e from the hinge by l_e theta, and a spring k_bend holding it would store
+ * 1/2 k_bend l_e^2 theta^2.
+ *
+ * PBD (Müller 2007, section 3.3): p_i += -k' C / (sum w |grad C|^2) w_i grad_i C with
+ * k' = 1 - (1 - k_pbd)^(1/n) for n passes, so that after n passes a lone constraint keeps
+ * the fraction (1 - k')^n = 1 - k_pbd of its violation whatever n.  k_pbd is
+ * dimensionless (pbd.k_pbd for distance constraints of structural and shear springs,
+ * pbd.k_pbd_bend for bend springs and hinges); the material's k is not used, and the
+ * stiffness one gets still depends on h and on the mesh.
+ *
+ * Obstacles are inequality constraints, gap(p) >= 0: after the other constraints of each
+ * pass, a free vertex inside the sphere or below the floor is put on its surface
+ * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
+ * vertex ends a step
+ * inside an obstacle.
+ *
+ * Damping (pbd.damping = k_d in [0, 1]): Müller 2007, section 3.5.  The velocities are
+ * split into the rigid motion of the whole cloth (centre-of-mass velocity v_cm and
+ * angular velocity omega = I^-1 L) and the rest; the rest is scaled by 1 - k_d:
+ *
+ *   v_i += k_d (v_cm + omega x r_i - v_i),    r_i = x_i - x_cm
+ *
+ * It damps deformation only: a cloth falling or turning as a whole keeps its motion,
+ * which a plain velocity scale would slow.  It acts once per step, so the damping per
+ * second grows with run.substeps.  Pinned vertices (v = 0) count in the sums.
+ */
+#include "terms/dihedral.h"
+#include "terms/forces.h"
+#include "terms/obstacle.h"
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pbd_work {
+    double *p;                  /* 3n predicted, then projected, positions           */
+    double *lambda;             /* XPBD multipliers: distance constraints, hinges    */
+    double *hinge_rest;         /* rest dihedral angle theta0 per hinge (rad)        */
+    double *hinge_k;            /* k_theta = k_bend l_e^2 per hinge (N m/rad^2)      */
+    int n_dist;                 /* springs [0, n_dist) are distance constraints      */
+    int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
+    int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
+    double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
+} pbd_work;
+
+/* ----------------------------------------------------------------- set-up */
+
+static void pbd_destroy(void *work)
+{
+    pbd_work *w = work;
+    if (!w)
+        return;
+    free(w->p);
+    free(w->lambda);
+    free(w->hinge_rest);
+    free(w->hinge_k);
+    free(w);
+}
+
+/* k' = 1 - (1 - k)^(1/n) (Müller 2007, section 3.3) */
+static double per_pass_stiffness(double k, int n)
+{
+    return 1 - pow(1 - k, 1.0 / n);
+}
+
+static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *err)
+{
+    const cloth_mesh *m = sim->mesh;
+    const cloth_pbd_def *def = &sim->scene.pbd;
+    pbd_work *w = calloc(1, sizeof *w);
+    if (!w)
+        goto fail_memory;
+    /* springs are grouped by family in family order */
+    w->n_stretch = m->family_count[CLOTH_STRUCTURAL] + m->family_count[CLOTH_SHEAR];
+    w->n_dist = w->n_stretch;
+    if (def->bending == CLOTH_PBD_BEND_SPRINGS)
+        w->n_dist += m->family_count[CLOTH_BEND];
+    else
+        w->n_hinges = m->n_hinges;
+    w->p = malloc(sizeof(double) * 3 * (size_t)m->n);
+    w->lambda = malloc(sizeof(double) * (size_t)(w->n_dist + w->n_hinges + 1));
+    w->hinge_rest = malloc(sizeof(double) * (size_t)(w->n_hinges + 1));
+    w->hinge_k = malloc(sizeof(double) * (size_t)(w->n_hinges + 1));
+    if (!w->p || !w->lambda || !w->hinge_rest || !w->hinge_k)
+        goto fail_memory;
+    for (int j = 0; j < w->n_hinges; j++) {
+        const int *hg = m->hinges + 4 * j;
+        const double *r = m->rest;
+        w->hinge_rest[j] = cloth__dihedral_angle(r + 3 * hg[0], r + 3 * hg[1], r + 3 * hg[2],
+                                                 r + 3 * hg[3]);
+        double le2 = 0;
+        for (int k = 0; k < 3; k++) {
+            double d = r[3 * hg[1] + k] - r[3 * hg[0] + k];
+            le2 += d * d;
+        }
+        w->hinge_k[j] = sim->scene.material.k[CLOTH_BEND] * le2;
+    }
+    w->k_stretch = per_pass_stiffness(def->k_pbd, def->iterations);
+    w->k_bend = per_pass_stiffness(def->k_pbd_bend, def->iterations);
+    *work = w;
+    return CLOTH_OK;
+
+fail_memory:
+    pbd_destroy(w);
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "pbd: out of memory for %d vertices", m->n);
+    return CLOTH_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ stages */
+
+/* Solves the 3x3 symmetric system I omega = L by the adjugate.  I is singular when the
+ * vertices are collinear (a chain): then L has no part along the line, and the small
+ * shift eps tr(I) only picks the solution without spin about it. */
+static void solve_inertia(const double I[9], const double L[3], double omega[3])
+{
+    double tr = I[0] + I[4] + I[8];
+    omega[0] = omega[1] = omega[2] = 0;
+    if (!(tr > 0))
+        return;
+    double A[9];
+    memcpy(A, I, sizeof A);
+    for (int k = 0; k < 3; k++)
+        A[4 * k] += 1e-9 * tr;
+    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8],
+           c2 = A[3] * A[7] - A[4] * A[6];
+    double det = A[0] * c0 + A[1] * c1 + A[2] * c2;
+    if (det == 0)
+        return;
+    double inv[9] = {c0, A[2] * A[7] - A[1] * A[8], A[1] * A[5] - A[2] * A[4],
+                     c1, A[0] * A[8] - A[2] * A[6], A[2] * A[3] - A[0] * A[5],
+                     c2, A[1] * A[6] - A[0] * A[7], A[0] * A[4] - A[1] * A[3]};
+    for (int r = 0; r < 3; r++)
+        omega[r] = (inv[3 * r] * L[0] + inv[3 * r + 1] * L[1] + inv[3 * r + 2] * L[2]) / det;
+}
+
+/* Müller 2007, section 3.5: keep the rigid part of the motion, scale the rest by 1 -
+ * k_d. */
+static void damp_velocities(cloth_sim *sim, double kd)
+{
+    const cloth_mesh *m = sim->mesh;
+    double M = 0, xcm[3] = {0, 0, 0}, vcm[3] = {0, 0, 0};
+    for (int i = 0; i < m->n; i++)
+        for (int k = 0; k < 3; k++) {
+            xcm[k] += m->mass[i] * sim->x[3 * i + k];
+            vcm[k] += m->mass[i] * sim->v[3 * i + k];
+        }
+    for (int i = 0; i < m->n; i++)
+        M += m->mass[i];
+    for (int k = 0; k < 3; k++) {
+        xcm[k] /= M;
+        vcm[k] /= M;
+    }
+    /* L = sum m r x v,  I = sum m (|r|^2 1 - r r^T) */
+    double L[3] = {0, 0, 0}, I[9] = {0};
+    for (int i = 0; i < m->n; i++) {
+        const double *x = sim->x + 3 * i, *v = sim->v + 3 * i, mi = m->mass[i];
+        double r[3] = {x[0] - xcm[0], x[1] - xcm[1], x[2] - xcm[2]};
+        L[0] += mi * (r[1] * v[2] - r[2] * v[1]);
+        L[1] += mi * (r[2] * v[0] - r[0] * v[2]);
+        L[2] += mi * (r[0] * v[1] - r[1] * v[0]);
+        double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                I[3 * a + b] += mi * ((a == b ? r2 : 0) - r[a] * r[b]);
+    }
+    double omega[3];
+    solve_inertia(I, L, omega);
+    for (int i = 0; i < m->n; i++) {
+        if (m->pinned[i])
+            continue;
+        const double *x = sim->x + 3 * i;
+        double *v = sim->v + 3 * i;
+        double r[3] = {x[0] - xcm[0], x[1] - xcm[1], x[2] - xcm[2]};
+        double rigid[3] = {vcm[0] + omega[1] * r[2] - omega[2] * r[1],
+                           vcm[1] + omega[2] * r[0] - omega[0] * r[2],
+                           vcm[2] + omega[0] * r[1] - omega[1] * r[0]};
+        for (int k = 0; k < 3; k++)
+            v[k] += kd * (rigid[k] - v[k]);
+    }
+}
+
+/* v += h a_ext, damp, p = x + h v; pinned vertices stay where they are held. */
+static void predict(cloth_sim *sim, pbd_work *w, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    double *f = sim->force;
+    memset(f, 0, sizeof(double) * 3 * (size_t)m->n);
+    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    for (int i = 0; i < m->n; i++)
+        for (int k = 0; k < 3; k++)
+            sim->v[3 * i + k] += h * m->inv_mass[i] * f[3 * i + k];
+    if (sim->scene.pbd.damping > 0)
+        damp_velocities(sim, sim->scene.pbd.damping);
+    for (int i = 0; i < m->n; i++)
+        for (int k = 0; k < 3; k++)
+            w->p[3 * i + k] = m->pinned[i] ? m->x0[3 * i + k]
+                                           : sim->x[3 * i + k] + h * sim->v[3 * i + k];
+    memset(w->lambda, 0, sizeof(double) * (size_t)(w->n_dist + w->n_hinges));
+}
+
+/* The step of a constraint's multiplier (XPBD) or of its scaled projection (PBD), given
+ * C and sum_i w_i |grad_i C|^2; the caller moves p_i by w_i grad_i C times it. */
+static double constraint_step(int xpbd, double C, double wsum, double alpha_t,
+                              double *lambda, double kprime)
+{
+    if (!xpbd)
+        return -kprime * C / wsum;
+    if (isinf(alpha_t))
+        return 0; /* k = 0: infinite compliance, the constraint exerts nothing */
+    double dl = (-C - alpha_t * *lambda) / (wsum + alpha_t);
+    *lambda += dl;
+    return dl;
+}
+
+static void project_distances(const cloth_sim *sim, pbd_work *w, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *wi = m->inv_mass;
+    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    double *p = w->p;
+    for (int s = 0; s < w->n_dist; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        double wsum = wi[sp->a] + wi[sp->b];
+        if (wsum == 0)
+            continue;
+        double *pa = p + 3 * sp->a, *pb = p + 3 * sp->b;
+        double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
+        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (l == 0)
+            continue; /* no direction to push along */
+        double kprime = s < w->n_stretch ? w->k_stretch : w->k_bend;
+        double dl = constraint_step(xpbd, l - sp->rest, wsum, 1 / (sp->k * h * h),
+                                    &w->lambda[s], kprime);
+        for (int k = 0; k < 3; k++) {
+            double n = d[k] / l;
+            pa[k] += wi[sp->a] * n * dl;
+            pb[k] -= wi[sp->b] * n * dl;
+        }
+    }
+}
+
+static void project_hinges(const cloth_sim *sim, pbd_work *w, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    for (int j = 0; j < w->n_hinges; j++) {
+        const int *id = m->hinges + 4 * j;
+        double *x[4], g[12], theta;
+        for (int c = 0; c < 4; c++)
+            x[c] = w->p + 3 * id[c];
+        if (!cloth__dihedral_gradient(x[0], x[1], x[2], x[3], &theta, g))
+            continue;
+        double wsum = 0;
+        for (int c = 0; c < 4; c++) {
+            const double *gc = g + 3 * c;
+            wsum += m->inv_mass[id[c]] * (gc[0] * gc[0] + gc[1] * gc[1] + gc[2] * gc[2]);
+        }
+        if (wsum == 0)
+            continue;
+        /* the shorter way round: C in (-pi, pi] */
+        double C = theta - w->hinge_rest[j];
+        if (C > M_PI)
+            C -= 2 * M_PI;
+        else if (C <= -M_PI)
+            C += 2 * M_PI;
+        double dl = constraint_step(xpbd, C, wsum, 1 / (w->hinge_k[j] * h * h),
+                                    &w->lambda[w->n_dist + j], w->k_bend);
+        for (int c = 0; c < 4; c++)
+            for (int k = 0; k < 3; k++)
+                x[c][k] += m->inv_mass[id[c]] * g[3 * c + k] * dl;
+    }
+}
+
+/* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
+static void project_obstacles(const cloth_sim *sim, pbd_work *w)
+{
+    const cloth_scene *s = &sim->scene;
+    if (!s->sphere.enabled && !s->floor.enabled)
+        return;
+    for (int i = 0; i < sim->mesh->n; i++) {
+        double normal[3];
+        if (!sim->mesh->pinned[i])
+            cloth__push_out(s, sim->sphere_c, w->p + 3 * i, normal);
+    }
+}
+
+/* v = (p - x)/h, x = p */
+static void update(cloth_sim *sim, const pbd_work *w, double h)
+{
+    for (int i = 0; i < 3 * sim->mesh->n; i++) {
+        sim->v[i] = (w->p[i] - sim->x[i]) / h;
+        sim->x[i] = w->p[i];
+    }
+}
+
+static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
+                             cloth_error *err)
+{
+    (void)err;
+    pbd_work *w = work;
+    int passes = sim->scene.pbd.iterations;
+    predict(sim, w, h);
+    for (int it = 0; it < passes; it++) {
+        project_distances(sim, w, h);
+        if (w->n_hinges)
+            project_hinges(sim, w, h);
+        project_obstacles(sim, w);
+    }
+    update(sim, w, h);
+    stats->iterations = passes;
+    return CLOTH_OK;
+}
+
+/* --------------------------------------------------------------- the keys */
+
+static const char *const variant_names[] = {"xpbd", "pbd", NULL};
+static const char *const bending_names[] = {"springs", "dihedral", NULL};
+
+#define OFF(field) offsetof(cloth_scene, field)
+
+static const cloth__key pbd_keys[] = {
+    {"pbd", "variant", CLOTH__KEY_CHOICE, OFF(pbd.variant), 0, 0, 0, 0, 0, variant_names,
+     NULL, "xpbd",
+     "xpbd (compliance 1/k from the material, Macklin 2016) or pbd (k_pbd, Mueller 2007)"},
+    {"pbd", "iterations", CLOTH__KEY_INT, OFF(pbd.iterations), 0, 1, 100000, 0, 0, NULL,
+     NULL, "10", "Gauss-Seidel passes over all constraints per step"},
+    {"pbd", "bending", CLOTH__KEY_CHOICE, OFF(pbd.bending), 0, 0, 0, 0, 0, bending_names,
+     NULL, "springs",
+     "springs (bend springs as distance constraints) or dihedral (angle of each hinge)"},
+    {"pbd", "k_pbd", CLOTH__KEY_DOUBLE, OFF(pbd.k_pbd), 0, 0, 1, 1, 0, NULL, NULL, "1",
+     "pbd variant: stiffness of stretch constraints after all passes, in (0, 1]"},
+    {"pbd", "k_pbd_bend", CLOTH__KEY_DOUBLE, OFF(pbd.k_pbd_bend), 0, 0, 1, 0, 0, NULL, NULL,
+     "1", "pbd variant: the same for bending constraints, in [0, 1]"},
+    {"pbd", "damping", CLOTH__KEY_DOUBLE, OFF(pbd.damping), 0, 0, 1, 0, 0, NULL, NULL, "0",
+     "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
+};
+
+const cloth__kernel cloth__pbd_kernel = {
+    "pbd",
+    "position-based dynamics and XPBD (Mueller 2007, Macklin 2016)",
+    pbd_keys,
+    (int)(sizeof pbd_keys / sizeof pbd_keys[0]),
+    pbd_create,
+    pbd_destroy,
+    NULL,
+    pbd_step,
+    NULL,
+    NULL,
+    NULL,
+};

@@ -1,0 +1,377 @@
+/*
+ * verlet — the Verlet cloth web demo's position-Verlet cloth with constraint relaxation,
+ * and Provot's
+ * strain limiting (SPEC 4.2; X. Provot, "Deformation Constraints in a Mass-Spring Model
+ * to Describe Rigid Cloth Behavior", Graphics Interface 1995).
+ *
+ * One step of length h:
+ *
+ *   predict   x' = x + d (x - x_prev) + a h^2          (the Verlet cloth web demo)
+ *             d = verlet.damping, or d = exp(-c h) with c = verlet.damping_rate > 0, so
+ *             that the velocity decays as exp(-c t) whatever the substep count
+ *             relax:  a = (gravity + wind + air damping) / m
+ *             provot: a also holds the Hooke forces -k (l - l0) u (and spring damping)
+ *   relax     mode relax only: verlet.iterations Gauss-Seidel passes over every spring,
+ *             D = ((l - l0)/l) 0.5 k_relax (x_j - x_i), x_i += D, x_j -= D (a pinned end
+ *             stays and the free end takes 2D), each pass followed by the obstacle
+ *             projection (the Verlet cloth web demo), so corrections and contacts
+ *             propagate together
+ *   collide   a vertex inside radius + offset (or below the floor) goes onto the surface
+ *   limit     Provot: a structural or shear spring longer than (1 + tau_c) l0 is shortened
+ *             to exactly (1 + tau_c) l0 along itself, half at each end, all at the free
+ *             end when one end is pinned; sweeps repeat (with the projection) until one
+ *             changes nothing or verlet.strain_passes sweeps are spent.  "Longer" means
+ *             l > (1 + tau_c) l0 (1 + verlet.strain_tol): each correction is exact up to
+ *             rounding, but it disturbs the springs that share its vertices, so the
+ *             sweeps converge only geometrically, and slowly when a long taut path binds
+ *             at once (experiments/strain_ablation.ini: ~4 sweeps per step at tau_c = 10 %,
+ *             ~160 at 2 %); hence the tolerance and the budget
+ *   velocity  v = (x' - x) / h, the velocity the shared metrics' kinetic energy uses
+ *
+ * Velocity lives in x - x_prev, so every correction above (relaxation, contact, Provot)
+ * also changes the velocity of the next step: a vertex pulled back by a correction
+ * loses the velocity that stretched the spring (as in position-based dynamics).
+ *
+ * The frame's `iterations` column counts, summed over its substeps, the relaxation
+ * passes (verlet.iterations per step in mode relax, 0 in mode provot) plus the Provot
+ * sweeps actually made (the last one being the sweep that found nothing to correct).
+ * A step whose limit still does not hold after verlet.strain_passes sweeps reports that
+ * it did not converge, and so does every step when a spring between two pinned vertices
+ * exceeds the limit (nothing may move to fix it).
+ */
+#include "terms/forces.h"
+#include "terms/obstacle.h"
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A projection counts as a change when the vertex was deeper than this times the rest
+ * diagonal L: a vertex already on a surface is moved again only by rounding. */
+#define CONTACT_TOL 1e-12
+
+typedef struct verlet_work {
+    int *limited;               /* structural and shear springs with a free end       */
+    int n_limited;
+    int pinned_violations;      /* springs between two pins that exceed the limit     */
+    double *x_seen;             /* 3n positions the last step left (or start)         */
+    double *v_seen;             /* 3n velocities the last step left (or start)        */
+} verlet_work;
+
+static void verlet_destroy(void *work)
+{
+    verlet_work *w = work;
+    if (!w)
+        return;
+    free(w->limited);
+    free(w->x_seen);
+    free(w->v_seen);
+    free(w);
+}
+
+static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error *err)
+{
+    const cloth_mesh *m = sim->mesh;
+    verlet_work *w = calloc(1, sizeof *w);
+    if (!w) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "verlet: out of memory");
+        return CLOTH_ENOMEM;
+    }
+    w->limited = malloc(sizeof(int) * (size_t)(m->n_springs ? m->n_springs : 1));
+    w->x_seen = malloc(sizeof(double) * 3 * (size_t)m->n);
+    w->v_seen = malloc(sizeof(double) * 3 * (size_t)m->n);
+    if (!w->limited || !w->x_seen || !w->v_seen) {
+        verlet_destroy(w);
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "verlet: out of memory for %d vertices",
+                     m->n);
+        return CLOTH_ENOMEM;
+    }
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
+            w->limited[w->n_limited++] = s;
+    }
+    *work = w;
+    return CLOTH_OK;
+}
+
+static double length3(const double d[3])
+{
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+static void remember_state(const cloth_sim *sim, verlet_work *w)
+{
+    size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n;
+    memcpy(w->x_seen, sim->x, bytes);
+    memcpy(w->v_seen, sim->v, bytes);
+}
+
+/* Pins are static, so a spring between two pins keeps its length: count once here the
+ * ones that exceed the limit (a pinned bar built with mesh.prestretch > tau_c). */
+static void verlet_start(cloth_sim *sim, void *work)
+{
+    verlet_work *w = work;
+    const cloth_mesh *m = sim->mesh;
+    double factor = 1 + sim->scene.verlet.strain_limit;
+    w->pinned_violations = 0;
+    for (int s = 0; s < m->n_springs && sim->scene.verlet.strain_limit > 0; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        if (sp->family == CLOTH_BEND || !m->pinned[sp->a] || !m->pinned[sp->b])
+            continue;
+        const double *a = m->x0 + 3 * sp->a, *b = m->x0 + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        w->pinned_violations +=
+            length3(d) > factor * sp->rest * (1 + sim->scene.verlet.strain_tol);
+    }
+    remember_state(sim, w);
+}
+
+/* The state is x and x_prev; a caller may write x or v between frames (the notebooks
+ * do).  A vertex whose x or v is not what the last step left gets x_prev = x - h v, so
+ * that it continues from the written position with the written velocity. */
+static void verlet_begin_frame(cloth_sim *sim, void *work)
+{
+    verlet_work *w = work;
+    double h = sim->scene.run.dt / sim->scene.run.substeps;
+    for (int i = 0; i < sim->mesh->n; i++) {
+        double *x = sim->x + 3 * i, *v = sim->v + 3 * i;
+        if (memcmp(x, w->x_seen + 3 * i, 3 * sizeof(double)) == 0 &&
+            memcmp(v, w->v_seen + 3 * i, 3 * sizeof(double)) == 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            sim->x_prev[3 * i + k] = x[k] - h * v[k];
+    }
+}
+
+/* ------------------------------------------------------------------ stages */
+
+static void compute_accelerations(cloth_sim *sim)
+{
+    double *f = sim->force;
+    memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
+    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    if (sim->scene.verlet.mode == CLOTH_VERLET_PROVOT)
+        cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
+    for (int i = 0; i < sim->mesh->n; i++)
+        for (int c = 0; c < 3; c++)
+            f[3 * i + c] *= sim->mesh->inv_mass[i];
+}
+
+/* x' = x + d (x - x_prev) + a h^2; x_prev takes x.  Pins stay where the mesh put them. */
+static void predict(cloth_sim *sim, double h)
+{
+    const cloth_verlet_def *vd = &sim->scene.verlet;
+    const cloth_mesh *m = sim->mesh;
+    double d = vd->damping_rate > 0 ? exp(-vd->damping_rate * h) : vd->damping;
+    for (int i = 0; i < m->n; i++) {
+        double *x = sim->x + 3 * i, *xp = sim->x_prev + 3 * i;
+        if (m->pinned[i]) {
+            memcpy(x, m->x0 + 3 * i, 3 * sizeof(double));
+            memcpy(xp, m->x0 + 3 * i, 3 * sizeof(double));
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            double now = x[k];
+            x[k] = now + d * (now - xp[k]) + sim->force[3 * i + k] * h * h;
+            xp[k] = now;
+        }
+    }
+}
+
+/* Puts every free vertex inside an obstacle on its surface; returns how many were deeper
+ * than CONTACT_TOL L (the ones that really moved). */
+static int collide(cloth_sim *sim)
+{
+    const cloth_scene *s = &sim->scene;
+    if (!s->sphere.enabled && !s->floor.enabled)
+        return 0;
+    double tol = CONTACT_TOL * sim->mesh->rest_diag;
+    int moved = 0;
+    for (int i = 0; i < sim->mesh->n; i++) {
+        double *x = sim->x + 3 * i, normal[3];
+        if (sim->mesh->pinned[i])
+            continue;
+        double gap = HUGE_VAL;
+        if (s->sphere.enabled)
+            gap = cloth__sphere_gap(&s->sphere, sim->sphere_c, x);
+        if (s->floor.enabled)
+            gap = fmin(gap, cloth__floor_gap(&s->floor, x));
+        if (gap < 0) {
+            cloth__push_out(s, sim->sphere_c, x, normal);
+            moved += gap < -tol;
+        }
+    }
+    return moved;
+}
+
+/* One Gauss-Seidel pass of the Verlet cloth web demo's relaxation over every spring:
+ * D = ((l - l0)/l) 0.5 k_relax (x_j - x_i), x_i += D, x_j -= D. */
+static void relax_pass(cloth_sim *sim)
+{
+    const cloth_mesh *m = sim->mesh;
+    double half_k = 0.5 * sim->scene.verlet.k_relax;
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        int free_a = !m->pinned[sp->a], free_b = !m->pinned[sp->b];
+        if (!free_a && !free_b)
+            continue;
+        double *a = sim->x + 3 * sp->a, *b = sim->x + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double l = length3(d);
+        if (l == 0)
+            continue; /* no direction to push along */
+        double c = (l - sp->rest) / l * half_k;
+        /* a pinned end does not move: the free end takes both halves */
+        double ca = free_b ? c : 2 * c, cb = free_a ? c : 2 * c;
+        for (int k = 0; k < 3; k++) {
+            if (free_a)
+                a[k] += ca * d[k];
+            if (free_b)
+                b[k] -= cb * d[k];
+        }
+    }
+}
+
+/* One Gauss-Seidel sweep of Provot's correction over the limited springs; returns how
+ * many it shortened.  Removing the fraction (l - L)/l of d = x_b - x_a leaves
+ * |d'| = L = (1 + tau_c) l0 exactly. */
+static int provot_sweep(cloth_sim *sim, const verlet_work *w, double factor, double tol)
+{
+    const cloth_mesh *m = sim->mesh;
+    int shortened = 0;
+    for (int q = 0; q < w->n_limited; q++) {
+        const cloth_spring *sp = &m->springs[w->limited[q]];
+        double *a = sim->x + 3 * sp->a, *b = sim->x + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double l = length3(d), limit = factor * sp->rest;
+        if (!(l > limit * (1 + tol)))
+            continue;
+        double c = (l - limit) / l;
+        if (m->pinned[sp->a]) {
+            for (int k = 0; k < 3; k++)
+                b[k] -= c * d[k];
+        } else if (m->pinned[sp->b]) {
+            for (int k = 0; k < 3; k++)
+                a[k] += c * d[k];
+        } else {
+            for (int k = 0; k < 3; k++) {
+                a[k] += 0.5 * c * d[k];
+                b[k] -= 0.5 * c * d[k];
+            }
+        }
+        shortened++;
+    }
+    return shortened;
+}
+
+/* 1 when some limited spring is still longer than the limit (no correction made). */
+static int limit_violated(const cloth_sim *sim, const verlet_work *w, double factor,
+                          double tol)
+{
+    const cloth_mesh *m = sim->mesh;
+    for (int q = 0; q < w->n_limited; q++) {
+        const cloth_spring *sp = &m->springs[w->limited[q]];
+        const double *a = sim->x + 3 * sp->a, *b = sim->x + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        if (length3(d) > factor * sp->rest * (1 + tol))
+            return 1;
+    }
+    return 0;
+}
+
+/* Provot's sweeps, each followed by the obstacle projection so that the result honours
+ * both; converged when a sweep shortens nothing and the projection moves nothing. */
+static void limit_strain(cloth_sim *sim, const verlet_work *w, cloth__step_stats *stats)
+{
+    const cloth_verlet_def *vd = &sim->scene.verlet;
+    if (vd->strain_limit <= 0)
+        return;
+    double factor = 1 + vd->strain_limit;
+    int passes = 0, changed = 1;
+    while (changed && passes < vd->strain_passes) {
+        changed = provot_sweep(sim, w, factor, vd->strain_tol);
+        changed += collide(sim);
+        passes++;
+    }
+    stats->iterations += passes;
+    /* the last sweep of a spent budget may still have finished the job: look again */
+    if (changed && (limit_violated(sim, w, factor, vd->strain_tol) || collide(sim)))
+        stats->not_converged = 1;
+    if (w->pinned_violations)
+        stats->not_converged = 1;
+}
+
+static void update_velocities(cloth_sim *sim, double h)
+{
+    for (int i = 0; i < 3 * sim->mesh->n; i++)
+        sim->v[i] = (sim->x[i] - sim->x_prev[i]) / h;
+}
+
+static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
+                                cloth__step_stats *stats, cloth_error *err)
+{
+    (void)err;
+    verlet_work *w = work;
+    const cloth_verlet_def *vd = &sim->scene.verlet;
+    stats->iterations = 0;
+    compute_accelerations(sim);
+    predict(sim, h);
+    if (vd->mode == CLOTH_VERLET_RELAX) {
+        for (int pass = 0; pass < vd->iterations; pass++) {
+            relax_pass(sim);
+            collide(sim);
+        }
+        stats->iterations += vd->iterations;
+    }
+    collide(sim);
+    limit_strain(sim, w, stats);
+    update_velocities(sim, h);
+    remember_state(sim, w);
+    return CLOTH_OK;
+}
+
+/* ---------------------------------------------------------------- the keys */
+
+static const char *const mode_names[] = {"relax", "provot", NULL};
+
+#define OFF(field) offsetof(cloth_scene, verlet.field)
+
+static const cloth__key verlet_keys[] = {
+    {"verlet", "mode", CLOTH__KEY_CHOICE, OFF(mode), 0, 0, 0, 0, 0, mode_names, NULL, "relax",
+     "relax (the Verlet cloth web demo: relaxation passes) or provot (Hooke forces in a)"},
+    {"verlet", "damping", CLOTH__KEY_DOUBLE, OFF(damping), 0, 0, 1, 0, 0, NULL, NULL, "0.99",
+     "d of x' = x + d (x - x_prev) + a h^2 per step (the Verlet cloth web demo); 1 = none"},
+    {"verlet", "damping_rate", CLOTH__KEY_DOUBLE, OFF(damping_rate), 0, 0, HUGE_VAL, 0, 1,
+     NULL, NULL, "0", "c > 0 replaces damping by d = exp(-c h) (1/s)"},
+    {"verlet", "iterations", CLOTH__KEY_INT, OFF(iterations), 0, 0, 1000000, 0, 0, NULL, NULL,
+     "12", "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
+    {"verlet", "k_relax", CLOTH__KEY_DOUBLE, OFF(k_relax), 0, 0, 2, 1, 1, NULL, NULL, "1",
+     "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
+    {"verlet", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
+     NULL, "0.1", "Provot's tau_c: structural/shear l <= (1 + tau_c) l0; 0 = off"},
+    {"verlet", "strain_passes", CLOTH__KEY_INT, OFF(strain_passes), 0, 1, 1000000, 0, 0, NULL,
+     NULL, "100", "Provot sweeps per step at most (then not-converged)"},
+    {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
+     "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
+};
+
+#undef OFF
+
+const cloth__kernel cloth__verlet_kernel = {
+    "verlet",
+    "position Verlet with relaxation and Provot strain limiting (1995)",
+    verlet_keys,
+    (int)(sizeof verlet_keys / sizeof verlet_keys[0]),
+    verlet_create,
+    verlet_destroy,
+    verlet_start,
+    verlet_step,
+    NULL,
+    NULL,
+    verlet_begin_frame,
+};

@@ -1,0 +1,54 @@
+/* Private: the kernel ops table.  Every kernel is one file that defines one
+ * `const cloth__kernel` and is listed once in kernels.c; the CLI, the run loop, the
+ * tests and the notebooks reach a kernel only through this table.
+ *
+ * Between frames a viewer (interact.c, live.c) may change:
+ *   - the pin set (mesh->pinned, inv_mass, n_pinned): the next frame first rebuilds the
+ *     work (create, start with the current state and x_prev = x - h v, destroy the old);
+ *   - where a pinned vertex is held (its x0 row, with its x, x_prev and v = 0), every
+ *     frame while it is dragged, without a rebuild: a step holds pins at x0 (or leaves
+ *     them where they are) and must not keep copies of pinned positions from start;
+ *   - the live scene keys of cloth_sim_set (world, spring k, sphere radius, substeps),
+ *     which a step reads afresh; the kernel's own keys rebuild the work. */
+#ifndef CLOTH_KERNEL_H
+#define CLOTH_KERNEL_H
+
+#include "cloth.h"
+#include "core/keys.h"
+
+/* What one kernel step reports; the sim adds them up over a frame. */
+typedef struct cloth__step_stats {
+    long iterations;            /* passes or Newton iterations of this step          */
+    int not_converged;          /* 1 if this step stopped before its tolerance       */
+    int regularized;            /* Newton solves that needed Tikhonov                */
+    double cond_max;            /* largest condition number seen (NaN if none)       */
+} cloth__step_stats;
+
+typedef struct cloth__kernel {
+    const char *name;           /* as in run.kernel                                   */
+    const char *summary;        /* one line for `cloth list`                          */
+    const cloth__key *keys;     /* this kernel's section of scene keys                */
+    int n_keys;
+    /* Allocates everything the kernel needs for the sim's mesh; *work may stay NULL. */
+    cloth_status (*create)(const cloth_sim *sim, void **work, cloth_error *err);
+    void (*destroy)(void *work);
+    /* Called after create and on every reset, with the state at frame 0. */
+    void (*start)(cloth_sim *sim, void *work);
+    /* One step of length h from sim->t; moves sim->x and sim->v.  May not allocate.  On
+     * failure it says why in err (the sim adds "frame N: KERNEL: " in front). */
+    cloth_status (*step)(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
+                         cloth_error *err);
+    /* Optional: adds the kernel's own terms to a frame's metrics (barrier energy,
+     * self-contact gaps). */
+    void (*measure)(const cloth_sim *sim, const void *work, cloth_frame *frame);
+    /* Optional: the Newton log rows of the last frame. */
+    int (*log)(const void *work, const cloth_newton_iter **rows);
+    /* Optional: called at the start of each frame (to clear per-frame logs). */
+    void (*begin_frame)(cloth_sim *sim, void *work);
+} cloth__kernel;
+
+/* The kernel named name, or NULL. */
+const cloth__kernel *cloth__kernel_find(const char *name);
+const cloth__kernel *cloth__kernel_at(int i);
+
+#endif

@@ -1,0 +1,89 @@
+/* The shared metrics of a frame (SPEC 5): energies, drift, stretch, gaps.  Every kernel
+ * is measured by the same formulas so that their numbers can be compared. */
+#include "terms/obstacle.h"
+#include "sim/sim.h"
+#include "terms/spring.h"
+
+#include <math.h>
+
+/* A vertex counts as penetrating when its gap is below -PENETRATION_TOL * L: a vertex
+ * projected onto a surface sits there only up to rounding. */
+#define PENETRATION_TOL 1e-9
+
+static void measure_energies(const cloth_sim *sim, cloth_frame *f)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *g = sim->scene.world.gravity;
+    f->kinetic = f->gravity = f->elastic = 0;
+    for (int i = 0; i < m->n; i++) {
+        const double *v = sim->v + 3 * i, *x = sim->x + 3 * i;
+        f->kinetic += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        f->gravity -= m->mass[i] * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+    }
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        f->elastic += cloth__spring_energy(sim->x + 3 * sp->a, sim->x + 3 * sp->b, sp->k,
+                                           sp->rest);
+    }
+}
+
+static void measure_stretch(const cloth_sim *sim, cloth_frame *f)
+{
+    const cloth_mesh *m = sim->mesh;
+    int count = 0;
+    double sum = 0, max = 0;
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        if (sp->family == CLOTH_BEND)
+            continue;
+        const double *a = sim->x + 3 * sp->a, *b = sim->x + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double strain = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / sp->rest - 1;
+        max = count ? fmax(max, strain) : strain;
+        sum += strain;
+        count++;
+    }
+    f->stretch_max = max;
+    f->stretch_mean = count ? sum / count : 0;
+}
+
+static void measure_gaps(const cloth_sim *sim, cloth_frame *f)
+{
+    const cloth_scene *s = &sim->scene;
+    const cloth_mesh *m = sim->mesh;
+    double tol = PENETRATION_TOL * m->rest_diag;
+    f->has_gap = s->sphere.enabled || s->floor.enabled;
+    f->min_gap = f->has_gap ? HUGE_VAL : NAN;
+    f->penetrations = 0;
+    if (!f->has_gap)
+        return;
+    for (int i = 0; i < m->n; i++) {
+        const double *x = sim->x + 3 * i;
+        double gap = HUGE_VAL;
+        if (s->sphere.enabled)
+            gap = cloth__sphere_gap(&s->sphere, sim->sphere_c, x);
+        if (s->floor.enabled)
+            gap = fmin(gap, cloth__floor_gap(&s->floor, x));
+        f->min_gap = fmin(f->min_gap, gap);
+        f->penetrations += gap < -tol;
+    }
+}
+
+void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
+{
+    f->frame = sim->frame;
+    f->time = sim->t;
+    f->iterations = 0;
+    f->not_converged = f->regularized = 0;
+    f->has_cond = 0;
+    f->cond_max = NAN;
+    f->wall_ms = 0;
+    measure_energies(sim, f);
+    measure_stretch(sim, f);
+    measure_gaps(sim, f);
+    f->barrier = 0;
+    if (sim->kernel->measure)
+        sim->kernel->measure(sim, sim->work, f);
+    f->total = f->kinetic + f->gravity + f->elastic + f->barrier;
+    f->drift = (f->total - sim->total0) / sim->e_scale;
+}

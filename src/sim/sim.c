@@ -1,0 +1,197 @@
+/*
+ * The simulation object: mesh + state + the chosen kernel's work memory, and the frame
+ * loop every kernel shares: move obstacles, step the kernel run.substeps times, check
+ * for divergence, measure.
+ */
+#include "core/status.h"
+#include "sim/interact.h"
+#include "terms/obstacle.h"
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+cloth__force_env cloth__sim_force_env(const cloth_sim *sim)
+{
+    cloth__force_env env = {sim->mesh, &sim->scene.world, &sim->scene.material, &sim->wind};
+    return env;
+}
+
+void cloth__sim_move_obstacles(cloth_sim *sim, double t)
+{
+    if (sim->scene.sphere.enabled)
+        cloth__sphere_center(&sim->scene.sphere, t, sim->sphere_c);
+}
+
+/* E_scale = sum m |g| L + kinetic_0 + elastic_0: the energy the cloth could trade with
+ * gravity over its own size, so drift does not depend on where potential energy is 0. */
+void cloth__sim_energy_reference(cloth_sim *sim)
+{
+    const double *g = sim->scene.world.gravity;
+    double gmag = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), mass = 0;
+    for (int i = 0; i < sim->mesh->n; i++)
+        mass += sim->mesh->mass[i];
+    sim->total0 = 0;
+    sim->e_scale = 1;
+    cloth_frame f0;
+    cloth_sim_measure(sim, &f0);
+    sim->total0 = f0.total;
+    sim->e_scale = mass * gmag * sim->mesh->rest_diag + f0.kinetic + f0.elastic;
+    if (!(sim->e_scale > 0))
+        sim->e_scale = 1; /* no gravity, at rest, unstretched: drift in joules */
+}
+
+void cloth_sim_reset(cloth_sim *sim)
+{
+    size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n;
+    cloth__interact_reset(sim); /* the scene's pins and x0 back, no grab */
+    memcpy(sim->x, sim->mesh->x0, bytes);
+    memcpy(sim->x_prev, sim->mesh->x0, bytes);
+    memset(sim->v, 0, bytes);
+    sim->t = 0;
+    sim->frame = 0;
+    cloth__sim_move_obstacles(sim, 0);
+    if (sim->kernel->start)
+        sim->kernel->start(sim, sim->work);
+    cloth__sim_energy_reference(sim);
+}
+
+cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
+{
+    *out = NULL;
+    const cloth__kernel *kernel = cloth__kernel_find(scene->run.kernel);
+    if (!kernel)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'", scene->source,
+                           scene->run.kernel);
+    cloth_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
+    sim->scene = *scene;
+    sim->kernel = kernel;
+    cloth_status st = cloth_mesh_create(scene, &sim->mesh, err);
+    if (st != CLOTH_OK) {
+        free(sim);
+        return st;
+    }
+    size_t n3 = 3 * (size_t)sim->mesh->n;
+    sim->x = malloc(n3 * sizeof(double));
+    sim->v = malloc(n3 * sizeof(double));
+    sim->x_prev = malloc(n3 * sizeof(double));
+    sim->force = malloc(n3 * sizeof(double));
+    if (!sim->x || !sim->v || !sim->x_prev || !sim->force) {
+        cloth_sim_destroy(sim);
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
+    }
+    st = cloth__interact_create(sim, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
+    }
+    cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
+    st = kernel->create(sim, &sim->work, err);
+    if (st != CLOTH_OK) {
+        sim->work = NULL;
+        cloth_sim_destroy(sim);
+        return st;
+    }
+    cloth_sim_reset(sim);
+    *out = sim;
+    return CLOTH_OK;
+}
+
+void cloth_sim_destroy(cloth_sim *sim)
+{
+    if (!sim)
+        return;
+    if (sim->work && sim->kernel->destroy)
+        sim->kernel->destroy(sim->work);
+    cloth__interact_destroy(sim->interact);
+    cloth_mesh_destroy(sim->mesh);
+    free(sim->x);
+    free(sim->v);
+    free(sim->x_prev);
+    free(sim->force);
+    free(sim);
+}
+
+/* Index of the first vertex that is non-finite or beyond the blow-up limit, or -1. */
+static int find_blowup(const cloth_sim *sim)
+{
+    double limit2 = sim->scene.run.blowup_limit * sim->scene.run.blowup_limit;
+    for (int i = 0; i < sim->mesh->n; i++) {
+        const double *x = sim->x + 3 * i, *v = sim->v + 3 * i;
+        double r2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+        if (!(r2 <= limit2) || !isfinite(v[0] + v[1] + v[2]))
+            return i;
+    }
+    return -1;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
+{
+    int substeps = sim->scene.run.substeps;
+    double h = sim->scene.run.dt / substeps;
+    long iterations = 0;
+    int not_converged = 0, regularized = 0;
+    double cond_max = NAN;
+    cloth_status pins = cloth__interact_begin_frame(sim, err); /* after runtime pins */
+    if (pins != CLOTH_OK)
+        return pins;
+    double start = now_ms();
+    if (sim->kernel->begin_frame)
+        sim->kernel->begin_frame(sim, sim->work);
+    for (int s = 0; s < substeps; s++) {
+        /* obstacles are where they will be at the end of the step */
+        cloth__sim_move_obstacles(sim, sim->t + h);
+        cloth__step_stats st = {0, 0, 0, NAN};
+        cloth_error why = {""};
+        cloth_status status = sim->kernel->step(sim, sim->work, h, &st, &why);
+        sim->t = (sim->frame * substeps + s + 1) * h;
+        iterations += st.iterations;
+        not_converged += st.not_converged;
+        regularized += st.regularized;
+        if (!isnan(st.cond_max))
+            cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
+        if (status != CLOTH_OK)
+            return cloth__fail(err, status, "frame %ld: %s: %s", sim->frame + 1,
+                               sim->kernel->name, why.msg[0] ? why.msg : "the step failed");
+        int bad = find_blowup(sim);
+        if (bad >= 0)
+            return cloth__fail(err, CLOTH_ENUMERIC,
+                               "frame %ld: diverged: vertex %d left |x| <= %g or became non-finite",
+                               sim->frame + 1, bad, sim->scene.run.blowup_limit);
+    }
+    double wall = now_ms() - start;
+    sim->frame++;
+    cloth_sim_measure(sim, out);
+    out->iterations = iterations;
+    out->not_converged = not_converged;
+    out->regularized = regularized;
+    out->has_cond = !isnan(cond_max);
+    out->cond_max = cond_max;
+    out->wall_ms = wall;
+    return CLOTH_OK;
+}
+
+double *cloth_sim_positions(cloth_sim *sim) { return sim->x; }
+double *cloth_sim_velocities(cloth_sim *sim) { return sim->v; }
+const cloth_mesh *cloth_sim_mesh(const cloth_sim *sim) { return sim->mesh; }
+const cloth_scene *cloth_sim_scene(const cloth_sim *sim) { return &sim->scene; }
+double cloth_sim_time(const cloth_sim *sim) { return sim->t; }
+
+int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows)
+{
+    *rows = NULL;
+    return sim->kernel->log ? sim->kernel->log(sim->work, rows) : 0;
+}

@@ -1,0 +1,74 @@
+/* The sphere and the floor: motion, gaps, and the Verlet cloth web demo's projection
+ * onto the surface. */
+#include "terms/obstacle.h"
+
+#include <math.h>
+
+void cloth__sphere_center(const cloth_sphere_def *s, double t, double c[3])
+{
+    switch (s->motion) {
+    case CLOTH_MOTION_ORBIT: {
+        /* a horizontal circle of radius A about the centre, period T */
+        double phi = 2 * M_PI * t / s->period;
+        c[0] = s->center[0] + s->amplitude * cos(phi);
+        c[1] = s->center[1];
+        c[2] = s->center[2] + s->amplitude * sin(phi);
+        return;
+    }
+    case CLOTH_MOTION_PATH: {
+        /* back and forth between the end points: w = (1 - cos(2 pi t / T)) / 2 */
+        double w = 0.5 * (1 - cos(2 * M_PI * t / s->period));
+        for (int k = 0; k < 3; k++)
+            c[k] = s->path[k] + w * (s->path[3 + k] - s->path[k]);
+        return;
+    }
+    case CLOTH_MOTION_STATIC:
+        break;
+    }
+    for (int k = 0; k < 3; k++)
+        c[k] = s->center[k];
+}
+
+double cloth__sphere_gap(const cloth_sphere_def *s, const double c[3], const double x[3])
+{
+    double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - s->radius - s->offset;
+}
+
+double cloth__floor_gap(const cloth_floor_def *f, const double x[3])
+{
+    return x[1] - f->height - f->offset;
+}
+
+int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
+                    double normal[3])
+{
+    int hit = CLOTH__HIT_NONE;
+    if (scene->sphere.enabled) {
+        double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+        double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        double r = scene->sphere.radius + scene->sphere.offset;
+        if (len < r) {
+            /* at the centre itself any direction is outward: take +y */
+            double n[3] = {0, 1, 0};
+            if (len > 0)
+                for (int k = 0; k < 3; k++)
+                    n[k] = d[k] / len;
+            for (int k = 0; k < 3; k++) {
+                x[k] = c[k] + r * n[k];
+                normal[k] = n[k];
+            }
+            hit = CLOTH__HIT_SPHERE;
+        }
+    }
+    if (scene->floor.enabled) {
+        double floor_y = scene->floor.height + scene->floor.offset;
+        if (x[1] < floor_y) {
+            x[1] = floor_y;
+            normal[0] = normal[2] = 0;
+            normal[1] = 1;
+            hit = CLOTH__HIT_FLOOR;
+        }
+    }
+    return hit;
+}
