@@ -164,8 +164,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
         if (status != CLOTH_OK)
-            return cloth__fail(err, status, "frame %ld: %s: %s", sim->frame + 1,
-                               sim->kernel->name, why.msg[0] ? why.msg : "the step failed");
+            return cloth__fail(err, status, "%s: frame %ld: %s: %s", sim->scene.source,
+                               sim->frame + 1, sim->kernel->name,
+                               why.msg[0] ? why.msg : "the step failed");
         int bad = find_blowup(sim);
         if (bad >= 0)
             return cloth__fail(err, CLOTH_ENUMERIC,
