@@ -16,6 +16,7 @@ WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 LAYERS   = core terms sim kernels harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
 APP_SRC  = $(shell find src/app -name '*.c' | sort)
 APP_OBJ  = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
@@ -65,6 +66,15 @@ $(BUILD)/libcloth.a: $(LIB_OBJ)
 	@echo "  AR   $@"
 	@rm -f $@ && ar rcs $@ $^
 
+# The core layer alone: its tests link it without any kernel or LAPACK.
+$(BUILD)/libcloth_core.a: $(CORE_OBJ)
+	@echo "  AR   $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/test_core: $(BUILD)/obj/tests/core/test_core.o $(BUILD)/libcloth_core.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
+
 $(BUILD)/libcloth.so: $(LIB_OBJ)
 	@echo "  LD   $@"
 	@$(CC) -shared -o $@ $^ $(LDLIBS)
@@ -79,8 +89,11 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
 
 # The Check suite; its last line is Check's summary.  Tests that run the CLI find it
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
+# First the layering of src/ and the core layer's own tests, linked without kernels.
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth
+	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core
+	@tests/check_layers.sh
+	@$(BUILD)/test_core
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.

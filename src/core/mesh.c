@@ -12,7 +12,7 @@
  */
 #include "core/status.h"
 #include "cloth.h"
-#include "core/keys.h"
+#include "core/scene.h"
 
 #include <errno.h>
 #include <math.h>
@@ -218,7 +218,7 @@ static cloth_status assign_masses(const cloth_scene *s, cloth_mesh *m)
 static cloth_status assign_pins(const cloth_scene *s, cloth_mesh *m, cloth_error *err)
 {
     char where[CLOTH_PATH_MAX + 16];
-    cloth__key_where(s, cloth__key_index("mesh", "pins"), where, sizeof where);
+    cloth__key_where(s, cloth__key_index(NULL, "mesh", "pins"), where, sizeof where);
     int nx = m->nx, ny = m->ny;
     if (s->mesh.pins != CLOTH_PINS_LIST && s->mesh.pins != CLOTH_PINS_NONE && nx == 0)
         return cloth__fail(err, CLOTH_EINVAL,
@@ -314,7 +314,7 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
 {
     char path[2 * CLOTH_PATH_MAX], where[CLOTH_PATH_MAX + 16];
     obj_path(s, path, sizeof path);
-    cloth__key_where(s, cloth__key_index("mesh", "obj"), where, sizeof where);
+    cloth__key_where(s, cloth__key_index(NULL, "mesh", "obj"), where, sizeof where);
     double *x = NULL;
     int *tris = NULL, n = 0, n_tris = 0;
     cloth_error obj_err;
@@ -399,7 +399,7 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     bounding_diagonal(m);
     if (assign_masses(s, m) != CLOTH_OK) {
         char where[CLOTH_PATH_MAX + 16];
-        cloth__key_where(s, cloth__key_index("material", "density"), where, sizeof where);
+        cloth__key_where(s, cloth__key_index(NULL, "material", "density"), where, sizeof where);
         cloth_mesh_destroy(m);
         return cloth__fail(err, CLOTH_EINVAL,
                            "%s: material.density: a vertex belongs to no triangle and would get no "

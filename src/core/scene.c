@@ -5,14 +5,14 @@
  *   key = value        # vectors are three numbers separated by spaces
  *
  * Every key is a row of a cloth__key table (kernel-independent keys below, kernel keys
- * in each kernel's file).  Defaults are the rows' default texts run through the same
+ * in each kernel's file, handed in by the caller as a cloth__keyset: the core knows no
+ * kernel).  Defaults are the rows' default texts run through the same
  * parser, so `cloth list`, the README and the code cannot disagree.  Anything the table
  * does not accept is an error naming FILE:LINE: key.
  */
+#include "core/ini.h"
+#include "core/scene.h"
 #include "core/status.h"
-#include "cloth.h"
-#include "sim/kernel.h"
-#include "core/keys.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -157,21 +157,6 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
     return 1;
 }
 
-static int parse_kernel(cloth_scene *s, const char *value, char *why, size_t n)
-{
-    if (!cloth__kernel_find(value)) {
-        char names[256] = "";
-        for (int i = 0; cloth_kernel_name(i); i++) {
-            strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
-            strncat(names, cloth_kernel_name(i), sizeof names - strlen(names) - 1);
-        }
-        snprintf(why, n, "unknown kernel '%s' (one of: %s)", value, names);
-        return 1;
-    }
-    snprintf(s->run.kernel, sizeof s->run.kernel, "%s", value);
-    return 0;
-}
-
 /* ----------------------------------------------------------- the key table */
 
 #define OFF(field) offsetof(cloth_scene, field)
@@ -239,8 +224,8 @@ static const cloth__key common_keys[] = {
     {"plane", "offset", CLOTH__KEY_DOUBLE, OFF(floor.offset), 0, 0, INF, 0, 1, NULL, NULL,
      "0", "skin thickness above the floor (m)"},
 
-    {"run", "kernel", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kernel, "explicit",
-     "explicit | verlet | pbd | newton"},
+    {"run", "kernel", CLOTH__KEY_KERNEL, OFF(run.kernel), CLOTH_NAME_MAX, 0, 0, 0, 0, NULL,
+     NULL, "explicit", "the kernel that steps the cloth (the list above)"},
     {"run", "dt", CLOTH__KEY_DOUBLE, OFF(run.dt), 0, 0, INF, 1, 1, NULL, NULL, "0.01",
      "frame length (s)"},
     {"run", "substeps", CLOTH__KEY_INT, OFF(run.substeps), 0, 1, 100000, 0, 0, NULL, NULL,
@@ -256,24 +241,38 @@ static const cloth__key common_keys[] = {
 #define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))
 
 /* The i-th key over the common table and then every kernel's table. */
-static const cloth__key *key_at(int i)
+static const cloth__key *key_at(const cloth__keyset *ks, int i)
 {
     if (i < N_COMMON)
         return &common_keys[i];
     i -= N_COMMON;
-    for (int k = 0; cloth__kernel_at(k); k++) {
-        const cloth__kernel *kern = cloth__kernel_at(k);
-        if (i < kern->n_keys)
-            return &kern->keys[i];
-        i -= kern->n_keys;
+    const char *name;
+    int n;
+    const cloth__key *keys;
+    for (int k = 0; ks && (keys = ks->kernel_keys(k, &name, &n)) != NULL; k++) {
+        if (i < n)
+            return &keys[i];
+        i -= n;
     }
     return NULL;
 }
 
-const cloth__key *cloth__key_find(const char *section, const char *name, int *index)
+/* 1 if name is a kernel of ks. */
+static int kernel_known(const cloth__keyset *ks, const char *value)
 {
-    for (int i = 0; key_at(i); i++) {
-        const cloth__key *k = key_at(i);
+    const char *name;
+    int n;
+    for (int k = 0; ks && ks->kernel_keys(k, &name, &n); k++)
+        if (strcmp(name, value) == 0)
+            return 1;
+    return 0;
+}
+
+const cloth__key *cloth__key_find(const cloth__keyset *ks, const char *section, const char *name,
+                                  int *index)
+{
+    for (int i = 0; key_at(ks, i); i++) {
+        const cloth__key *k = key_at(ks, i);
         if (strcmp(k->section, section) == 0 && strcmp(k->name, name) == 0) {
             if (index)
                 *index = i;
@@ -283,10 +282,10 @@ const cloth__key *cloth__key_find(const char *section, const char *name, int *in
     return NULL;
 }
 
-int cloth__key_index(const char *section, const char *name)
+int cloth__key_index(const cloth__keyset *ks, const char *section, const char *name)
 {
     int index = -1;
-    cloth__key_find(section, name, &index);
+    cloth__key_find(ks, section, name, &index);
     return index;
 }
 
@@ -303,12 +302,12 @@ void cloth__key_where(const cloth_scene *scene, int index, char *buf, size_t siz
 /* [sweep] declares runs of the scene (sweep.c reads it); the scene itself skips it. */
 #define SWEEP_SECTION "sweep"
 
-static int section_known(const char *section)
+static int section_known(const cloth__keyset *ks, const char *section)
 {
     if (strcmp(section, SWEEP_SECTION) == 0)
         return 1;
-    for (int i = 0; key_at(i); i++)
-        if (strcmp(key_at(i)->section, section) == 0)
+    for (int i = 0; key_at(ks, i); i++)
+        if (strcmp(key_at(ks, i)->section, section) == 0)
             return 1;
     return 0;
 }
@@ -344,8 +343,8 @@ static int in_range(const cloth__key *k, double v)
 }
 
 /* Sets one key from its text; 0 on success, else why holds the reason. */
-static int set_value(cloth_scene *s, const cloth__key *k, const char *value, char *why,
-                     size_t n)
+static int set_value(const cloth__keyset *ks, cloth_scene *s, const cloth__key *k,
+                     const char *value, char *why, size_t n)
 {
     char range[96];
     if (*value == '\0' && k->type != CLOTH__KEY_STRING) {
@@ -427,6 +426,20 @@ static int set_value(cloth_scene *s, const cloth__key *k, const char *value, cha
         return 0;
     case CLOTH__KEY_CUSTOM:
         return k->parse(s, value, why, n);
+    case CLOTH__KEY_KERNEL:
+        if (!kernel_known(ks, value) || strlen(value) >= k->size) {
+            char names[256] = "";
+            const char *name;
+            int count;
+            for (int i = 0; ks && ks->kernel_keys(i, &name, &count); i++) {
+                strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+                strncat(names, name, sizeof names - strlen(names) - 1);
+            }
+            snprintf(why, n, "unknown kernel '%s' (one of: %s)", value, names);
+            return 1;
+        }
+        memcpy(FIELD(char, s, k), value, strlen(value) + 1);
+        return 0;
     }
     snprintf(why, n, "unsupported key type");
     return 1;
@@ -437,29 +450,29 @@ size_t cloth_scene_size(void)
     return sizeof(cloth_scene);
 }
 
-void cloth_default_scene(cloth_scene *scene)
+void cloth__default_scene(const cloth__keyset *ks, cloth_scene *scene)
 {
     memset(scene, 0, sizeof *scene);
     snprintf(scene->source, sizeof scene->source, "<defaults>");
     char why[CLOTH_MSG_MAX];
-    for (int i = 0; key_at(i); i++)
-        (void)set_value(scene, key_at(i), key_at(i)->def, why, sizeof why);
+    for (int i = 0; key_at(ks, i); i++)
+        (void)set_value(ks, scene, key_at(ks, i), key_at(ks, i)->def, why, sizeof why);
 }
 
 /* ------------------------------------------------------------------ parsing */
 
 /* Sets section.name = value, recording where it came from. */
-static cloth_status assign(cloth_scene *s, const char *section, const char *name,
-                           const char *value, const char *where, int from_set, int line,
-                           cloth_error *err)
+static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *section,
+                           const char *name, const char *value, const char *where,
+                           int from_set, int line, cloth_error *err)
 {
     int index;
-    const cloth__key *k = cloth__key_find(section, name, &index);
+    const cloth__key *k = cloth__key_find(ks, section, name, &index);
     if (!k)
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
                            section, name, section);
     char why[CLOTH_MSG_MAX - 64];
-    if (set_value(s, k, value, why, sizeof why))
+    if (set_value(ks, s, k, value, why, sizeof why))
         return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
     enable_section(s, section);
     if (index < CLOTH_MAX_KEYS) {
@@ -469,120 +482,64 @@ static cloth_status assign(cloth_scene *s, const char *section, const char *name
     return CLOTH_OK;
 }
 
-cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *scene,
-                               cloth_error *err)
+/* What the scene parser carries from line to line. */
+typedef struct scene_reader {
+    const cloth__keyset *ks;
+    cloth_scene *scene;
+    unsigned char seen[CLOTH_MAX_KEYS];  /* keys set so far, to refuse a second time  */
+} scene_reader;
+
+static cloth_status read_scene_line(void *ctx, const cloth__ini_line *l, cloth_error *err)
 {
-    cloth_default_scene(scene);
-    snprintf(scene->source, sizeof scene->source, "%s", name);
-    char section[64] = "";
-    unsigned char seen[CLOTH_MAX_KEYS] = {0};
-    int line_no = 0, content = 0;
-    const char *p = text;
-    while (*p) {
-        line_no++;
-        size_t len = strcspn(p, "\n");
-        char line[1024];
-        if (len >= sizeof line)
-            return cloth__fail(err, CLOTH_EPARSE, "%s:%d: line longer than %zu characters", name,
-                               line_no, sizeof line - 1);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        p += len + (p[len] == '\n');
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *body = cloth__trim(line);
-        if (!*body)
-            continue;
-        content = 1;
-        char where[CLOTH_PATH_MAX + 16];
-        snprintf(where, sizeof where, "%s:%d", name, line_no);
-        if (*body == '[') {
-            char *close = strchr(body, ']');
-            if (!close)
-                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: section header without ']'", where,
-                                   body);
-            if (*cloth__trim(close + 1))
-                return cloth__fail(err, CLOTH_EPARSE, "%s: %s: characters after the section header",
-                                   where, body);
-            *close = '\0';
-            char *sec = cloth__trim(body + 1);
-            if (!section_known(sec))
-                return cloth__fail(err, CLOTH_EPARSE, "%s: [%s]: unknown section", where, sec);
-            snprintf(section, sizeof section, "%s", sec);
-            enable_section(scene, section);
-            continue;
-        }
-        if (strcmp(section, SWEEP_SECTION) == 0)
-            continue;
-        char *eq = strchr(body, '=');
-        if (!eq)
-            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'key = value'", where, body);
-        *eq = '\0';
-        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
-        if (!*key)
-            return cloth__fail(err, CLOTH_EPARSE, "%s: (no key): expected 'key = value'", where);
-        if (!*section)
-            return cloth__fail(err, CLOTH_EPARSE, "%s: %s: key before any [section]", where, key);
-        int index;
-        if (cloth__key_find(section, key, &index) && index < CLOTH_MAX_KEYS) {
-            if (seen[index])
-                return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: set twice (first on line %d)",
-                                   where, section, key, scene->origin[index].line);
-            seen[index] = 1;
-        }
-        cloth_status st = assign(scene, section, key, value, where, 0, line_no, err);
-        if (st != CLOTH_OK)
-            return st;
+    scene_reader *r = ctx;
+    if (!l->key) {
+        if (!section_known(r->ks, l->section))
+            return cloth__fail(err, CLOTH_EPARSE, "%s: [%s]: unknown section", l->where,
+                               l->section);
+        enable_section(r->scene, l->section);
+        return CLOTH_OK;
     }
-    if (!content)
-        return cloth__fail(err, CLOTH_EPARSE, "%s:1: (file): the scene file is empty", name);
-    return CLOTH_OK;
+    if (strcmp(l->section, SWEEP_SECTION) == 0)
+        return CLOTH_OK; /* harness/sweep.c reads it */
+    int index;
+    if (cloth__key_find(r->ks, l->section, l->key, &index) && index < CLOTH_MAX_KEYS) {
+        if (r->seen[index])
+            return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: set twice (first on line %d)",
+                               l->where, l->section, l->key, r->scene->origin[index].line);
+        r->seen[index] = 1;
+    }
+    return assign(r->ks, r->scene, l->section, l->key, l->value, l->where, 0, l->line, err);
 }
 
-cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error *err)
+cloth_status cloth__scene_parse(const cloth__keyset *ks, const char *text, const char *name,
+                                cloth_scene *scene, cloth_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
-    char *text = NULL;
-    size_t size = 0, cap = 0;
-    for (;;) {
-        if (size + 4096 + 1 > cap) {
-            cap = 2 * cap + 8192;
-            char *grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return cloth__fail(err, CLOTH_ENOMEM, "%s:0: (file): out of memory", path);
-            }
-            text = grown;
-        }
-        size_t got = fread(text + size, 1, 4096, f);
-        size += got;
-        if (got < 4096)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): read error", path);
-    }
-    text[size] = '\0';
-    if (strlen(text) != size) {
-        free(text);
-        return cloth__fail(err, CLOTH_EPARSE, "%s:0: (file): contains a NUL byte: not a text file",
-                           path);
-    }
-    cloth_status st = cloth_scene_parse(text, path, scene, err);
+    cloth__default_scene(ks, scene);
+    snprintf(scene->source, sizeof scene->source, "%s", name);
+    scene_reader r = {ks, scene, {0}};
+    int content;
+    cloth_status st = cloth__ini_parse(text, name, read_scene_line, &r, &content, err);
+    if (st == CLOTH_OK && !content)
+        return cloth__fail(err, CLOTH_EPARSE, "%s:1: (file): the scene file is empty", name);
+    return st;
+}
+
+cloth_status cloth__scene_load(const cloth__keyset *ks, const char *path, cloth_scene *scene,
+                               cloth_error *err)
+{
+    char *text;
+    cloth_status st = cloth__ini_read_file(path, &text, err);
+    if (st != CLOTH_OK)
+        return st;
+    st = cloth__scene_parse(ks, text, path, scene, err);
     free(text);
     return st;
 }
 
 /* Splits "section.key=value" and assigns it; where names its origin in messages. */
-static cloth_status assign_text(cloth_scene *scene, const char *assignment, const char *where,
-                                int from_set, int line, cloth_error *err)
+static cloth_status assign_text(const cloth__keyset *ks, cloth_scene *scene,
+                                const char *assignment, const char *where, int from_set,
+                                int line, cloth_error *err)
 {
     char buf[1024];
     if (strlen(assignment) >= sizeof buf)
@@ -596,36 +553,78 @@ static cloth_status assign_text(cloth_scene *scene, const char *assignment, cons
     *eq = '\0';
     *dot = '\0';
     char *section = cloth__trim(buf), *key = cloth__trim(dot + 1), *value = cloth__trim(eq + 1);
-    if (!section_known(section) || strcmp(section, SWEEP_SECTION) == 0)
+    if (!section_known(ks, section) || strcmp(section, SWEEP_SECTION) == 0)
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown section [%s]", where, section,
                            key, section);
-    return assign(scene, section, key, value, where, from_set, line, err);
+    return assign(ks, scene, section, key, value, where, from_set, line, err);
 }
 
-cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
-                             cloth_error *err)
+cloth_status cloth__scene_set(const cloth__keyset *ks, cloth_scene *scene,
+                              const char *assignment, int arg, cloth_error *err)
 {
     char where[32];
     snprintf(where, sizeof where, "--set:%d", arg);
-    return assign_text(scene, assignment, where, 1, arg, err);
+    return assign_text(ks, scene, assignment, where, 1, arg, err);
 }
 
-cloth_status cloth__scene_set_at(cloth_scene *scene, const char *assignment, int line,
-                                 cloth_error *err)
+cloth_status cloth__scene_set_at(const cloth__keyset *ks, cloth_scene *scene,
+                                 const char *assignment, int line, cloth_error *err)
 {
     char where[CLOTH_PATH_MAX + 16];
     snprintf(where, sizeof where, "%s:%d", scene->source, line);
-    return assign_text(scene, assignment, where, 0, line, err);
+    return assign_text(ks, scene, assignment, where, 0, line, err);
 }
 
-void cloth_scene_print_keys(FILE *out, const char *section)
+void cloth__scene_print_keys(const cloth__keyset *ks, FILE *out, const char *section)
 {
-    for (int i = 0; key_at(i); i++) {
-        const cloth__key *k = key_at(i);
+    for (int i = 0; key_at(ks, i); i++) {
+        const cloth__key *k = key_at(ks, i);
         if (section && strcmp(k->section, section) != 0)
             continue;
         char lhs[64];
         snprintf(lhs, sizeof lhs, "%s.%s = %s", k->section, k->name, k->def);
         fprintf(out, "  %-40s %s\n", lhs, k->help);
     }
+}
+
+#define CFIELD(T, scene, key) ((const T *)((const char *)(scene) + (key)->offset))
+
+cloth_status cloth__scene_get(const cloth__keyset *ks, const cloth_scene *scene,
+                              const char *key, char *value, size_t size, cloth_error *err)
+{
+    char section[64];
+    const char *dot = strchr(key, '.');
+    if (!dot || dot - key >= (long)sizeof section)
+        return cloth__fail(err, CLOTH_EINVAL, "%.200s: expected section.key", key);
+    snprintf(section, sizeof section, "%.*s", (int)(dot - key), key);
+    int index;
+    const cloth__key *k = cloth__key_find(ks, section, dot + 1, &index);
+    if (!k)
+        return cloth__fail(err, CLOTH_EINVAL, "%.200s: unknown key", key);
+    switch (k->type) {
+    case CLOTH__KEY_DOUBLE:
+        snprintf(value, size, "%.17g", *CFIELD(double, scene, k));
+        break;
+    case CLOTH__KEY_INT:
+        snprintf(value, size, "%d", *CFIELD(int, scene, k));
+        break;
+    case CLOTH__KEY_ULONG:
+        snprintf(value, size, "%lu", *CFIELD(unsigned long, scene, k));
+        break;
+    case CLOTH__KEY_VEC3: {
+        const double *v = CFIELD(double, scene, k);
+        snprintf(value, size, "%.17g %.17g %.17g", v[0], v[1], v[2]);
+        break;
+    }
+    case CLOTH__KEY_CHOICE:
+        snprintf(value, size, "%s", k->choices[*CFIELD(int, scene, k)]);
+        break;
+    case CLOTH__KEY_STRING:
+    case CLOTH__KEY_KERNEL:
+        snprintf(value, size, "%s", CFIELD(char, scene, k));
+        break;
+    case CLOTH__KEY_CUSTOM:
+        return cloth__fail(err, CLOTH_EINVAL, "%s: cannot be written back as text", key);
+    }
+    return CLOTH_OK;
 }

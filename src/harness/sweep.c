@@ -14,7 +14,9 @@
  */
 #include "core/status.h"
 #include "cloth.h"
-#include "core/keys.h"
+#include "core/ini.h"
+#include "core/scene.h"
+#include "kernels/registry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -208,7 +210,7 @@ static cloth_status validate(cloth_sweep *sw, cloth_error *err)
     for (int r = 0; r < sw->n_runs; r++) {
         cloth_scene copy = scene;
         for (int s = 0; s < sw->runs[r].n_sets; s++) {
-            st = cloth__scene_set_at(&copy, sw->runs[r].sets[s], sw->runs[r].lines[s], err);
+            st = cloth__scene_set_at(&cloth__kernels()->keys, &copy, sw->runs[r].sets[s], sw->runs[r].lines[s], err);
             if (st != CLOTH_OK)
                 return st;
             if (add_column(sw, sw->runs[r].sets[s]))
@@ -223,76 +225,61 @@ static cloth_status validate(cloth_sweep *sw, cloth_error *err)
     return CLOTH_OK;
 }
 
+/* The [sweep] lines of a scene file, as the INI reader hands them over. */
+typedef struct sweep_reader {
+    decl *runs;
+    int n_runs;
+    vary_decl *vary;
+    int n_vary;
+} sweep_reader;
+
+static cloth_status read_sweep_line(void *ctx, const cloth__ini_line *l, cloth_error *err)
+{
+    sweep_reader *r = ctx;
+    if (!l->key || strcmp(l->section, "sweep") != 0)
+        return CLOTH_OK; /* the scene parser checks everything else */
+    char value[4096];
+    snprintf(value, sizeof value, "%s", l->value);
+    if (strcmp(l->key, "run") == 0) {
+        if (r->n_runs == MAX_RUNS)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", l->where,
+                               MAX_RUNS);
+        r->runs[r->n_runs].line = l->line;
+        return parse_run(value, &r->runs[r->n_runs++], l->where, err);
+    }
+    if (strcmp(l->key, "vary") == 0) {
+        if (r->n_vary == MAX_VARY)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: sweep.vary: more than %d lines", l->where,
+                               MAX_VARY);
+        r->vary[r->n_vary].line = l->line;
+        return parse_vary(value, &r->vary[r->n_vary++], l->where, err);
+    }
+    return cloth__fail(err, CLOTH_EPARSE, "%s: sweep.%s: unknown key (run or vary)", l->where,
+                       l->key);
+}
+
 cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cloth__fail(err, CLOTH_EIO, "%s:0: (file): cannot open: %s", path, strerror(errno));
-    cloth_sweep *sw = calloc(1, sizeof *sw);
-    decl *runs = calloc(MAX_RUNS, sizeof *runs);
-    vary_decl *vary = calloc(MAX_VARY, sizeof *vary);
-    cloth_status st = sw && runs && vary ? CLOTH_OK : CLOTH_ENOMEM;
+    char *text;
+    cloth_status st = cloth__ini_read_file(path, &text, err);
     if (st != CLOTH_OK)
-        cloth__fail(err, st, "%s: out of memory", path);
-    int n_runs = 0, n_vary = 0, line_no = 0, in_sweep = 0;
-    char line[4096];
-    while (st == CLOTH_OK && fgets(line, sizeof line, f)) {
-        line_no++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *body = cloth__trim(line);
-        if (*body == '[') {
-            /* the scene parser checks headers; here only "is this [sweep]" matters */
-            char *close = strchr(body, ']');
-            if (close)
-                *close = '\0';
-            in_sweep = close && strcmp(cloth__trim(body + 1), "sweep") == 0;
-            continue;
-        }
-        if (!in_sweep || !*body)
-            continue;
-        char where[CLOTH_PATH_MAX + 16];
-        snprintf(where, sizeof where, "%s:%d", path, line_no);
-        char *eq = strchr(body, '=');
-        if (!eq) {
-            st = cloth__fail(err, CLOTH_EPARSE, "%s: %s: expected 'run = ...' or 'vary = ...'",
-                             where, body);
-            break;
-        }
-        *eq = '\0';
-        char *key = cloth__trim(body), *value = cloth__trim(eq + 1);
-        if (strcmp(key, "run") == 0) {
-            if (n_runs == MAX_RUNS) {
-                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", where,
-                                 MAX_RUNS);
-                break;
-            }
-            runs[n_runs].line = line_no;
-            st = parse_run(value, &runs[n_runs++], where, err);
-        } else if (strcmp(key, "vary") == 0) {
-            if (n_vary == MAX_VARY) {
-                st = cloth__fail(err, CLOTH_EINVAL, "%s: sweep.vary: more than %d lines", where,
-                                 MAX_VARY);
-                break;
-            }
-            vary[n_vary].line = line_no;
-            st = parse_vary(value, &vary[n_vary++], where, err);
-        } else {
-            st = cloth__fail(err, CLOTH_EPARSE, "%s: sweep.%s: unknown key (run or vary)", where,
-                             key);
-        }
-    }
-    fclose(f);
+        return st;
+    cloth_sweep *sw = calloc(1, sizeof *sw);
+    sweep_reader r = {calloc(MAX_RUNS, sizeof(decl)), 0, calloc(MAX_VARY, sizeof(vary_decl)), 0};
+    if (!sw || !r.runs || !r.vary)
+        st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+    if (st == CLOTH_OK)
+        st = cloth__ini_parse(text, path, read_sweep_line, &r, NULL, err);
+    free(text);
     if (st == CLOTH_OK) {
         snprintf(sw->path, sizeof sw->path, "%s", path);
-        st = expand(sw, runs, n_runs, vary, n_vary, err);
+        st = expand(sw, r.runs, r.n_runs, r.vary, r.n_vary, err);
     }
     if (st == CLOTH_OK)
         st = validate(sw, err);
-    free(runs);
-    free(vary);
+    free(r.runs);
+    free(r.vary);
     if (st != CLOTH_OK) {
         cloth_sweep_destroy(sw);
         return st;
@@ -355,7 +342,7 @@ static void run_one(pool *p, int i)
     snprintf(dir, sizeof dir, "%s/%s", p->out_dir, run->folder);
     cloth_status st = cloth_scene_load(p->sw->path, &scene, &err);
     for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
-        st = cloth__scene_set_at(&scene, run->sets[s], run->lines[s], &err);
+        st = cloth__scene_set_at(&cloth__kernels()->keys, &scene, run->sets[s], run->lines[s], &err);
     snprintf(res->kernel, sizeof res->kernel, "%s", scene.run.kernel);
     if (st == CLOTH_OK)
         st = cloth_run(&scene, dir, NULL, &res->summary, &err);

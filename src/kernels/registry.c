@@ -1,7 +1,13 @@
-/* The kernel table: every kernel is one file and one line here. */
-#include "sim/kernel.h"
+/*
+ * The kernel table, and the public functions that need it.  The layers below know no
+ * kernel: scenes take the kernels' key sections from a cloth__keyset and sims their
+ * kernels from a cloth__registry, both handed in.  The public functions of cloth.h that
+ * read scenes or build sims are defined here, over the table of every kernel.
+ */
+#include "kernels/registry.h"
+#include "sim/sim.h"
 
-#include <string.h>
+#include <stddef.h>
 
 extern const cloth__kernel cloth__explicit_kernel;
 extern const cloth__kernel cloth__verlet_kernel;
@@ -17,18 +23,29 @@ static const cloth__kernel *const kernels[] = {
 
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
-const cloth__kernel *cloth__kernel_at(int i)
+static const cloth__kernel *kernel_at(int i)
 {
     return i >= 0 && i < N_KERNELS ? kernels[i] : NULL;
 }
 
-const cloth__kernel *cloth__kernel_find(const char *name)
+static const cloth__key *kernel_keys(int i, const char **name, int *n_keys)
 {
-    for (int i = 0; i < N_KERNELS; i++)
-        if (strcmp(kernels[i]->name, name) == 0)
-            return kernels[i];
-    return NULL;
+    const cloth__kernel *k = kernel_at(i);
+    if (!k)
+        return NULL;
+    *name = k->name;
+    *n_keys = k->n_keys;
+    return k->keys;
 }
+
+static const cloth__registry registry = {kernel_at, {kernel_keys}};
+
+const cloth__registry *cloth__kernels(void)
+{
+    return &registry;
+}
+
+/* ------------------------------------------------------- the public kernels */
 
 int cloth_kernel_count(void)
 {
@@ -37,10 +54,50 @@ int cloth_kernel_count(void)
 
 const char *cloth_kernel_name(int i)
 {
-    return cloth__kernel_at(i) ? kernels[i]->name : NULL;
+    return kernel_at(i) ? kernels[i]->name : NULL;
 }
 
 const char *cloth_kernel_summary(int i)
 {
-    return cloth__kernel_at(i) ? kernels[i]->summary : NULL;
+    return kernel_at(i) ? kernels[i]->summary : NULL;
+}
+
+/* --------------------------------------------- scenes and sims over the table */
+
+void cloth_default_scene(cloth_scene *scene)
+{
+    cloth__default_scene(&registry.keys, scene);
+}
+
+cloth_status cloth_scene_load(const char *path, cloth_scene *scene, cloth_error *err)
+{
+    return cloth__scene_load(&registry.keys, path, scene, err);
+}
+
+cloth_status cloth_scene_parse(const char *text, const char *name, cloth_scene *scene,
+                               cloth_error *err)
+{
+    return cloth__scene_parse(&registry.keys, text, name, scene, err);
+}
+
+cloth_status cloth_scene_set(cloth_scene *scene, const char *assignment, int arg,
+                             cloth_error *err)
+{
+    return cloth__scene_set(&registry.keys, scene, assignment, arg, err);
+}
+
+void cloth_scene_print_keys(FILE *out, const char *section)
+{
+    cloth__scene_print_keys(&registry.keys, out, section);
+}
+
+cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
+                             size_t size, cloth_error *err)
+{
+    return cloth__scene_get(&registry.keys, scene, key, value, size, err);
+}
+
+cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
+{
+    return cloth__sim_create(&registry, scene, out, err);
 }

@@ -151,7 +151,7 @@ void cloth_sim_release(cloth_sim *sim)
         hold_at(sim, i, ia->was_x0); /* a pinned vertex goes back to its pin */
     } else {
         memcpy(sim->mesh->x0 + 3 * i, ia->was_x0, 3 * sizeof(double));
-        ia->kernel_stale = 1;
+        sim->kernel_stale = 1;
     }
 }
 
@@ -186,7 +186,7 @@ cloth_status cloth_sim_grab(cloth_sim *sim, const double origin[3], const double
     hold_at(sim, i, ia->p1);
     *vertex = i;
     if (newly)
-        ia->kernel_stale = 1;
+        sim->kernel_stale = 1;
     return CLOTH_OK;
 }
 
@@ -226,16 +226,8 @@ cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err)
         /* x0 of a free vertex is only its initial position: the scene's again */
         memcpy(m->x0 + 3 * vertex, sim->interact->scene_x0 + 3 * vertex, 3 * sizeof(double));
     }
-    sim->interact->kernel_stale = 1;
+    sim->kernel_stale = 1;
     return CLOTH_OK;
-}
-
-cloth_status cloth__interact_begin_frame(cloth_sim *sim, cloth_error *err)
-{
-    if (!sim->interact->kernel_stale)
-        return CLOTH_OK;
-    sim->interact->kernel_stale = 0;
-    return cloth__sim_rebuild_kernel(sim, sim->kernel, err);
 }
 
 int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius)

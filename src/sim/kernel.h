@@ -14,7 +14,7 @@
 #define CLOTH_KERNEL_H
 
 #include "cloth.h"
-#include "core/keys.h"
+#include "core/scene.h"
 
 /* What one kernel step reports; the sim adds them up over a frame. */
 typedef struct cloth__step_stats {
@@ -47,8 +47,15 @@ typedef struct cloth__kernel {
     void (*begin_frame)(cloth_sim *sim, void *work);
 } cloth__kernel;
 
-/* The kernel named name, or NULL. */
-const cloth__kernel *cloth__kernel_find(const char *name);
-const cloth__kernel *cloth__kernel_at(int i);
+/* The kernels a sim may use.  The sim layer knows kernels only through this: the caller
+ * hands one in (kernels/registry.c has the table of every kernel; a test may build its
+ * own). */
+typedef struct cloth__registry {
+    const cloth__kernel *(*at)(int i);  /* the i-th kernel, NULL past the end             */
+    cloth__keyset keys;                 /* their key sections, for the scene layer        */
+} cloth__registry;
+
+/* The kernel of reg named name, or NULL. */
+const cloth__kernel *cloth__registry_find(const cloth__registry *reg, const char *name);
 
 #endif

@@ -22,7 +22,8 @@ typedef enum { LIVE_NO = 0, LIVE_DIRECT, LIVE_ENERGY, LIVE_STIFFNESS, LIVE_SPHER
                LIVE_KERNEL_KEY, LIVE_KERNEL } live_kind;
 
 /* How a change of section.key reaches the running sim. */
-static live_kind live_kind_of(const char *section, const char *key)
+static live_kind live_kind_of(const cloth__registry *reg, const char *section,
+                               const char *key)
 {
     if (strcmp(section, "world") == 0)
         return strcmp(key, "gravity") == 0 ? LIVE_ENERGY : LIVE_DIRECT;
@@ -40,26 +41,7 @@ static live_kind live_kind_of(const char *section, const char *key)
             return LIVE_DIRECT;
         return strcmp(key, "kernel") == 0 ? LIVE_KERNEL : LIVE_NO;
     }
-    return cloth__kernel_find(section) ? LIVE_KERNEL_KEY : LIVE_NO;
-}
-
-cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
-                                       cloth_error *err)
-{
-    void *work = NULL;
-    cloth_status st = kernel->create(sim, &work, err);
-    if (st != CLOTH_OK)
-        return st;
-    if (sim->work && sim->kernel->destroy)
-        sim->kernel->destroy(sim->work);
-    sim->kernel = kernel;
-    sim->work = work;
-    double h = sim->scene.run.dt / sim->scene.run.substeps;
-    for (int i = 0; i < 3 * sim->mesh->n; i++)
-        sim->x_prev[i] = sim->x[i] - h * sim->v[i];
-    if (kernel->start)
-        kernel->start(sim, work);
-    return CLOTH_OK;
+    return cloth__registry_find(reg, section) ? LIVE_KERNEL_KEY : LIVE_NO;
 }
 
 cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *err)
@@ -71,7 +53,7 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
         return cloth__fail(err, CLOTH_EINVAL, "%.200s: expected section.key=value", assignment);
     snprintf(section, sizeof section, "%.*s", (int)(dot - assignment), assignment);
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
-    live_kind kind = live_kind_of(section, key);
+    live_kind kind = live_kind_of(sim->registry, section, key);
     if (kind == LIVE_NO)
         return cloth__fail(err, CLOTH_EINVAL, "%s.%s: cannot change while running (only world.*, "
                            "material stiffness and spring damping, sphere radius and offset, "
@@ -80,7 +62,7 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
         return cloth__fail(err, CLOTH_EINVAL, "%s.%s: the scene has no sphere", section, key);
 
     cloth_scene next = sim->scene;
-    cloth_status st = cloth_scene_set(&next, assignment, 1, err);
+    cloth_status st = cloth__scene_set(&sim->registry->keys, &next, assignment, 1, err);
     if (st != CLOTH_OK) {
         /* "--set:1: key: why" -> "key: why" */
         const char *why = err ? strstr(err->msg, ": ") : NULL;
@@ -102,7 +84,7 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
         break;
     case LIVE_KERNEL:
     case LIVE_KERNEL_KEY: {
-        const cloth__kernel *k = cloth__kernel_find(next.run.kernel);
+        const cloth__kernel *k = cloth__registry_find(sim->registry, next.run.kernel);
         st = k ? cloth__sim_rebuild_kernel(sim, k, err)
                : cloth__fail(err, CLOTH_EINVAL, "run.kernel: unknown kernel '%s'", next.run.kernel);
         if (st != CLOTH_OK) {
@@ -114,50 +96,6 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
         break;
     }
     default:
-        break;
-    }
-    return CLOTH_OK;
-}
-
-#define FIELD(T, scene, key) ((const T *)((const char *)(scene) + (key)->offset))
-
-cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
-                             size_t size, cloth_error *err)
-{
-    char section[64];
-    const char *dot = strchr(key, '.');
-    if (!dot || dot - key >= (long)sizeof section)
-        return cloth__fail(err, CLOTH_EINVAL, "%.200s: expected section.key", key);
-    snprintf(section, sizeof section, "%.*s", (int)(dot - key), key);
-    int index;
-    const cloth__key *k = cloth__key_find(section, dot + 1, &index);
-    if (!k)
-        return cloth__fail(err, CLOTH_EINVAL, "%.200s: unknown key", key);
-    switch (k->type) {
-    case CLOTH__KEY_DOUBLE:
-        snprintf(value, size, "%.17g", *FIELD(double, scene, k));
-        break;
-    case CLOTH__KEY_INT:
-        snprintf(value, size, "%d", *FIELD(int, scene, k));
-        break;
-    case CLOTH__KEY_ULONG:
-        snprintf(value, size, "%lu", *FIELD(unsigned long, scene, k));
-        break;
-    case CLOTH__KEY_VEC3: {
-        const double *v = FIELD(double, scene, k);
-        snprintf(value, size, "%.17g %.17g %.17g", v[0], v[1], v[2]);
-        break;
-    }
-    case CLOTH__KEY_CHOICE:
-        snprintf(value, size, "%s", k->choices[*FIELD(int, scene, k)]);
-        break;
-    case CLOTH__KEY_STRING:
-        snprintf(value, size, "%s", FIELD(char, scene, k));
-        break;
-    case CLOTH__KEY_CUSTOM:
-        if (strcmp(key, "run.kernel") != 0)
-            return cloth__fail(err, CLOTH_EINVAL, "%s: cannot be written back as text", key);
-        snprintf(value, size, "%s", scene->run.kernel);
         break;
     }
     return CLOTH_OK;

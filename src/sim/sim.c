@@ -60,10 +60,11 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_energy_reference(sim);
 }
 
-cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
+cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
+                               cloth_sim **out, cloth_error *err)
 {
     *out = NULL;
-    const cloth__kernel *kernel = cloth__kernel_find(scene->run.kernel);
+    const cloth__kernel *kernel = cloth__registry_find(reg, scene->run.kernel);
     if (!kernel)
         return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'", scene->source,
                            scene->run.kernel);
@@ -71,6 +72,7 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
     if (!sim)
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
     sim->scene = *scene;
+    sim->registry = reg;
     sim->kernel = kernel;
     cloth_status st = cloth_mesh_create(scene, &sim->mesh, err);
     if (st != CLOTH_OK) {
@@ -103,6 +105,25 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
     return CLOTH_OK;
 }
 
+cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
+                                       cloth_error *err)
+{
+    void *work = NULL;
+    cloth_status st = kernel->create(sim, &work, err);
+    if (st != CLOTH_OK)
+        return st;
+    if (sim->work && sim->kernel->destroy)
+        sim->kernel->destroy(sim->work);
+    sim->kernel = kernel;
+    sim->work = work;
+    double h = sim->scene.run.dt / sim->scene.run.substeps;
+    for (int i = 0; i < 3 * sim->mesh->n; i++)
+        sim->x_prev[i] = sim->x[i] - h * sim->v[i];
+    if (kernel->start)
+        kernel->start(sim, work);
+    return CLOTH_OK;
+}
+
 void cloth_sim_destroy(cloth_sim *sim)
 {
     if (!sim)
@@ -131,6 +152,19 @@ static int find_blowup(const cloth_sim *sim)
     return -1;
 }
 
+/* The first stage of a frame: the pin set changed (interact.c records it), so the kernel's
+ * work is rebuilt once, however many pins changed.  On failure the old work stays and the
+ * rebuild is tried again next frame. */
+static cloth_status rebuild_stale_kernel(cloth_sim *sim, cloth_error *err)
+{
+    if (!sim->kernel_stale)
+        return CLOTH_OK;
+    cloth_status st = cloth__sim_rebuild_kernel(sim, sim->kernel, err);
+    if (st == CLOTH_OK)
+        sim->kernel_stale = 0;
+    return st;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -145,9 +179,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     long iterations = 0;
     int not_converged = 0, regularized = 0;
     double cond_max = NAN;
-    cloth_status pins = cloth__interact_begin_frame(sim, err); /* after runtime pins */
-    if (pins != CLOTH_OK)
-        return pins;
+    cloth_status rebuilt = rebuild_stale_kernel(sim, err);
+    if (rebuilt != CLOTH_OK)
+        return rebuilt;
     double start = now_ms();
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);

@@ -12,8 +12,11 @@ struct cloth__interact;         /* interact.h: grab and the scene's own pins    
 struct cloth_sim {
     cloth_scene scene;          /* a copy of the scene it was made from              */
     cloth_mesh *mesh;           /* read-only during a step                           */
+    const cloth__registry *registry; /* the kernels run.kernel may name               */
     const cloth__kernel *kernel;
     void *work;                 /* the kernel's own memory                           */
+    int kernel_stale;           /* the pin set changed since the work was built: the
+                                 * next frame rebuilds it first                      */
 
     /* state (3n each) */
     double *x;                  /* positions                                         */
@@ -33,6 +36,17 @@ struct cloth_sim {
 
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim);
+
+/* cloth_sim_create with the kernels of reg (kernels/registry.c passes every kernel). */
+cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
+                               cloth_sim **out, cloth_error *err);
+
+/* Builds kernel's work for the sim's current state (x_prev = x - h v, then start) and
+ * swaps it in; the old work is freed only once the new one exists, so on failure the sim
+ * is unchanged.  Used for a kernel switch, a change of a kernel key, and (at the start of
+ * a frame) a change of the pins, which a kernel may have sorted its springs by. */
+cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
+                                       cloth_error *err);
 
 /* Sets sim->sphere_c to the sphere centre at time t. */
 void cloth__sim_move_obstacles(cloth_sim *sim, double t);
