@@ -1,6 +1,7 @@
 /*
  * The common mesh (SPEC 2): a grid or an OBJ file, with springs, triangles, hinges,
- * masses and pins.  Built once at creation; read-only during a run.
+ * masses and pins.  Built once at creation; read-only during a step (between frames the
+ * interaction and live settings may change pins, inverse masses, x0 rows and spring k).
  *
  * Grid vertex v = j*nx + i; row j = 0 is the top row.
  *   plane xy: p = o + (i s, -j s, 0)      plane xz: p = o + (i s, 0, j s)
