@@ -246,6 +246,55 @@ START_TEST(dihedral_bending_resists_folding)
 }
 END_TEST
 
+/* With dihedral bending the elastic column holds the stretch springs and the hinges, not
+ * the bend springs.  A 2 x 2 square (side s) has one hinge, the diagonal a-d; turning c
+ * about that diagonal by phi keeps |c - a| and |c - d| and changes only the other
+ * diagonal b-c (shear), so E = 1/2 k_shear (|b - c| - s sqrt 2)^2 + 1/2 k_bend (s sqrt 2)^2
+ * phi^2 exactly. */
+START_TEST(dihedral_elastic_energy_counts_hinges_not_bend_springs)
+{
+    const double s = 0.1, phi = 0.3, k_shear = 70, k_bend = 3;
+    char text[512];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 2\nny = 2\nspacing = %g\nplane = xz\npins = none\n"
+             "[material]\nk_shear = %g\nk_bend = %g\n[world]\ngravity = 0 0 0\n"
+             "[run]\nkernel = pbd\n[pbd]\nbending = dihedral\n", s, k_shear, k_bend);
+    cloth_sim *sim = sim_from(text);
+    double *x = cloth_sim_positions(sim);
+    /* a = 0 (0,0,0), b = 1 (s,0,0), c = 2 (0,0,s), d = 3 (s,0,s): turn c about a-d */
+    double u[3] = {1 / sqrt(2.0), 0, 1 / sqrt(2.0)}, c[3] = {0, 0, s};
+    double along = c[0] * u[0] + c[2] * u[2];
+    double perp[3] = {c[0] - along * u[0], 0, c[2] - along * u[2]}; /* from the axis to c */
+    double pl = sqrt(perp[0] * perp[0] + perp[2] * perp[2]);
+    for (int k = 0; k < 3; k++)
+        x[3 * 2 + k] = along * u[k] + perp[k] * cos(phi) + (k == 1 ? pl * sin(phi) : 0);
+    cloth_frame f;
+    cloth_sim_measure(sim, &f);
+    double bc[3] = {x[6] - s, x[7], x[8]};
+    double lbc = sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]);
+    double expected = 0.5 * k_shear * pow(lbc - s * sqrt(2.0), 2) +
+                      0.5 * k_bend * 2 * s * s * phi * phi;
+    ck_assert_msg(fabs(f.elastic - expected) < 1e-12 * expected, "elastic %.17g, expected %.17g",
+                  f.elastic, expected);
+    cloth_sim_destroy(sim);
+
+    /* A flat 3 x 3 cloth stretched by 1 + e in its plane: every hinge stays flat, and the
+     * 12 structural (l0 = s) and 8 shear (l0 = s sqrt 2) springs hold all the energy; the
+     * 6 bend springs, stretched too, are not simulated and must not count. */
+    const double e = 0.05, k_st = 40;
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 3\nny = 3\nspacing = %g\nplane = xz\nprestretch = %g\n"
+             "[material]\nk_structural = %g\nk_shear = %g\nk_bend = %g\n"
+             "[run]\nkernel = pbd\n[pbd]\nbending = dihedral\n", s, e, k_st, k_shear, k_bend);
+    sim = sim_from(text);
+    cloth_sim_measure(sim, &f);
+    expected = 12 * 0.5 * k_st * pow(s * e, 2) + 8 * 0.5 * k_shear * pow(sqrt(2.0) * s * e, 2);
+    ck_assert_msg(fabs(f.elastic - expected) < 1e-12 * expected, "elastic %.17g, expected %.17g",
+                  f.elastic, expected);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------------------------- obstacles */
 
 /* A cloth dropped onto a sphere above a floor, both variants, both bendings: after every
@@ -475,6 +524,7 @@ Suite *suite_pbd(void)
     tcase_add_loop_test(tc, dihedral_gradient_matches_finite_differences, 0,
                         (int)(sizeof hinges / sizeof hinges[0]));
     tcase_add_test(tc, dihedral_bending_resists_folding);
+    tcase_add_test(tc, dihedral_elastic_energy_counts_hinges_not_bend_springs);
     tcase_add_loop_test(tc, zero_stiffness_means_no_constraint, 0, 2);
     tcase_add_loop_test(tc, no_vertex_ends_a_step_inside_an_obstacle, 0, 4);
     tcase_add_loop_test(tc, damping_leaves_rigid_motion_alone, 0, 2);

@@ -62,6 +62,7 @@
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
+#include "terms/spring.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -374,6 +375,32 @@ static const cloth__key pbd_keys[] = {
      "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
 };
 
+/* ---------------------------------------------------------------- metrics */
+
+/* With dihedral bending the elastic energy counts what the kernel simulates: the stretch
+ * springs, and 1/2 k_theta (theta - theta0)^2 per hinge instead of the bend springs. */
+static void pbd_measure(const cloth_sim *sim, const void *work, cloth_frame *f)
+{
+    const pbd_work *w = work;
+    if (w->n_hinges == 0)
+        return;
+    const cloth_mesh *m = sim->mesh;
+    const double *x = sim->x;
+    double e = 0;
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        if (sp->family != CLOTH_BEND)
+            e += cloth__spring_energy(x + 3 * sp->a, x + 3 * sp->b, sp->k, sp->rest);
+    }
+    for (int j = 0; j < w->n_hinges; j++) {
+        const int *hg = m->hinges + 4 * j;
+        double d = cloth__dihedral_angle(x + 3 * hg[0], x + 3 * hg[1], x + 3 * hg[2],
+                                         x + 3 * hg[3]) - w->hinge_rest[j];
+        e += 0.5 * w->hinge_k[j] * d * d;
+    }
+    f->elastic = e;
+}
+
 const cloth__kernel cloth__pbd_kernel = {
     "pbd",
     "position-based dynamics and XPBD (Mueller 2007, Macklin 2016)",
@@ -383,7 +410,7 @@ const cloth__kernel cloth__pbd_kernel = {
     pbd_destroy,
     NULL,
     pbd_step,
-    NULL,
+    pbd_measure,
     NULL,
     NULL,
 };
