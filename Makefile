@@ -34,7 +34,7 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web check sanitize check-web serve figures notebooks \
-        bench clean
+        bench install uninstall check-install clean
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -75,9 +75,11 @@ $(BUILD)/test_core: $(BUILD)/obj/tests/core/test_core.o $(BUILD)/libcloth_core.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
+# The shared library carries its SONAME (libcloth.so.$(SOVERSION)); install names the file
+# libcloth.so.$(VERSION) and links the other two names to it.
 $(BUILD)/libcloth.so: $(LIB_OBJ)
 	@echo "  LD   $@"
-	@$(CC) -shared -o $@ $^ $(LDLIBS)
+	@$(CC) -shared -Wl,-soname,libcloth.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
@@ -158,6 +160,48 @@ bench: deps
 $(BUILD)/bench: tests/bench/bench.c $(BUILD)/libcloth.a src/cloth.h
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
+
+# ------------------------------------------------------------------ install
+# The header, both libraries, the CLI and a pkg-config file.  PREFIX is where the files
+# will live, DESTDIR a staging folder put in front of every path (packagers).  Programs
+# find the library with `pkg-config --cflags --libs clothbench`; the .pc file names the
+# libraries libcloth.a needs as Libs.private (`pkg-config --static`); it is written at
+# install time from src/clothbench.pc.in, so it names the PREFIX of that install.
+VERSION    = 0.1.0
+SOVERSION  = 0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PCDIR     ?= $(LIBDIR)/pkgconfig
+INSTALLED  = $(BINDIR)/cloth $(INCLUDEDIR)/cloth.h $(LIBDIR)/libcloth.a \
+             $(LIBDIR)/libcloth.so.$(VERSION) $(LIBDIR)/libcloth.so.$(SOVERSION) \
+             $(LIBDIR)/libcloth.so $(PCDIR)/clothbench.pc
+PC_SUBST   = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+             -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+             -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+             -e 's|@LIBS_PRIVATE@|$(LDLIBS)|'
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
+	install -m 755 $(BUILD)/cloth $(DESTDIR)$(BINDIR)/cloth
+	install -m 644 src/cloth.h $(DESTDIR)$(INCLUDEDIR)/cloth.h
+	install -m 644 $(BUILD)/libcloth.a $(DESTDIR)$(LIBDIR)/libcloth.a
+	install -m 755 $(BUILD)/libcloth.so $(DESTDIR)$(LIBDIR)/libcloth.so.$(VERSION)
+	ln -sf libcloth.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcloth.so.$(SOVERSION)
+	ln -sf libcloth.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcloth.so
+	sed $(PC_SUBST) src/clothbench.pc.in > $(DESTDIR)$(PCDIR)/clothbench.pc
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+	  ldconfig; fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# Installs into a temporary prefix, builds tests/example/fall.c against it with pkg-config
+# (shared and static) and runs it; then stages an install under DESTDIR and uninstalls it.
+check-install: deps
+	@$(MAKE) --no-print-directory all
+	MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" tests/example/check_install.sh
 
 clean:
 	rm -rf build
