@@ -1,4 +1,5 @@
-"""clothbench from Python: the C library (build/libcloth.so) through ctypes.
+"""clothbench from Python: the C library (build/libcloth.so, or an installed copy) through
+ctypes.
 
     import clothbench as cb
     sim = cb.Sim("../experiments/hanging.ini", **{"run.kernel": "explicit"})
@@ -13,12 +14,14 @@ step changes them in place, and writing to them changes the simulation.
 """
 
 import ctypes
+import ctypes.util
 import os
+import subprocess
 
 import numpy as np
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_LIB_PATH = os.environ.get("CLOTH_LIB", os.path.join(_HERE, "..", "build", "libcloth.so"))
+_BUILD_LIB = os.path.join(_HERE, "..", "build", "libcloth.so")
 
 MSG_MAX = 512
 NAME_MAX = 32
@@ -69,8 +72,34 @@ class _Mesh(ctypes.Structure):
                 ("area", ctypes.c_double)]
 
 
-def _load_library(path=_LIB_PATH):
-    if not os.path.exists(path):
+def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
+    """The library to load, first found of: $CLOTHBENCH_LIB (or its older name $CLOTH_LIB),
+    the build tree's, libcloth.so.0 in the libdir of pkg-config's clothbench (`make
+    install`; PKG_CONFIG_PATH as for a C program), and what the dynamic loader finds
+    (ldconfig's cache, LD_LIBRARY_PATH).  None when there is none."""
+    for var in ("CLOTHBENCH_LIB", "CLOTH_LIB"):
+        if environ.get(var):
+            return environ[var]
+    if os.path.exists(build_lib):
+        return build_lib
+    try:
+        libdir = subprocess.run(["pkg-config", "--variable=libdir", "clothbench"],
+                                capture_output=True, text=True, env=dict(environ),
+                                check=True).stdout.strip()
+        for name in ("libcloth.so.0", "libcloth.so"):
+            if libdir and os.path.exists(os.path.join(libdir, name)):
+                return os.path.join(libdir, name)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return ctypes.util.find_library("cloth")
+
+
+def _load_library(path=None):
+    path = path or _find_library()
+    if path is None:
+        raise ClothError("libcloth not found: build it with 'make' at the top of the project, "
+                         "install it with 'make install', or set CLOTHBENCH_LIB to its path")
+    if os.path.sep in path and not os.path.exists(path):
         raise ClothError(f"{path} not found: build it with 'make' at the top of the project")
     lib = ctypes.CDLL(path)
     P, I, D = ctypes.c_void_p, ctypes.c_int, ctypes.c_double

@@ -4,6 +4,7 @@ library's messages.  Prints 'N passed, N failed' and exits non-zero on a failure
 
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,6 +78,31 @@ def test_a_missing_file_raises():
         assert "/nonexistent.ini:0: (file): cannot open" in str(e), str(e)
     else:
         raise AssertionError("no exception for a missing file")
+
+
+def test_the_library_is_looked_for_in_order():
+    build = os.path.join(HERE, "..", "build", "libcloth.so")
+    assert cb._find_library(build, {"CLOTHBENCH_LIB": "/x/libcloth.so"}) == "/x/libcloth.so"
+    assert cb._find_library(build, {"CLOTH_LIB": "/y/libcloth.so"}) == "/y/libcloth.so"
+    assert cb._find_library(build, {"PATH": os.environ["PATH"]}) == build
+
+
+def test_an_installed_library_is_found_without_a_build_tree():
+    """`make install` into a temporary prefix, then the wrapper alone in another folder
+    (no ../build/): it loads the installed libcloth.so.0 through pkg-config's libdir."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "prefix")
+        subprocess.run(["make", "-s", "-C", os.path.join(HERE, ".."), "install",
+                        f"PREFIX={prefix}"], check=True, capture_output=True)
+        os.mkdir(os.path.join(tmp, "nb"))
+        shutil.copy(os.path.join(HERE, "clothbench.py"), os.path.join(tmp, "nb"))
+        env = {k: v for k, v in os.environ.items() if k not in ("CLOTHBENCH_LIB", "CLOTH_LIB")}
+        env["PKG_CONFIG_PATH"] = os.path.join(prefix, "lib", "pkgconfig")
+        code = ("import clothbench as cb; print(cb._lib._name); "
+                "print(cb.Sim(**{'mesh.nx': 4, 'mesh.ny': 4}).step()['frame'])")
+        out = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(tmp, "nb"),
+                             env=env, check=True, capture_output=True, text=True).stdout
+        assert out.split() == [os.path.join(prefix, "lib", "libcloth.so.0"), "1"], out
 
 
 def main():
