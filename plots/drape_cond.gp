@@ -1,6 +1,6 @@
-# Figure 2 (drape_cond): the cubic-barrier article's drape test, five barrier/stiffness combinations of
-# the newton kernel.  Reads plots/data/drape_<label>.csv (series.csv of each run of the
-# [sweep] in experiments/drape.ini); writes drape_cond.png/svg.
+# Figure 2 (drape_cond): the cubic-barrier article's drape test, five barrier/stiffness
+# combinations of the newton kernel.  Reads plots/data/drape_<label>.csv (series.csv of
+# each run of the [sweep] in experiments/drape.ini); writes drape_cond.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 labels = "log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration"

@@ -1,4 +1,5 @@
-# Figure 1 (hanging): the Verlet cloth web demo's cloth on its bar, wind and a moving sphere, every kernel.
+# Figure 1 (hanging): the Verlet cloth web demo's cloth on its bar, wind and a moving
+# sphere, every kernel.
 # Reads plots/data/hanging_<kernel>.csv (series.csv of each run); writes hanging.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"

@@ -128,11 +128,11 @@ typedef enum { CLOTH_VERLET_RELAX = 0, CLOTH_VERLET_PROVOT = 1 } cloth_verlet_mo
 
 typedef struct cloth_verlet_def {
     cloth_verlet_mode mode;     /* relax: the Verlet cloth web demo's relaxation;
-                                 * provot: Hooke forces                              */
-    double damping;              /* the Verlet cloth web demo's per-step factor d */
+                                 * provot: Hooke forces                               */
+    double damping;             /* per-step factor d (the Verlet cloth web demo's)    */
     double damping_rate;        /* c > 0 overrides: d = exp(-c h)                     */
     int iterations;             /* relaxation passes per step                         */
-    double k_relax;              /* relaxation stiffness of the Verlet cloth web demo */
+    double k_relax;             /* relaxation stiffness (the Verlet cloth web demo's) */
     double strain_limit;        /* Provot's tau_c; 0 = off                            */
     int strain_passes;          /* Provot correction passes at most                   */
     double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
@@ -332,10 +332,10 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
 /* -------------------------------------------------------------- interaction */
 /*
  * Picking, dragging, pins and live changes for an interactive viewer (the Verlet cloth
- * web demo and the mass-spring cloth paper).
- * They change the sim between frames, never inside one.  Nothing allocates except a
- * rebuild of the kernel's work (a kernel switch, a kernel key, or a changed pin set at
- * the start of the next frame), which happens before the steps, never inside one.
+ * web demo and the mass-spring cloth paper).  They change the sim between frames, never
+ * inside one.  Nothing allocates except a rebuild of the kernel's work (a kernel switch,
+ * a kernel key, or a changed pin set at the start of the next frame), which happens
+ * before the steps, never inside one.
  *
  * Pins: a pinned vertex has inverse mass 0 and is held at its prescribed position
  * (mesh->x0 of that vertex).  The functions below change mesh->pinned, inv_mass,
@@ -345,20 +345,18 @@ int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
  */
 
 /* The mass-spring cloth paper's picking: every vertex of x (n vertices, 3n doubles) is a
- * sphere of the given
- * radius; returns the vertex whose sphere the ray origin + t dir, t >= 0, enters first,
- * or -1 when the ray misses them all (or dir is zero or not finite).  dir need not be
- * unit length.  *t_hit, if not NULL, gets the distance from origin to the entry point in
- * metres (0 if origin is inside that sphere). */
+ * sphere of the given radius; returns the vertex whose sphere the ray origin + t dir,
+ * t >= 0, enters first, or -1 when the ray misses them all (or dir is zero or not
+ * finite).  dir need not be unit length.  *t_hit, if not NULL, gets the distance from
+ * origin to the entry point in metres (0 if origin is inside that sphere). */
 int cloth_pick_ray(const double *x, int n, const double origin[3], const double dir[3],
                    double radius, double *t_hit);
 
 /* The mass-spring cloth paper's drag mapping.  A vertex at p1 was grabbed with the
- * camera at o1 looking
- * along the unit ray dir1, dist = |p1 - o1|; the mouse now gives the unit ray dir2 from
- * o2.  Returns p2 = p1 + (o2 - o1) + (dir2 - dir1) dist: with a still camera this is the
- * paper's P2 = P1 + (dir2 - dir1) dist, and when p1 lay on the first ray, p2 lies on the
- * second one at the same distance from the camera. */
+ * camera at o1 looking along the unit ray dir1, dist = |p1 - o1|; the mouse now gives the
+ * unit ray dir2 from o2.  Returns p2 = p1 + (o2 - o1) + (dir2 - dir1) dist: with a still
+ * camera this is the paper's P2 = P1 + (dir2 - dir1) dist, and when p1 lay on the first
+ * ray, p2 lies on the second one at the same distance from the camera. */
 void cloth_drag_point(const double p1[3], const double o1[3], const double dir1[3],
                       const double o2[3], const double dir2[3], double dist, double p2[3]);
 

@@ -94,8 +94,7 @@ static void unit(double *d)
 
 START_TEST(the_drag_mapping_keeps_the_vertex_on_the_mouse_ray)
 {
-    /* the mass-spring cloth paper: P2 = P1 + (dir2 - dir1) dist, here with numbers
-     * worked by hand */
+    /* the mass-spring cloth paper's P2 = P1 + (dir2 - dir1) dist, worked by hand */
     double o[3] = {0, 0, 10}, d1[3] = {0, 0, -1}, d2[3] = {0.6, 0, -0.8}, p1[3] = {0, 0, 0};
     double p2[3];
     cloth_drag_point(p1, o, d1, o, d2, 10, p2);

@@ -212,10 +212,10 @@ START_TEST(undamped_spring_matches_the_discrete_closed_form)
 END_TEST
 
 /* The Verlet cloth web demo's relaxation on one spring at rest velocity, without
- * gravity: each pass
- * moves the ends by D = ((l - l0)/l) 0.5 k (x_j - x_i), so the excess u = l - l0 becomes
- * (1 - k) u whether both ends move by D or a pinned end leaves 2D to the free one; after
- * n passes u = (1 - k)^n u0.  With two free ends the midpoint does not move. */
+ * gravity: each pass moves the ends by D = ((l - l0)/l) 0.5 k (x_j - x_i), so the excess
+ * u = l - l0 becomes (1 - k) u whether both ends move by D or a pinned end leaves 2D to
+ * the free one; after n passes u = (1 - k)^n u0.  With two free ends the midpoint does
+ * not move. */
 START_TEST(relaxation_contracts_by_the_closed_form_factor)
 {
     static const char *const pins[] = {"0", "none"};
@@ -317,8 +317,8 @@ START_TEST(sphere_pushes_vertices_out)
 END_TEST
 
 /* Two runs of the Verlet cloth web demo's scene give byte-identical series.csv apart
- * from wall_ms, in
- * both modes (wind turbulence, moving sphere, relaxation and Provot all deterministic). */
+ * from wall_ms, in both modes (wind turbulence, moving sphere, relaxation and Provot all
+ * deterministic). */
 START_TEST(two_runs_are_identical_apart_from_wall_time)
 {
     static const char *const modes[] = {"mode=relax", "mode=provot"};

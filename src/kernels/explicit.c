@@ -5,8 +5,7 @@
  *   a = f(x, v) / m        f: gravity, wind, air damping, Hooke springs, spring damping
  *   forward:     x' = x + h v,   v' = v + h a        (energy grows: unstable for springs)
  *   symplectic:  v' = v + h a,   x' = x + h v'       (energy bounded for h < 2/omega_max)
- *   v' *= decay                                       (the explicit mass-spring
- *   tutorial's per-step factor)
+ *   v' *= decay                                      (the explicit mass-spring tutorial)
  *
  * Then pinned vertices return to their prescribed positions, and a vertex inside an
  * obstacle is put back on its surface with its inward normal velocity (relative to the

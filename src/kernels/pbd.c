@@ -46,8 +46,7 @@
  * Obstacles are inequality constraints, gap(p) >= 0: after the other constraints of each
  * pass, a free vertex inside the sphere or below the floor is put on its surface
  * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
- * vertex ends a step
- * inside an obstacle.
+ * vertex ends a step inside an obstacle.
  *
  * Damping (pbd.damping = k_d in [0, 1]): Müller 2007, section 3.5.  The velocities are
  * split into the rigid motion of the whole cloth (centre-of-mass velocity v_cm and

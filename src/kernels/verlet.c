@@ -1,8 +1,7 @@
 /*
  * verlet — the Verlet cloth web demo's position-Verlet cloth with constraint relaxation,
- * and Provot's
- * strain limiting (SPEC 4.2; X. Provot, "Deformation Constraints in a Mass-Spring Model
- * to Describe Rigid Cloth Behavior", Graphics Interface 1995).
+ * and Provot's strain limiting (SPEC 4.2; X. Provot, "Deformation Constraints in a
+ * Mass-Spring Model to Describe Rigid Cloth Behavior", Graphics Interface 1995).
  *
  * One step of length h:
  *

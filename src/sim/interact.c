@@ -1,18 +1,17 @@
 /*
  * Interaction (the Verlet cloth web demo and the mass-spring cloth paper): picking a
- * vertex with a camera ray, dragging it as a
- * temporary pin, pinning and unpinning vertices, all between frames.
+ * vertex with a camera ray, dragging it as a temporary pin, pinning and unpinning
+ * vertices, all between frames.
  *
- * Picking (the mass-spring cloth paper, section 3.3): every vertex is a small sphere |X
- * - C| = r.  On the
- * ray R(t) = o + t d (|d| = 1), |m + t d|^2 = r^2 with m = o - C gives
+ * Picking (the mass-spring cloth paper, section 3.3): every vertex is a small sphere
+ * |X - C| = r.  On the ray R(t) = o + t d (|d| = 1), |m + t d|^2 = r^2 with m = o - C gives
  *   t^2 + 2 b t + c = 0,   b = m.d,   c = m.m - r^2,   t = -b -+ sqrt(b^2 - c),
  * a hit when b^2 - c >= 0 and the far root is >= 0; the vertex with the smallest entry
  * parameter wins.
  *
  * Dragging (the mass-spring cloth paper, figure 5): P2 = P1 + (dir2 - dir1) dist.  With
- * unit rays and
- * dist = |P1 - camera| the vertex stays on the mouse ray at its grab distance.
+ * unit rays and dist = |P1 - camera| the vertex stays on the mouse ray at its grab
+ * distance.
  *
  * A pin is "inverse mass 0, held at mesh->x0": so every kernel that holds pins at x0,
  * or simply leaves them where they are, holds a runtime pin too.  Both x and x_prev are

@@ -11,8 +11,8 @@
  *                               psi'' = 4 (1 - g/g^)                        (<= 4)
  *
  * The cubic-barrier article writes the cubic as kappa (1 - g/g^)^3: the same curve with
- * kappa rescaled by
- * 2 g^2 / 3.  The normalisation here makes psi''(0) = 4 independent of g^. */
+ * kappa rescaled by 2 g^2 / 3.  The normalisation here makes psi''(0) = 4 independent
+ * of g^. */
 #ifndef CLOTH_BARRIER_H
 #define CLOTH_BARRIER_H
 

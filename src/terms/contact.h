@@ -4,8 +4,7 @@
  * A gap is positive when the primitive is clear of its limit:
  *   vertex-sphere   g = |x - c| - r - offset
  *   vertex-plane    g = y - h - offset
- *   vertex-vertex   g = |x_i - x_j| - offset                     (the cubic-barrier
- *   article)
+ *   vertex-vertex   g = |x_i - x_j| - offset   (as in the cubic-barrier article)
  *   strain edge     g_s = tau - (l/l0 - 1),  l = |x_b - x_a|
  *
  * Gradients and Hessians are with respect to the primitive's own vertices (3 or 6

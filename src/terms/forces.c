@@ -49,7 +49,7 @@ void cloth__add_wind(cloth__force_env env, const double *x, const double *v, dou
             normal_speed += n[k] * rel[k];
         }
         /* F = 1/2 rho C_d A (n.v_rel) |v_rel| n, a third to each corner (after the
-         * mass-spring fabric paper's triangle drag) */
+         * mass-spring cloth paper's triangle drag) */
         double mag = coeff * 0.5 * twice_area * normal_speed * sqrt(speed2) / 3;
         for (int corner = 0; corner < 3; corner++)
             for (int k = 0; k < 3; k++)

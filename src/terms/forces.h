@@ -18,9 +18,8 @@ typedef struct cloth__force_env {
 void cloth__add_gravity(cloth__force_env env, double *f);
 
 /* Aerodynamic triangle force (the mass-spring cloth paper): v_rel = w(t, centroid) -
- * mean vertex velocity,
- * F = 1/2 rho C_d A (n.v_rel)|v_rel| n, a third to each vertex.  v may be NULL (at
- * rest). */
+ * mean vertex velocity, F = 1/2 rho C_d A (n.v_rel)|v_rel| n, a third to each vertex.
+ * v may be NULL (at rest). */
 void cloth__add_wind(cloth__force_env env, const double *x, const double *v, double t,
                      double *f);
 

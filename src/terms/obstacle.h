@@ -17,9 +17,8 @@ double cloth__floor_gap(const cloth_floor_def *floor, const double x[3]);
 enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2 };
 
 /* Moves x onto the surface of every obstacle it is inside (the Verlet cloth web demo's
- * projection).
- * Returns CLOTH__HIT_NONE if it did not move, else which surface it was put on last,
- * with that surface's outward normal in normal. */
+ * projection).  Returns CLOTH__HIT_NONE if it did not move, else which surface it was
+ * put on last, with that surface's outward normal in normal. */
 int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
                     double normal[3]);
 
