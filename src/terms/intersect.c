@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ exact orient */
 
@@ -113,6 +114,11 @@ int cloth__orient3d(const double a[3], const double b[3], const double c[3],
         return 1;
     if (-det > bound)
         return -1;
+    /* A zero permanent means each of the six products has a zero factor, and a rounded
+     * difference is zero only when the exact one is: the determinant is exactly 0 (the
+     * common case of a sheet lying in an axis plane). */
+    if (permanent == 0)
+        return 0;
     return orient3d_exact(a, b, c, d);
 }
 
@@ -145,8 +151,11 @@ struct cloth__intersect {
     double *box;        /* 6 n_tris: each triangle's box, lower corner then upper    */
     int *cell;          /* 3 n_tris: grid cell of a small triangle's lower corner    */
     uint32_t *bucket;   /* n_tris: its bucket                                        */
-    int *start;         /* buckets + 1: start of each bucket in sorted               */
-    int *sorted;        /* small triangles grouped by bucket                         */
+    int *start;         /* buckets + 1: first slot of each bucket                    */
+    double *slot_box;   /* 6 per slot: the box of the small triangle in the slot,    */
+    int *slot_cell;     /* 3 per slot: its cell, and                                 */
+    int *slot_vert;     /* 3 per slot: its vertices, copied so that a bucket is read */
+                        /* from consecutive memory                                   */
     int *big;           /* triangles too large for the grid                          */
 };
 
@@ -190,9 +199,12 @@ cloth_status cloth__intersect_create(const cloth_mesh *mesh, cloth__intersect **
     w->cell = malloc((3 * (size_t)nt + 1) * sizeof *w->cell);
     w->bucket = malloc(((size_t)nt + 1) * sizeof *w->bucket);
     w->start = malloc(((size_t)buckets + 1) * sizeof *w->start);
-    w->sorted = malloc(((size_t)nt + 1) * sizeof *w->sorted);
+    w->slot_box = malloc((6 * (size_t)nt + 1) * sizeof *w->slot_box);
+    w->slot_cell = malloc((3 * (size_t)nt + 1) * sizeof *w->slot_cell);
+    w->slot_vert = malloc((3 * (size_t)nt + 1) * sizeof *w->slot_vert);
     w->big = malloc(((size_t)nt + 1) * sizeof *w->big);
-    if (!w->edges || !w->box || !w->cell || !w->bucket || !w->start || !w->sorted || !w->big)
+    if (!w->edges || !w->box || !w->cell || !w->bucket || !w->start || !w->slot_box ||
+        !w->slot_cell || !w->slot_vert || !w->big)
         goto fail_alloc;
 
     /* every side of every triangle as (min, max), sorted, duplicates dropped; a side
@@ -236,7 +248,9 @@ void cloth__intersect_destroy(cloth__intersect *w)
     free(w->cell);
     free(w->bucket);
     free(w->start);
-    free(w->sorted);
+    free(w->slot_box);
+    free(w->slot_cell);
+    free(w->slot_vert);
     free(w->big);
     free(w);
 }
@@ -254,33 +268,48 @@ static uint32_t hash_cell(int i, int j, int k, uint32_t mask)
     return (uint32_t)(h ^ (h >> 32)) & mask;
 }
 
-/* The grid: origin o, 1/s, half = s/2 (the largest box extent it stores). */
+/* The grid: origin o, 1/s, half = s/2 (the largest box extent it stores), and
+ * reach = half (1 + 2^-10), how far below an edge's box a stored box's corner can be,
+ * with room for rounding. */
 typedef struct {
-    double o[3], inv, half;
+    double o[3], inv, half, reach;
 } grid;
 
-/* Cell index along one axis.  The cell edge keeps (v - o)/s below 2^30 + 1, so the
- * rounding of this is below 1e-6 of a cell and the index fits an int. */
-static int cell_of(const grid *g, double v, int axis)
+/* Cell index along one axis of v - shift.  The cell edge keeps (v - o)/s below
+ * 2^30 + 1, so the rounding of this is below 1e-6 of a cell and the index fits an int
+ * (a truncation corrected downwards is floor here, without a libm call). */
+static int cell_of(const grid *g, double v, double shift, int axis)
 {
-    return (int)floor((v - g->o[axis]) * g->inv);
+    double c = ((v - g->o[axis]) - shift) * g->inv;
+    int i = (int)c;
+    return i - (i > c);
 }
 
-/* The edge (ei, ej) with box elo..ehi against triangle t: shared vertex, boxes, exact
- * test.  Boxes are compared closed: touching boxes can hold touching primitives. */
-static int test_pair(const cloth__intersect *w, const cloth_mesh *mesh, const double *x,
-                     int ei, int ej, const double *elo, const double *ehi, int t)
+static double min3(double p, double q, double r)
 {
-    const int *tri = mesh->tris + 3 * t;
-    if (tri[0] == ei || tri[1] == ei || tri[2] == ei || tri[0] == ej || tri[1] == ej ||
-        tri[2] == ej)
+    double m = p < q ? p : q;
+    return m < r ? m : r;
+}
+
+static double max3(double p, double q, double r)
+{
+    double m = p > q ? p : q;
+    return m > r ? m : r;
+}
+
+/* The edge (p, q) (vertices ei, ej, box elo..ehi) against the triangle with vertices v
+ * and box tb: shared vertex, boxes, exact test.  Boxes are compared closed: touching
+ * boxes can hold touching primitives. */
+static int test_pair(const double *x, int ei, int ej, const double *elo, const double *ehi,
+                     const int *v, const double *tb)
+{
+    if (v[0] == ei || v[1] == ei || v[2] == ei || v[0] == ej || v[1] == ej || v[2] == ej)
         return 0;
-    const double *tb = w->box + 6 * t;
     for (int d = 0; d < 3; d++)
         if (elo[d] > tb[3 + d] || tb[d] > ehi[d])
             return 0;
-    return cloth__edge_meets_triangle(x + 3 * ei, x + 3 * ej, x + 3 * tri[0],
-                                      x + 3 * tri[1], x + 3 * tri[2]);
+    return cloth__edge_meets_triangle(x + 3 * ei, x + 3 * ej, x + 3 * v[0], x + 3 * v[1],
+                                      x + 3 * v[2]);
 }
 
 /* Boxes of the triangles and the cell edge s = 2 min(max extent, 4 mean extent), made
@@ -291,35 +320,36 @@ static void fit_grid(cloth__intersect *w, const cloth_mesh *mesh, const double *
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double ext_max = 0, ext_sum = 0;
     for (int t = 0; t < w->n_tris; t++) {
+        const int *v = mesh->tris + 3 * t;
         double *b = w->box + 6 * t, ext = 0;
         for (int d = 0; d < 3; d++) {
-            double p = x[3 * mesh->tris[3 * t] + d], q = x[3 * mesh->tris[3 * t + 1] + d],
-                   r = x[3 * mesh->tris[3 * t + 2] + d];
-            b[d] = fmin(p, fmin(q, r));
-            b[3 + d] = fmax(p, fmax(q, r));
-            ext = fmax(ext, b[3 + d] - b[d]);
-            lo[d] = fmin(lo[d], b[d]);
-            hi[d] = fmax(hi[d], b[3 + d]);
+            b[d] = min3(x[3 * v[0] + d], x[3 * v[1] + d], x[3 * v[2] + d]);
+            b[3 + d] = max3(x[3 * v[0] + d], x[3 * v[1] + d], x[3 * v[2] + d]);
+            ext = max3(ext, b[3 + d] - b[d], 0);
+            lo[d] = lo[d] < b[d] ? lo[d] : b[d];
+            hi[d] = hi[d] > b[3 + d] ? hi[d] : b[3 + d];
         }
-        ext_max = fmax(ext_max, ext);
+        ext_max = ext_max > ext ? ext_max : ext;
         ext_sum += ext;
     }
-    double half = fmin(ext_max, 4 * ext_sum / (w->n_tris > 0 ? w->n_tris : 1));
-    double span = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    double cap = 4 * ext_sum / w->n_tris;
+    double half = ext_max < cap ? ext_max : cap;
+    double span = max3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
     double s = 2 * half;
     if (s < span * 0x1p-30)
         s = span * 0x1p-30;
     if (!(s > 0))
         s = 1; /* every vertex at one point: any cell will do */
     for (int d = 0; d < 3; d++)
-        g->o[d] = w->n_tris > 0 ? lo[d] : 0;
+        g->o[d] = lo[d];
     g->inv = 1 / s;
     g->half = s / 2;
+    g->reach = g->half + g->half * 0x1p-10;
 }
 
 /* Small triangles (box extent <= s/2) counting-sorted into buckets by the cell of their
  * box's lower corner; the others listed as big.  Returns the number of big ones. */
-static int fill_grid(cloth__intersect *w, const grid *g)
+static int fill_grid(cloth__intersect *w, const cloth_mesh *mesh, const grid *g)
 {
     uint32_t buckets = w->mask + 1;
     int n_big = 0;
@@ -334,15 +364,20 @@ static int fill_grid(cloth__intersect *w, const grid *g)
             continue;
         }
         for (int d = 0; d < 3; d++)
-            c[d] = cell_of(g, b[d], d);
+            c[d] = cell_of(g, b[d], 0, d);
         w->bucket[t] = hash_cell(c[0], c[1], c[2], w->mask);
         w->start[w->bucket[t] + 1]++;
     }
     for (uint32_t b = 0; b < buckets; b++)
         w->start[b + 1] += w->start[b];
-    for (int t = 0; t < w->n_tris; t++)
-        if (w->bucket[t] != UINT32_MAX)
-            w->sorted[w->start[w->bucket[t]]++] = t;
+    for (int t = 0; t < w->n_tris; t++) {
+        if (w->bucket[t] == UINT32_MAX)
+            continue;
+        int slot = w->start[w->bucket[t]]++;
+        memcpy(w->slot_box + 6 * slot, w->box + 6 * t, 6 * sizeof *w->slot_box);
+        memcpy(w->slot_cell + 3 * slot, w->cell + 3 * t, 3 * sizeof *w->slot_cell);
+        memcpy(w->slot_vert + 3 * slot, mesh->tris + 3 * t, 3 * sizeof *w->slot_vert);
+    }
     for (uint32_t b = buckets; b > 0; b--) /* undo the shift the fill left behind */
         w->start[b] = w->start[b - 1];
     w->start[0] = 0;
@@ -350,14 +385,13 @@ static int fill_grid(cloth__intersect *w, const grid *g)
 }
 
 /* The small triangles that can touch an edge's box lo..hi, the edge's cells being
- * c0..c1 (its lower cell - 1 to its upper cell).  Such a triangle's lower corner m has
+ * c0..c1 (the cells of lo - reach and of hi).  Such a triangle's lower corner m has
  * lo - s/2 <= m <= hi on each axis, so its cell lies in that range (rounding moves an
- * index by < 1e-6 of a cell, well inside the half cell of slack).  Cells may share a
- * bucket: each bucket is read once and a triangle is taken only when its own cell is in
- * the range, so each is tested once. */
-static long count_grid(const cloth__intersect *w, const cloth_mesh *mesh, const double *x,
-                       const int *c0, const int *c1, int ei, int ej, const double *lo,
-                       const double *hi)
+ * index by < 1e-6 of a cell, inside the 2^-11 cell of slack that reach leaves).  Cells
+ * may share a bucket: each bucket is read once and a triangle is taken only when its
+ * own cell is in the range, so each is tested once. */
+static long count_grid(const cloth__intersect *w, const double *x, const int *c0,
+                       const int *c1, int ei, int ej, const double *lo, const double *hi)
 {
     uint32_t seen[27];
     int n_seen = 0;
@@ -373,12 +407,12 @@ static long count_grid(const cloth__intersect *w, const cloth_mesh *mesh, const 
                     continue;
                 seen[n_seen++] = b;
                 for (int s = w->start[b]; s < w->start[b + 1]; s++) {
-                    int t = w->sorted[s];
-                    const int *c = w->cell + 3 * t;
+                    const int *c = w->slot_cell + 3 * s;
                     if (c[0] < c0[0] || c[0] > c1[0] || c[1] < c0[1] || c[1] > c1[1] ||
                         c[2] < c0[2] || c[2] > c1[2])
                         continue;
-                    count += test_pair(w, mesh, x, ei, ej, lo, hi, t);
+                    count += test_pair(x, ei, ej, lo, hi, w->slot_vert + 3 * s,
+                                       w->slot_box + 6 * s);
                 }
             }
     return count;
@@ -394,28 +428,30 @@ long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
         return 0;
     grid g;
     fit_grid(w, mesh, x, &g);
-    int n_big = fill_grid(w, &g);
+    int n_big = fill_grid(w, mesh, &g);
     long count = 0;
     for (int e = 0; e < w->n_edges; e++) {
         int ei = w->edges[2 * e], ej = w->edges[2 * e + 1];
         double lo[3], hi[3];
         int c0[3], c1[3], few = 1;
         for (int d = 0; d < 3; d++) {
-            lo[d] = fmin(x[3 * ei + d], x[3 * ej + d]);
-            hi[d] = fmax(x[3 * ei + d], x[3 * ej + d]);
-            c0[d] = cell_of(&g, lo[d], d) - 1;
-            c1[d] = cell_of(&g, hi[d], d);
+            double p = x[3 * ei + d], q = x[3 * ej + d];
+            lo[d] = p < q ? p : q;
+            hi[d] = p < q ? q : p;
+            c0[d] = cell_of(&g, lo[d], g.reach, d);
+            c1[d] = cell_of(&g, hi[d], 0, d);
             few = few && c1[d] - c0[d] <= 2;
         }
-        /* an edge no longer than s/2 spans at most 3 cells per axis; a longer one that
-         * spans more is tested against every triangle */
+        /* an edge no longer than s/2 spans at most 3 cells per axis (2 most often); a
+         * longer one that spans more is tested against every triangle */
         if (few) {
-            count += count_grid(w, mesh, x, c0, c1, ei, ej, lo, hi);
+            count += count_grid(w, x, c0, c1, ei, ej, lo, hi);
             for (int b = 0; b < n_big; b++)
-                count += test_pair(w, mesh, x, ei, ej, lo, hi, w->big[b]);
+                count += test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * w->big[b],
+                                   w->box + 6 * w->big[b]);
         } else {
             for (int t = 0; t < w->n_tris; t++)
-                count += test_pair(w, mesh, x, ei, ej, lo, hi, t);
+                count += test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * t, w->box + 6 * t);
         }
     }
     return count;

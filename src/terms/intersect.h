@@ -50,9 +50,10 @@
  * Broad phase: a hashed uniform grid.  The cell edge s is twice the triangles' largest
  * bounding-box extent, capped at 8 x their mean extent (so that one stretched triangle
  * cannot make one cell of everything).  A triangle whose box fits in s/2 is stored
- * once, in the cell of its box's lower corner; an edge looks in the cells from its own
- * lower cell - 1 to its upper cell, which hold every such triangle whose box can overlap
- * its own (3 x 3 x 3 cells for an edge no longer than s/2).  Larger triangles, and edges
+ * once, in the cell of its box's lower corner; an edge with box lo..hi looks in the
+ * cells from that of lo - s/2 (a little more, for rounding) to that of hi, which hold
+ * every such triangle whose box can overlap its own (at most 3 x 3 x 3 cells for an edge
+ * no longer than s/2, most often 2 x 2 x 2).  Larger triangles, and edges
  * that would span more than 3 cells on an axis, are tested against everything, so the
  * count is exact whatever the geometry (the tests compare it with all pairs) and each
  * pair is tested at most once.  All memory is sized at creation; a count allocates
