@@ -21,7 +21,8 @@
     X(newton) \
     X(modes) \
     X(kernels) \
-    X(interact)
+    X(interact) \
+    X(strain_limit)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
