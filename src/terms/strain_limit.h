@@ -110,8 +110,9 @@ void cloth__strain_sigma(const double x[9], const double Dm_inv[4], double sigma
 
 /* sum over sigma1, sigma2 of kappa psi(tau - (sigma - 1); beta tau), and when not NULL its
  * gradient (9) and Hessian (9x9 row-major; PSD), both overwritten.  Smooth (C^2 in x)
- * also where sigma1 = sigma2: the flip curvature is then the limit phi''.  +inf (log
- * barrier) once sigma1 - 1 >= tau. */
+ * also where sigma1 = sigma2: the flip curvature is then the limit phi''.  With the log
+ * barrier, +inf once sigma1 - 1 >= tau, and the derivatives are then not finite (the line
+ * search never goes there); the cubic continues as its polynomial. */
 double cloth__strain_tri_energy(const cloth__strain_band *band, const double x[9],
                                 const double Dm_inv[4], double grad[9], double hess[81]);
 
