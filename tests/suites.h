@@ -22,7 +22,8 @@
     X(modes) \
     X(kernels) \
     X(interact) \
-    X(intersect)
+    X(intersect) \
+    X(strain_limit)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
