@@ -273,6 +273,9 @@ typedef struct cloth_frame {
     double min_gap;             /* smallest obstacle (or self-contact) gap            */
     int has_gap;                /* 0 when there is nothing to have a gap to           */
     int penetrations;           /* vertices with a negative obstacle gap              */
+    long intersections;         /* (edge, triangle) pairs of the cloth sharing no vertex
+                                 * where the edge crosses the triangle (-1: positions
+                                 * not finite)                                        */
     long iterations;            /* kernel work this frame (passes, Newton iterations) */
     double cond_max;            /* largest Newton condition number this frame         */
     int has_cond;               /* 0 when no condition number was computed            */

@@ -81,6 +81,7 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     measure_energies(sim, f);
     measure_stretch(sim, f);
     measure_gaps(sim, f);
+    f->intersections = cloth__count_intersections(sim->mesh, sim->x, sim->intersect);
     f->barrier = 0;
     if (sim->kernel->measure)
         sim->kernel->measure(sim, sim->work, f);

@@ -93,6 +93,11 @@ cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *sc
         cloth_sim_destroy(sim);
         return st;
     }
+    st = cloth__intersect_create(sim->mesh, &sim->intersect, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
+    }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
     if (st != CLOTH_OK) {
@@ -131,6 +136,7 @@ void cloth_sim_destroy(cloth_sim *sim)
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
     cloth__interact_destroy(sim->interact);
+    cloth__intersect_destroy(sim->intersect);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);

@@ -5,6 +5,7 @@
 #include "cloth.h"
 #include "sim/kernel.h"
 #include "terms/forces.h"
+#include "terms/intersect.h"
 #include "terms/wind.h"
 
 struct cloth__interact;         /* interact.h: grab and the scene's own pins         */
@@ -32,6 +33,7 @@ struct cloth_sim {
     double total0;              /* total energy at frame 0                           */
 
     struct cloth__interact *interact; /* grab state; scene pins restored by reset    */
+    cloth__intersect *intersect; /* scratch of the intersection count (metrics)      */
 };
 
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
