@@ -1,5 +1,6 @@
-/* Private: the newton kernel's work memory and its incremental potential, open to the
- * tests (finite differences of the whole potential need to evaluate it at any x). */
+/* Private: what the registry and the tests see of the newton kernel — its table entry,
+ * and its incremental potential (finite differences of the whole potential need to
+ * evaluate it at any x).  The work memory itself is in newton_work.h. */
 #ifndef CLOTH_NEWTON_H
 #define CLOTH_NEWTON_H
 

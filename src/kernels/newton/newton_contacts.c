@@ -1,0 +1,299 @@
+/* newton: which barrier terms are active and their gaps — the mesh adjacency that
+ * decides which vertex pairs may touch, the collection of active terms at an x, the
+ * feasibility of the initial state, and the restart outside a sphere that moved. */
+#include "core/status.h"
+#include "kernels/newton/newton_work.h"
+
+#include "terms/contact.h"
+#include "terms/obstacle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------- adjacency */
+
+static int compare_int(const void *a, const void *b)
+{
+    int p = *(const int *)a, q = *(const int *)b;
+    return (p > q) - (p < q);
+}
+
+/* Neighbours of every vertex through springs and triangle edges, sorted and unique. */
+static int build_adjacency(cloth__newton *w, const cloth_mesh *m)
+{
+    int n = m->n;
+    size_t ends = 2 * (size_t)m->n_springs + 6 * (size_t)m->n_tris;
+    w->adj_start = calloc((size_t)n + 1, sizeof *w->adj_start);
+    w->adj = malloc((ends + 1) * sizeof *w->adj);
+    int *fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!w->adj_start || !w->adj || !fill) {
+        free(fill);
+        return 0;
+    }
+#define EDGE(p, q) do { w->adj_start[(p) + 1]++; w->adj_start[(q) + 1]++; } while (0)
+    for (int s = 0; s < m->n_springs; s++)
+        EDGE(m->springs[s].a, m->springs[s].b);
+    for (int t = 0; t < m->n_tris; t++)
+        for (int e = 0; e < 3; e++)
+            EDGE(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
+#undef EDGE
+    for (int i = 0; i < n; i++)
+        w->adj_start[i + 1] += w->adj_start[i];
+#define PUT(p, q) do { w->adj[w->adj_start[p] + fill[p]++] = (q); \
+                       w->adj[w->adj_start[q] + fill[q]++] = (p); } while (0)
+    for (int s = 0; s < m->n_springs; s++)
+        PUT(m->springs[s].a, m->springs[s].b);
+    for (int t = 0; t < m->n_tris; t++)
+        for (int e = 0; e < 3; e++)
+            PUT(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
+#undef PUT
+    /* sort each row and squeeze out duplicates, compacting in place */
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+        int lo = w->adj_start[i], hi = lo + fill[i];
+        qsort(w->adj + lo, (size_t)(hi - lo), sizeof *w->adj, compare_int);
+        w->adj_start[i] = out;
+        for (int k = lo; k < hi; k++)
+            if (k == lo || w->adj[k] != w->adj[k - 1])
+                w->adj[out++] = w->adj[k];
+    }
+    w->adj_start[n] = out;
+    free(fill);
+    return 1;
+}
+
+static int adjacent(const cloth__newton *w, int i, int j)
+{
+    const int *lo = w->adj + w->adj_start[i];
+    size_t count = (size_t)(w->adj_start[i + 1] - w->adj_start[i]);
+    return bsearch(&j, lo, count, sizeof *lo, compare_int) != NULL;
+}
+
+int cloth__newton_keep_pair(int i, int j, void *ctx)
+{
+    const cloth__newton *w = ctx;
+    if (w->dof[i] < 0 && w->dof[j] < 0)
+        return 0;
+    return !adjacent(w, i, j);
+}
+
+/* Springs at each vertex (for the elastic blocks of dynamic kappa). */
+static int build_incidence(cloth__newton *w, const cloth_mesh *m)
+{
+    int n = m->n;
+    w->inc_start = calloc((size_t)n + 1, sizeof *w->inc_start);
+    w->inc = malloc((2 * (size_t)m->n_springs + 1) * sizeof *w->inc);
+    int *fill = calloc((size_t)n, sizeof *fill);
+    if (!w->inc_start || !w->inc || !fill) {
+        free(fill);
+        return 0;
+    }
+    for (int s = 0; s < m->n_springs; s++) {
+        w->inc_start[m->springs[s].a + 1]++;
+        w->inc_start[m->springs[s].b + 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        w->inc_start[i + 1] += w->inc_start[i];
+    for (int s = 0; s < m->n_springs; s++) {
+        int a = m->springs[s].a, b = m->springs[s].b;
+        w->inc[w->inc_start[a] + fill[a]++] = s;
+        w->inc[w->inc_start[b] + fill[b]++] = s;
+    }
+    free(fill);
+    return 1;
+}
+
+int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m)
+{
+    if (!build_adjacency(w, m) || !build_incidence(w, m))
+        return 0;
+    w->limited = malloc(((size_t)m->n_springs + 1) * sizeof *w->limited);
+    if (!w->limited)
+        return 0;
+    for (int k = 0; k < m->n_springs; k++)
+        if (m->springs[k].family != CLOTH_BEND)
+            w->limited[w->n_limited++] = k;
+    return 1;
+}
+
+/* -------------------------------------------------------------- contacts */
+
+static void push_contact(cloth__newton *w, cloth__contact_kind kind, int a, int b, int spring)
+{
+    if (w->n_contacts < w->contact_cap)
+        w->contacts[w->n_contacts++] = (cloth__contact){kind, a, b, spring};
+}
+
+void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x)
+{
+    const cloth_scene *s = &sim->scene;
+    const cloth_newton_def *nd = &s->newton;
+    const cloth_mesh *m = sim->mesh;
+    w->n_contacts = 0;
+    if (nd->barrier == CLOTH_BARRIER_NONE)
+        return;
+    for (int i = 0; i < w->n; i++) {
+        if (w->dof[i] < 0)
+            continue;
+        if (s->sphere.enabled && cloth__gap_sphere(x + 3 * i, sim->sphere_c, s->sphere.radius,
+                                                   s->sphere.offset, NULL, NULL) < nd->dhat)
+            push_contact(w, CLOTH__CONTACT_SPHERE, i, -1, -1);
+        if (s->floor.enabled &&
+            cloth__gap_plane(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
+            push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
+    }
+    if (nd->self_contact) {
+        const int *pairs;
+        int overflow;
+        int count = cloth__spatial_hash_query(w->hash, x, nd->contact_offset + nd->dhat,
+                                              cloth__newton_keep_pair, w, &pairs, &overflow);
+        w->pair_overflows += overflow;
+        for (int p = 0; p < count; p++)
+            push_contact(w, CLOTH__CONTACT_PAIR, pairs[2 * p], pairs[2 * p + 1], -1);
+    }
+    if (nd->strain_limit > 0)
+        for (int k = 0; k < w->n_limited; k++) {
+            const cloth_spring *sp = &m->springs[w->limited[k]];
+            if (cloth__gap_strain(x + 3 * sp->a, x + 3 * sp->b, sp->rest, nd->strain_limit,
+                                  NULL, NULL) < nd->strain_limit)
+                push_contact(w, CLOTH__CONTACT_STRAIN, sp->a, sp->b, w->limited[k]);
+        }
+}
+
+double cloth__newton_contact_gap(const cloth_sim *sim, const cloth__contact *c,
+                                 const double *x, double *grad, double *hess)
+{
+    const cloth_scene *s = &sim->scene;
+    const double *xa = x + 3 * c->a;
+    switch (c->kind) {
+    case CLOTH__CONTACT_SPHERE:
+        return cloth__gap_sphere(xa, sim->sphere_c, s->sphere.radius, s->sphere.offset, grad,
+                                 hess);
+    case CLOTH__CONTACT_FLOOR:
+        return cloth__gap_plane(xa, s->floor.height, s->floor.offset, grad, hess);
+    case CLOTH__CONTACT_PAIR:
+        return cloth__gap_pair(xa, x + 3 * c->b, s->newton.contact_offset, grad, hess);
+    default:
+        return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->spring].rest,
+                                 s->newton.strain_limit, grad, hess);
+    }
+}
+
+/* ------------------------------------------------------ feasibility */
+
+cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
+                                               cloth_error *err)
+{
+    const cloth_scene *s = &sim->scene;
+    const cloth_newton_def *nd = &s->newton;
+    const cloth_mesh *m = sim->mesh;
+    double c[3];
+    if (nd->barrier == CLOTH_BARRIER_NONE)
+        return CLOTH_OK;
+    cloth__sphere_center(&s->sphere, 0, c);
+    for (int i = 0; i < m->n; i++) {
+        if (w->dof[i] < 0)
+            continue;
+        const double *x = m->x0 + 3 * i;
+        if (s->sphere.enabled &&
+            cloth__gap_sphere(x, c, s->sphere.radius, s->sphere.offset, NULL, NULL) <= 0)
+            return cloth__fail(err, CLOTH_EINVAL,
+                               "%s: newton: vertex %d starts inside the sphere (radius + offset); "
+                               "the barriers need a positive gap",
+                               s->source, i);
+        if (s->floor.enabled && cloth__gap_plane(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
+            return cloth__fail(err, CLOTH_EINVAL,
+                               "%s: newton: vertex %d starts below the plane (height + offset); "
+                               "the barriers need a positive gap",
+                               s->source, i);
+    }
+    if (nd->strain_limit > 0)
+        for (int k = 0; k < w->n_limited; k++) {
+            const cloth_spring *sp = &m->springs[w->limited[k]];
+            if (cloth__gap_strain(m->x0 + 3 * sp->a, m->x0 + 3 * sp->b, sp->rest,
+                                  nd->strain_limit, NULL, NULL) <= 0)
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: newton.strain_limit: %g is not above the initial strain of "
+                                   "spring %d-%d (mesh.prestretch %g)",
+                                   s->source, nd->strain_limit, sp->a, sp->b, s->mesh.prestretch);
+        }
+    if (nd->self_contact)
+        for (int i = 0; i < m->n; i++)
+            for (int j = i + 1; j < m->n; j++) {
+                if (!cloth__newton_keep_pair(i, j, (void *)w))
+                    continue;
+                if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, nd->contact_offset, NULL,
+                                    NULL) <= 0)
+                    return cloth__fail(err, CLOTH_EINVAL,
+                                       "%s: newton.contact_offset: vertices %d and %d start closer "
+                                       "than %g",
+                                       s->source, i, j, nd->contact_offset);
+            }
+    return CLOTH_OK;
+}
+
+/* A moving sphere may have swept over a vertex between steps: such a vertex starts the
+ * Newton iteration at half the activation distance above the surface, since no feasible
+ * path leaves a negative gap (the cloth's velocity keeps coming from x_n). */
+void cloth__newton_start_outside_obstacles(cloth__newton *w, const cloth_sim *sim)
+{
+    const cloth_scene *s = &sim->scene;
+    if (!s->sphere.enabled || s->newton.barrier == CLOTH_BARRIER_NONE)
+        return;
+    for (int i = 0; i < w->n; i++) {
+        if (w->dof[i] < 0)
+            continue;
+        double n[3], *xi = w->x + 3 * i;
+        double g = cloth__gap_sphere(xi, sim->sphere_c, s->sphere.radius, s->sphere.offset, n,
+                                     NULL);
+        if (g > 0)
+            continue;
+        double r = s->sphere.radius + s->sphere.offset + 0.5 * s->newton.dhat;
+        if (cloth__dot3(n, n) == 0)
+            n[1] = 1;
+        for (int c = 0; c < 3; c++)
+            xi[c] = sim->sphere_c[c] + r * n[c];
+    }
+}
+
+void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
+                                  const double *x, char *buf, size_t size)
+{
+    for (int i = 0; i < w->n; i++) {
+        const double *p = x + 3 * i, *q = w->x_tilde + 3 * i;
+        if (!isfinite(p[0] + p[1] + p[2])) {
+            snprintf(buf, size, "vertex %d has a non-finite position", i);
+            return;
+        }
+        if (!isfinite(q[0] + q[1] + q[2])) {
+            snprintf(buf, size, "vertex %d has a non-finite velocity", i);
+            return;
+        }
+    }
+    /* psi(g) = +inf at g <= 0 only for the log barrier (the cubic one goes on past 0) */
+    int log_barrier = sim->scene.newton.barrier == CLOTH_BARRIER_LOG;
+    for (int k = 0; k < w->n_contacts && log_barrier; k++) {
+        const cloth__contact *c = &w->contacts[k];
+        double g = cloth__newton_contact_gap(sim, c, x, NULL, NULL);
+        if (g > 0)
+            continue;
+        switch (c->kind) {
+        case CLOTH__CONTACT_SPHERE:
+            snprintf(buf, size, "vertex %d is inside the sphere (gap %.3g m)", c->a, g);
+            return;
+        case CLOTH__CONTACT_FLOOR:
+            snprintf(buf, size, "vertex %d is below the plane (gap %.3g m)", c->a, g);
+            return;
+        case CLOTH__CONTACT_PAIR:
+            snprintf(buf, size, "vertices %d and %d are closer than newton.contact_offset "
+                     "(gap %.3g m)", c->a, c->b, g);
+            return;
+        default:
+            snprintf(buf, size, "spring %d-%d is strained past newton.strain_limit (gap %.3g)",
+                     c->a, c->b, g);
+            return;
+        }
+    }
+    snprintf(buf, size, "a term overflowed");
+}

@@ -1,0 +1,227 @@
+/* newton: the incremental potential E of one step (the maths is at the top of newton.c)
+ * — its set-up from the state at step start, and its value, gradient and Newton matrix
+ * at any x, term by term: inertia with air damping and wind, springs with spring
+ * damping, barriers. */
+#include "kernels/newton/newton_work.h"
+
+#include "terms/barrier.h"
+#include "terms/forces.h"
+#include "terms/inertia.h"
+#include "terms/spring.h"
+#include "terms/stiffness.h"
+
+#include <math.h>
+#include <string.h>
+
+void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    size_t bytes = sizeof(double) * 3 * (size_t)m->n;
+    w->h = h;
+    memcpy(w->x_n, sim->x, bytes);
+    cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
+                           w->x_tilde);
+    memset(w->f_ext, 0, bytes);
+    cloth__add_wind(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, w->f_ext);
+    for (int s = 0; s < m->n_springs; s++) {
+        const double *xa = sim->x + 3 * m->springs[s].a, *xb = sim->x + 3 * m->springs[s].b;
+        double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+        double l = sqrt(cloth__dot3(d, d));
+        for (int c = 0; c < 3; c++)
+            w->u_n[3 * s + c] = l > 0 ? d[c] / l : 0;
+    }
+    cloth__kappa_ipc_bounds(sim->scene.newton.barrier, sim->scene.newton.dhat, m->rest_diag,
+                            w->mean_mass, h, &w->ipc_min, &w->ipc_max);
+    cloth__newton_clear_kappa(w, m);
+    if (!w->ipc_set) /* line-search points may touch before IPC's first kappa is set */
+        w->ipc_kappa = w->ipc_min;
+}
+
+/* ------------------------------------------------------------- assembly */
+
+static void add_grad(const cloth__newton *w, double *grad, int v, const double *g3, double s)
+{
+    int d = w->dof[v];
+    if (d >= 0)
+        for (int c = 0; c < 3; c++)
+            grad[d + c] += s * g3[c];
+}
+
+/* H[dof(va), dof(vb)] += s * B, B 3x3 with row stride `stride`. */
+static void add_block(const cloth__newton *w, double *H, int va, int vb, const double *B,
+                      int stride, double s)
+{
+    int da = w->dof[va], db = w->dof[vb];
+    if (da < 0 || db < 0)
+        return;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            H[(size_t)(da + r) * w->ndof + db + c] += s * B[stride * r + c];
+}
+
+/* A two-vertex 6x6 Hessian (row-major) into H. */
+static void add_pair_blocks(const cloth__newton *w, double *H, int a, int b, const double *K6,
+                            double s)
+{
+    add_block(w, H, a, a, K6, 6, s);
+    add_block(w, H, a, b, K6 + 3, 6, s);
+    add_block(w, H, b, a, K6 + 18, 6, s);
+    add_block(w, H, b, b, K6 + 21, 6, s);
+}
+
+/* ---------------------------------------------------------------- terms */
+
+/* 1/(2h^2) |x - x~|^2_M + c/(2h) |x - x_n|^2 - f_wind . x */
+static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
+                                  double *grad, double *H)
+{
+    const cloth_mesh *m = sim->mesh;
+    double h = w->h, c_air = sim->scene.world.air_damping;
+    double e = cloth__inertia_energy(m->n, x, w->x_tilde, m->mass, m->pinned, h);
+    for (int i = 0; i < m->n; i++) {
+        int d = w->dof[i];
+        if (d < 0)
+            continue;
+        double dx[3], s = 0;
+        for (int c = 0; c < 3; c++) {
+            dx[c] = x[3 * i + c] - w->x_n[3 * i + c];
+            s += dx[c] * dx[c];
+        }
+        e += 0.5 * c_air / h * s - cloth__dot3(w->f_ext + 3 * i, x + 3 * i);
+        if (grad)
+            for (int c = 0; c < 3; c++)
+                grad[d + c] += m->mass[i] / (h * h) * (x[3 * i + c] - w->x_tilde[3 * i + c]) +
+                               c_air / h * dx[c] - w->f_ext[3 * i + c];
+        if (H)
+            for (int c = 0; c < 3; c++)
+                H[(size_t)(d + c) * w->ndof + d + c] += m->mass[i] / (h * h) + c_air / h;
+    }
+    return e;
+}
+
+/* sum 1/2 k (l - l0)^2 + c_d/(2h) (u_n . (dx_b - dx_a))^2 */
+static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
+                                  double *grad, double *H, int exact)
+{
+    const cloth_mesh *m = sim->mesh;
+    double cd = sim->scene.material.spring_damping / w->h, e = 0;
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        const double *xa = x + 3 * sp->a, *xb = x + 3 * sp->b, *u = w->u_n + 3 * s;
+        e += cloth__spring_energy(xa, xb, sp->k, sp->rest);
+        /* r = u_n . ((x_b - x_n,b) - (x_a - x_n,a)): the relative normal displacement */
+        double r = 0;
+        for (int c = 0; c < 3; c++)
+            r += u[c] * ((xb[c] - w->x_n[3 * sp->b + c]) - (xa[c] - w->x_n[3 * sp->a + c]));
+        e += 0.5 * cd * r * r;
+        if (grad) {
+            double g6[6];
+            cloth__spring_gradient(xa, xb, sp->k, sp->rest, g6);
+            add_grad(w, grad, sp->a, g6, 1);
+            add_grad(w, grad, sp->b, g6 + 3, 1);
+            add_grad(w, grad, sp->a, u, -cd * r);
+            add_grad(w, grad, sp->b, u, cd * r);
+        }
+        if (H) {
+            double K6[36], uu[9];
+            cloth__spring_hessian(xa, xb, sp->k, sp->rest, !exact, K6);
+            add_pair_blocks(w, H, sp->a, sp->b, K6, 1);
+            for (int r2 = 0; r2 < 3; r2++)
+                for (int c = 0; c < 3; c++)
+                    uu[3 * r2 + c] = cd * u[r2] * u[c];
+            add_block(w, H, sp->a, sp->a, uu, 3, 1);
+            add_block(w, H, sp->b, sp->b, uu, 3, 1);
+            add_block(w, H, sp->a, sp->b, uu, 3, -1);
+            add_block(w, H, sp->b, sp->a, uu, 3, -1);
+        }
+    }
+    return e;
+}
+
+/* kappa psi(g), and (when asked) kappa psi' dg into grad and kappa (psi'' dg dg^T + psi'
+ * d2g) into H.  The psi' d2g part is negative for contacts (psi' < 0, d2g transverse and
+ * positive) and dropped unless exact (the cubic-barrier article's pitfall); for strain
+ * limits it is positive (the tension) and kept (SPEC 4.4). */
+double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
+                                  const cloth__contact *c, const double *x, double kappa,
+                                  double *grad, double *H, int exact)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    double dg[6], d2g[36], d1, d2;
+    int two = c->kind == CLOTH__CONTACT_PAIR || c->kind == CLOTH__CONTACT_STRAIN;
+    double g = cloth__newton_contact_gap(sim, c, x, dg, H ? d2g : NULL);
+    double dhat = c->kind == CLOTH__CONTACT_STRAIN ? nd->strain_limit : nd->dhat;
+    double psi = cloth__barrier(nd->barrier, g, dhat, &d1, &d2);
+    if (grad) {
+        add_grad(w, grad, c->a, dg, kappa * d1);
+        if (two)
+            add_grad(w, grad, c->b, dg + 3, kappa * d1);
+    }
+    if (H) {
+        int dim = two ? 6 : 3;
+        int full = exact || c->kind == CLOTH__CONTACT_STRAIN;
+        double B[36];
+        for (int r = 0; r < dim; r++)
+            for (int q = 0; q < dim; q++)
+                B[dim * r + q] = kappa * (d2 * dg[r] * dg[q] + (full ? d1 * d2g[dim * r + q] : 0));
+        if (two)
+            add_pair_blocks(w, H, c->a, c->b, B, 1);
+        else
+            add_block(w, H, c->a, c->a, B, 3, 1);
+    }
+    return kappa * psi;
+}
+
+/* ------------------------------------------------------------ the whole */
+
+double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
+                               double *grad, double *hess, int exact)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    cloth__newton_seen *seen = &w->eval;
+    int at_iterate = grad != NULL;
+    if (grad)
+        memset(grad, 0, sizeof(double) * (size_t)w->ndof);
+    if (hess)
+        memset(hess, 0, sizeof(double) * (size_t)w->ndof * (size_t)w->ndof);
+    double e = inertia_and_damping(w, sim, x, grad, hess);
+    e += springs_and_damping(w, sim, x, grad, hess, exact);
+
+    cloth__newton_collect_contacts(w, sim, x);
+    *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
+    for (int k = 0; k < w->n_contacts; k++)
+        if (w->contacts[k].kind != CLOTH__CONTACT_STRAIN)
+            seen->min_gap = fmin(seen->min_gap,
+                                 cloth__newton_contact_gap(sim, &w->contacts[k], x, NULL, NULL));
+    if (nd->kappa == CLOTH_KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
+        cloth__newton_update_ipc_kappa(w, sim, x, grad);
+
+    for (int k = 0; k < w->n_contacts; k++) {
+        const cloth__contact *c = &w->contacts[k];
+        double g = cloth__newton_contact_gap(sim, c, x, NULL, NULL);
+        double kappa = cloth__newton_kappa_of(w, sim, c, x, g, at_iterate);
+        double b = cloth__newton_barrier_term(w, sim, c, x, kappa, grad, hess, exact);
+        e += b;
+        seen->barrier += b;
+        seen->kappa_max = fmax(seen->kappa_max, kappa);
+        if (c->kind == CLOTH__CONTACT_PAIR)
+            seen->self_gap = fmin(seen->self_gap, g);
+    }
+    return e;
+}
+
+void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)
+{
+    w->measured = (cloth__newton_seen){0, 0, INFINITY, 0, INFINITY};
+    if (w->ndof == 0)
+        return;
+    cloth__newton_collect_contacts(w, sim, sim->x);
+    for (int k = 0; k < w->n_contacts; k++) {
+        const cloth__contact *c = &w->contacts[k];
+        double g = cloth__newton_contact_gap(sim, c, sim->x, NULL, NULL);
+        double kappa = cloth__newton_kappa_of(w, sim, c, sim->x, g, 0);
+        w->measured.barrier += cloth__newton_barrier_term(w, sim, c, sim->x, kappa, NULL, NULL, 0);
+        if (c->kind == CLOTH__CONTACT_PAIR)
+            w->measured.self_gap = fmin(w->measured.self_gap, g);
+    }
+}

@@ -1,0 +1,176 @@
+/* Private to src/kernels/newton/: the kernel's work memory and the functions its files
+ * share (the map of the files is at the top of newton.c).  Sized at create; a step
+ * allocates nothing. */
+#ifndef CLOTH_NEWTON_WORK_H
+#define CLOTH_NEWTON_WORK_H
+
+#include "kernels/newton/newton.h"
+#include "terms/linalg.h"
+#include "terms/spatial_hash.h"
+
+#include <stddef.h>
+
+/* ------------------------------------------------------------------ work */
+
+typedef enum {
+    CLOTH__CONTACT_SPHERE,      /* a vertex against the sphere                         */
+    CLOTH__CONTACT_FLOOR,       /* a vertex against the floor ([plane])                */
+    CLOTH__CONTACT_PAIR,        /* two vertices not joined by a spring or triangle     */
+    CLOTH__CONTACT_STRAIN       /* a structural or shear edge near its strain limit    */
+} cloth__contact_kind;
+
+/* One active barrier term. */
+typedef struct cloth__contact {
+    cloth__contact_kind kind;
+    int a, b;                   /* vertices; b = -1 for obstacles                      */
+    int spring;                 /* CLOTH__CONTACT_STRAIN: the spring                   */
+} cloth__contact;
+
+/* Frozen dynamic kappa of a vertex pair, keyed by a * n + b (a < b); key -1 is empty. */
+typedef struct cloth__pair_slot {
+    long long key;
+    double kappa;
+} cloth__pair_slot;
+
+/* What one evaluation of E saw at its x. */
+typedef struct cloth__newton_seen {
+    int active;                 /* active barrier terms                               */
+    double kappa_max;           /* largest kappa among them                           */
+    double min_gap;             /* smallest contact (not strain) gap, or +inf         */
+    double barrier;             /* sum of their kappa psi(g)                          */
+    double self_gap;            /* smallest self-contact gap, or +inf                 */
+} cloth__newton_seen;
+
+struct cloth__newton {
+    int n;                      /* vertices                                           */
+    int ndof;                   /* unknowns, 3 per free vertex                        */
+    int *dof;                   /* n: first unknown of each vertex, -1 when pinned     */
+    double mean_mass;           /* over free vertices                                 */
+
+    /* mesh adjacency, built once */
+    int *adj_start, *adj;       /* CSR, sorted: vertices joined by a spring or a triangle */
+    int *inc_start, *inc;       /* CSR: springs at each vertex                        */
+    int n_limited, *limited;    /* structural and shear springs (the strain limit)    */
+
+    /* the step */
+    double h;
+    double *x_n;                /* 3n positions at step start                         */
+    double *x_tilde;            /* 3n predicted positions                             */
+    double *f_ext;              /* 3n wind force at step start                        */
+    double *u_n;                /* 3 per spring: its direction at step start          */
+    double *x;                  /* 3n Newton iterate                                  */
+    double *x_trial;            /* 3n line-search point                               */
+    double *dir;                /* 3n Newton direction per vertex (0 when pinned)     */
+    double *grad;               /* ndof                                               */
+    double *grad_b;             /* ndof: contact barrier gradient at kappa = 1 (IPC)   */
+    double *step;               /* ndof: the solve's result                           */
+    double *H;                  /* ndof x ndof                                        */
+    cloth__linalg *la;          /* NULL when ndof = 0                                 */
+
+    /* contacts */
+    cloth__spatial_hash *hash;  /* self-contact candidates                            */
+    int pair_cap;               /* pairs a query may return                           */
+    cloth__contact *contacts;   /* active terms at the last evaluated x               */
+    int n_contacts, contact_cap;
+    long pair_overflows;        /* queries that had more pairs than pair_cap          */
+
+    cloth__newton_seen eval;    /* the last evaluation of E                           */
+    cloth__newton_seen measured;/* at the state after the last step (for measure)     */
+
+    /* stiffness */
+    double kappa_contact_auto;  /* kappa_value = auto for contacts                    */
+    double kappa_strain_auto;   /* and for limited edges                              */
+    double *kappa_sphere;       /* n: frozen dynamic kappa, NAN = not yet             */
+    double *kappa_floor;        /* n                                                  */
+    double *kappa_edge;         /* n_springs                                          */
+    cloth__pair_slot *pair_kappa; /* open addressing, pair_mask + 1 slots             */
+    unsigned pair_mask;
+    int *pair_used, n_pair_used;/* occupied slots, for clearing                       */
+    double ipc_kappa;           /* IPC's adaptive kappa (contacts)                    */
+    double ipc_min, ipc_max;
+    double ipc_prev_gap;
+    int ipc_set;                /* 0 until contacts first appear                      */
+
+    /* newton.csv rows of the current frame */
+    cloth_newton_iter *rows;
+    int n_rows, row_cap;
+
+    cloth__newton_profile profile; /* stage times since create or reset            */
+};
+
+static inline double cloth__dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* ------------------------------------------- contacts (newton_contacts.c) */
+
+/* Adjacency (springs and triangle edges), springs at each vertex and the limited
+ * springs; 0 when out of memory. */
+int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m);
+
+/* Self-contact candidates: not joined by a spring or triangle, not both pinned
+ * (a spatial-hash filter; ctx is the work). */
+int cloth__newton_keep_pair(int i, int j, void *ctx);
+
+/* w->contacts <- the active barrier terms at x: gaps below their activation distance. */
+void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x);
+
+/* The gap of a term at x, with its gradient (3 or 6) and Hessian (9 or 36; row-major);
+ * either may be NULL. */
+double cloth__newton_contact_gap(const cloth_sim *sim, const cloth__contact *c,
+                                 const double *x, double *grad, double *hess);
+
+/* CLOTH_EINVAL with a message naming the key when the mesh's initial state is not
+ * strictly feasible (every barrier needs a positive gap). */
+cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
+                                               cloth_error *err);
+
+/* Moves free vertices of w->x that a moving sphere swept over out of it. */
+void cloth__newton_start_outside_obstacles(cloth__newton *w, const cloth_sim *sim);
+
+/* Why E is not finite at x (after an evaluation there): a vertex with a non-finite
+ * position or prediction, or a term at a gap <= 0; a sentence into buf. */
+void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
+                                  const double *x, char *buf, size_t size);
+
+/* ------------------------------------------ stiffness (newton_kappa.c) */
+
+/* The kappa of a term at x with gap g, by newton.kappa.  freeze: a dynamic kappa
+ * computed now (at a Newton iterate) is held for the rest of the step or iteration;
+ * line-search points only read. */
+double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
+                              const double *x, double g, int freeze);
+
+/* Forgets every frozen dynamic kappa. */
+void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m);
+
+/* kappa_value = auto for contacts and limited edges, from the rest shape (at create). */
+void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim);
+
+/* newton.kappa = ipc: sets IPC's kappa at an iterate x whose contacts were just collected
+ * (w->eval.min_gap set), from grad (the rest of grad E there). */
+void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth_sim *sim, const double *x,
+                                    const double *grad);
+
+/* ----------------------------------------- potential (newton_potential.c) */
+
+/* kappa psi(g) of one term at x, and (when not NULL) its gradient into grad and Hessian
+ * into H (contacts: the normal part only unless exact). */
+double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
+                                  const cloth__contact *c, const double *x, double kappa,
+                                  double *grad, double *H, int exact);
+
+/* w->measured <- the barrier energy and smallest self-contact gap of the sim's state, in
+ * a pass of its own (at start; a step records them from its own evaluations of E). */
+void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim);
+
+/* -------------------------------------- line search (newton_line_search.c) */
+
+/* Armijo backtracking along w->dir from w->x from the largest feasible alpha <= 1; e0 =
+ * E(x), slope = grad E . dx < 0.  Returns the accepted alpha (0 if none) with w->x_trial
+ * at x + alpha dir. */
+double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double e0,
+                                 double slope);
+
+#endif
