@@ -184,12 +184,19 @@ START_TEST(errors_are_messages)
     double A[4] = {1, 0, 0, NAN}, eps, cond, x[2];
     err.msg[0] = '\0';
     ck_assert_int_eq(cloth__linalg_factor(la, A, &eps, &err), CLOTH_ENUMERIC);
-    ck_assert(err.msg[0] != '\0');
+    ck_assert_str_eq(err.msg, "Cholesky failed (entry (2, 2) is nan)");
     /* no factor, nothing to solve with */
     err.msg[0] = '\0';
     ck_assert_int_eq(cloth__linalg_solve(la, A, x, &err), CLOTH_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "Cholesky solve failed (no factor"));
     ck_assert_int_eq(cloth__linalg_cond_estimate(la, &cond, &err), CLOTH_EINVAL);
-    ck_assert(err.msg[0] != '\0');
+    ck_assert_ptr_nonnull(strstr(err.msg, "condition estimate failed (no factor"));
+    /* eigenvalues -100 and 100 on a zero diagonal: shifts up to 10 max(|A_ii|, 1) = 10
+     * cannot help, and the first leading minor (0) is where dpotrf stops */
+    double B[4] = {0, 100, 100, 0};
+    ck_assert_int_eq(cloth__linalg_factor(la, B, &eps, &err), CLOTH_ENUMERIC);
+    ck_assert_str_eq(err.msg, "Cholesky failed (leading minor 1 not positive definite, nor "
+                              "with a Tikhonov shift of up to 10 max|A_ii| = 10)");
     cloth__linalg_destroy(la);
 }
 END_TEST

@@ -1,4 +1,5 @@
 /* Dense SPD solves and condition numbers through LAPACKE; contract in linalg.h. */
+#include "core/status.h"
 #include "terms/linalg.h"
 
 #include <lapacke.h>
@@ -20,13 +21,12 @@ struct cloth__linalg {
     lapack_int liwork_eig;
 };
 
-static cloth_status fail(cloth_error *err, cloth_status s, const char *routine,
-                         lapack_int info, const char *what)
+/* info < 0 from any routine: LAPACK says argument -info was illegal, a bug here. */
+static cloth_status illegal(cloth_error *err, const char *what, const char *routine,
+                            lapack_int info)
 {
-    if (err)
-        snprintf(err->msg, sizeof err->msg, "linalg: %s returned info = %d: %s", routine,
-                 (int)info, what);
-    return s;
+    return cloth__fail(err, CLOTH_EINVAL, "%s failed (%s: argument %d is illegal)", what,
+                       routine, (int)-info);
 }
 
 cloth_status cloth__linalg_create(int n, cloth__linalg **out, cloth_error *err)
@@ -55,8 +55,7 @@ cloth_status cloth__linalg_create(int n, cloth__linalg **out, cloth_error *err)
                                           la->eig, &wq, -1, &iwq, -1);
     if (info != 0) {
         cloth__linalg_destroy(la);
-        return fail(err, CLOTH_ENUMERIC, "dsyevd (workspace query)", info,
-                    "the eigenvalue workspace could not be sized");
+        return illegal(err, "eigenvalue workspace query", "dsyevd", info);
     }
     la->lwork_eig = (lapack_int)wq;
     la->liwork_eig = iwq;
@@ -99,50 +98,72 @@ static void load_shifted(cloth__linalg *la, const double *A, double eps)
     la->anorm = LAPACKE_dlansy_work(LAPACK_COL_MAJOR, '1', 'U', n, la->factor, n, la->work);
 }
 
+/* The first non-finite entry of the upper triangle, as (row, column) from 0; 0 when none.
+ * A NaN or inf anywhere would fail every shifted factor, so it is named instead. */
+static int find_non_finite(const double *A, int n, int *row, int *col)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++)
+            if (!isfinite(A[(size_t)j * n + i])) {
+                *row = i;
+                *col = j;
+                return 1;
+            }
+    return 0;
+}
+
 cloth_status cloth__linalg_factor(cloth__linalg *la, const double *A, double *eps_used,
                                   cloth_error *err)
 {
-    int n = la->n;
+    int n = la->n, row, col;
+    la->factored = 0;
+    *eps_used = 0;
+    if (find_non_finite(A, n, &row, &col))
+        return cloth__fail(err, CLOTH_ENUMERIC, "Cholesky failed (entry (%d, %d) is %g)",
+                           row + 1, col + 1, A[(size_t)col * n + row]);
     double scale = 0;
     for (int i = 0; i < n; i++)
         scale = fmax(scale, fabs(A[(size_t)i * n + i]));
-    la->factored = 0;
-    *eps_used = 0;
-    if (!isfinite(scale))
-        return fail(err, CLOTH_ENUMERIC, "dpotrf", 0, "the matrix has a NaN or inf diagonal");
     if (scale == 0)
         scale = 1;
     double eps = 0;
+    lapack_int minor = 0;
     for (int attempt = 0; attempt <= 10; attempt++) {
         load_shifted(la, A, eps);
         lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, la->factor, n);
         if (info == 0) {
             if (!isfinite(la->anorm))
-                return fail(err, CLOTH_ENUMERIC, "dlansy", 0, "the matrix holds NaN or inf");
+                return cloth__fail(err, CLOTH_ENUMERIC,
+                                   "Cholesky failed (the 1-norm of the matrix overflows)");
             la->factored = 1;
             *eps_used = eps;
             return CLOTH_OK;
         }
         if (info < 0)
-            return fail(err, CLOTH_EINVAL, "dpotrf", info, "an argument was illegal");
+            return illegal(err, "Cholesky", "dpotrf", info);
         /* info > 0: the leading minor of order info is not positive: shift and retry */
+        if (attempt == 0)
+            minor = info;
         eps = 1e-8 * scale * pow(10.0, attempt);
     }
-    return fail(err, CLOTH_ENUMERIC, "dpotrf", 0,
-                "the matrix stayed indefinite with a Tikhonov shift of 10 max|A_ii|");
+    return cloth__fail(err, CLOTH_ENUMERIC,
+                       "Cholesky failed (leading minor %d not positive definite, nor with a "
+                       "Tikhonov shift of up to 10 max|A_ii| = %.3g)",
+                       (int)minor, 10 * scale);
 }
 
 cloth_status cloth__linalg_solve(cloth__linalg *la, const double *b, double *x,
                                  cloth_error *err)
 {
     if (!la->factored)
-        return fail(err, CLOTH_EINVAL, "dpotrs", 0, "no factor to solve with");
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "Cholesky solve failed (no factor: none made, or the last one failed)");
     if (x != b)
         memcpy(x, b, (size_t)la->n * sizeof *x);
     lapack_int info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', la->n, 1, la->factor, la->n,
                                           x, la->n);
     if (info != 0)
-        return fail(err, CLOTH_EINVAL, "dpotrs", info, "an argument was illegal");
+        return illegal(err, "Cholesky solve", "dpotrs", info);
     return CLOTH_OK;
 }
 
@@ -155,10 +176,12 @@ cloth_status cloth__linalg_eig_range(cloth__linalg *la, const double *A, double 
                                           la->eig, la->work, la->lwork_eig, la->iwork,
                                           la->liwork_eig);
     if (info < 0)
-        return fail(err, CLOTH_EINVAL, "dsyevd", info, "an argument was illegal");
+        return illegal(err, "eigenvalues", "dsyevd", info);
     if (info > 0)
-        return fail(err, CLOTH_ENUMERIC, "dsyevd", info,
-                    "the eigenvalue iteration did not converge");
+        return cloth__fail(err, CLOTH_ENUMERIC,
+                           "eigenvalues failed (dsyevd: %d off-diagonal elements of an "
+                           "intermediate tridiagonal form did not converge to zero)",
+                           (int)info);
     *lo = la->eig[0];
     *hi = la->eig[n - 1];
     return CLOTH_OK;
@@ -177,12 +200,14 @@ cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double
 cloth_status cloth__linalg_cond_estimate(cloth__linalg *la, double *cond, cloth_error *err)
 {
     if (!la->factored)
-        return fail(err, CLOTH_EINVAL, "dpocon", 0, "no factor to estimate from");
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "condition estimate failed (no factor: none made, or the last one "
+                           "failed)");
     double rcond = 0;
     lapack_int info = LAPACKE_dpocon_work(LAPACK_COL_MAJOR, 'U', la->n, la->factor, la->n,
                                           la->anorm, &rcond, la->work, la->iwork);
     if (info != 0)
-        return fail(err, CLOTH_EINVAL, "dpocon", info, "an argument was illegal");
+        return illegal(err, "condition estimate", "dpocon", info);
     *cond = rcond > 0 ? 1.0 / rcond : INFINITY;
     return CLOTH_OK;
 }

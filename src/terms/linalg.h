@@ -18,8 +18,9 @@ void cloth__linalg_destroy(cloth__linalg *la);
 /* Cholesky factor (dpotrf) of a copy of A; A is not changed.  When A is not positive
  * definite, retries with A + eps I for eps = 1e-8 s, 1e-7 s, ... 10 s, s = max |A_ii|
  * (Tikhonov, the cubic-barrier article), and reports the eps that worked in *eps_used (0
- * when none was needed).  CLOTH_ENUMERIC when no shift up to 10 s helps or A holds
- * NaN/inf. */
+ * when none was needed).  CLOTH_ENUMERIC when no shift up to 10 s helps ("Cholesky failed
+ * (leading minor K not positive definite, ...)", K from 1 as LAPACK counts) or A holds
+ * NaN/inf ("Cholesky failed (entry (i, j) is nan)"). */
 cloth_status cloth__linalg_factor(cloth__linalg *la, const double *A, double *eps_used,
                                   cloth_error *err);
 
