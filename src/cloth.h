@@ -309,7 +309,8 @@ void cloth_sim_destroy(cloth_sim *sim);
 void cloth_sim_reset(cloth_sim *sim);
 
 /* Advances one frame and measures it.  CLOTH_ENUMERIC (with a message) when the state
- * became non-finite or left run.blowup_limit: the run has diverged. */
+ * became non-finite or left run.blowup_limit: the run has diverged; or the kernel's status
+ * when a step failed, with its reason ("SCENE: frame N: KERNEL: why"). */
 cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err);
 
 /* Metrics of the current state, without stepping (frame 0 after create). */
@@ -413,7 +414,12 @@ const char *cloth_kernel_summary(int i);
 
 /* -------------------------------------------------------------------- runs */
 
-typedef enum { CLOTH_RUN_OK = 0, CLOTH_RUN_DIVERGED, CLOTH_RUN_NOT_CONVERGED } cloth_run_status;
+typedef enum {
+    CLOTH_RUN_OK = 0,
+    CLOTH_RUN_DIVERGED,         /* the state blew up (run.blowup_limit, NaN)          */
+    CLOTH_RUN_NOT_CONVERGED,    /* finished, but some kernel steps did not converge   */
+    CLOTH_RUN_STEP_FAILED       /* a kernel step failed (a factorisation, NaN energy)  */
+} cloth_run_status;
 
 typedef struct cloth_summary {
     char kernel[CLOTH_NAME_MAX];/* the settings of the run ...                        */
@@ -422,7 +428,7 @@ typedef struct cloth_summary {
     int substeps;
     cloth_run_status status;    /* ... and its results                                */
     long frames;                /* frames completed after frame 0                     */
-    long fail_frame;            /* frame that diverged, or -1                         */
+    long fail_frame;            /* frame that diverged or failed, or -1               */
     double max_abs_drift;       /* max |drift|                                        */
     double final_drift;
     double max_stretch;
@@ -433,6 +439,7 @@ typedef struct cloth_summary {
     long regularized;           /* Newton solves that needed Tikhonov                 */
     double cond_mean, cond_max; /* over frames with a condition number (else NaN)     */
     double wall_ms;             /* kernel time of all frames                          */
+    char message[CLOTH_MSG_MAX];/* why the run stopped early ("SCENE: frame N: ..."), or "" */
 } cloth_summary;
 
 const char *cloth_run_status_string(cloth_run_status s);
@@ -445,7 +452,8 @@ void cloth_summary_write_row(FILE *f, const cloth_summary *s);
  * newton kernel) into out_dir (created if missing).  Each file is written under a
  * ".part" name, flushed every frame and renamed when the run ends, diverged or not.
  * progress, if not NULL, gets one line per 10 % of the frames.  Returns CLOTH_OK when the
- * run finished (its status, ok/diverged/not-converged, is in *summary); an error for bad
+ * run finished (its status, ok/diverged/not-converged/step-failed, with the reason of an
+ * early stop, is in *summary); an error for bad
  * input or I/O. */
 cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *progress,
                        cloth_summary *summary, cloth_error *err);

@@ -1,9 +1,11 @@
 /* The newton kernel: finite differences of the whole incremental potential with active
  * contacts, the static hanging chain, feasibility of every frame of a drape, dynamic
- * kappa held within a step, determinism. */
+ * kappa held within a step, determinism, and failed steps that say why and keep their
+ * rows. */
 #include "kernels/newton/newton.h"
 #include "sim/sim.h"
 #include "terms/spring.h"
+#include "fault.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static cloth_sim *make_sim(const char *text)
 {
@@ -381,6 +384,136 @@ START_TEST(infeasible_start_is_an_error)
 }
 END_TEST
 
+/* ------------------------------------------------------------ failed steps */
+
+/* The files of a run whose step failed at frame `fail`, at newton.csv iteration `iter`:
+ * series.csv holds frames 0 .. fail-1, complete; newton.csv every iteration before the
+ * failure, the failing frame's too; summary.csv says step-failed at fail; no final.obj
+ * and no .part file is left. */
+static void check_kept_rows(const char *dir, long fail, int iter)
+{
+    char *series = tu_slurp(dir, "series.csv"), *newton = tu_slurp(dir, "newton.csv");
+    char *summary = tu_slurp(dir, "summary.csv"), *obj = tu_slurp(dir, "final.obj");
+    ck_assert(series && newton && summary && obj == NULL);
+    long frame = 0;
+    for (char *line = strchr(series, '\n') + 1; *line; line = strchr(line, '\n') + 1, frame++)
+        ck_assert_int_eq(atol(line), frame);
+    ck_assert_int_eq(frame, fail);
+    long last = -1;
+    int in_fail = 0;
+    for (char *line = strchr(newton, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        ck_assert(atol(line) >= last);
+        last = atol(line);
+        in_fail += last == fail;
+    }
+    ck_assert_int_eq(last, iter > 0 ? fail : fail - 1);
+    ck_assert_int_eq(in_fail, iter);
+    char expect[64];
+    snprintf(expect, sizeof expect, ",%ld,step-failed,%ld,", fail - 1, fail);
+    ck_assert_msg(strstr(summary, expect), "%s", summary);
+    static const char *const names[] = {"series.csv", "newton.csv", "summary.csv"};
+    for (int i = 0; i < 3; i++) {
+        char part[600];
+        snprintf(part, sizeof part, "%s/%s.part", dir, names[i]);
+        ck_assert_msg(access(part, F_OK) != 0, "%s left", part);
+    }
+    free(series);
+    free(newton);
+    free(summary);
+}
+
+/* A sphere comes down on a cloth lying on the floor and presses through it: the cloth has
+ * nowhere to go, a vertex pushed out of the sphere starts a step below the floor, and the
+ * log barrier's energy is infinite there.  The CLI names the scene, the frame, the kernel,
+ * the iteration and the vertex, exits 1, and keeps every row written before. */
+START_TEST(a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows)
+{
+    const char *scene = tu_temp_file("squeeze.ini",
+        "[mesh]\nnx = 10\nny = 10\nspacing = 0.1\nplane = xz\norigin = -0.45 0.02 -0.45\n"
+        "pins = none\n"
+        "[sphere]\nradius = 0.3\nmotion = path 0 0.5 0  0 0 0  2\n"
+        "[plane]\nheight = 0\n"
+        "[run]\nkernel = newton\ndt = 0.02\nframes = 60\n"
+        "[newton]\nbarrier = log\ncond = off\n");
+    const char *dir = tu_temp_dir(2);
+    char cmd[1024], out[8192], expect[512];
+    snprintf(cmd, sizeof cmd, "run %s --out %s", scene, dir);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 1);
+    /* cloth: SCENE: frame N: newton: energy is not finite at iteration K: vertex V is
+     * below the plane (gap G m) */
+    snprintf(expect, sizeof expect, "cloth: %s: frame ", scene);
+    const char *msg = strstr(out, expect);
+    ck_assert_msg(msg != NULL, "%s", out);
+    long fail;
+    int iter;
+    char tail[256];
+    ck_assert_msg(sscanf(msg + strlen(expect),
+                         "%ld: newton: energy is not finite at iteration %d: %255[^\n]", &fail,
+                         &iter, tail) == 3, "%s", out);
+    ck_assert_msg(strncmp(tail, "vertex ", 7) == 0 && strstr(tail, " is below the plane (gap -"),
+                  "%s", out);
+    ck_assert_int_gt(fail, 10);
+    check_kept_rows(dir, fail, iter);
+}
+END_TEST
+
+/* A Newton matrix that Cholesky cannot factor even with the Tikhonov shifts (forced by
+ * the fault hook of fault.h: every dpotrf after the 30th says leading minor 37) stops
+ * the run with the reason in the summary, and the rows before it are kept. */
+START_TEST(a_failed_factorisation_names_the_minor_and_keeps_the_rows)
+{
+    char text[2048];
+    snprintf(text, sizeof text, drape_scene, 40, "cubic", "dynamic", "estimate");
+    cloth_scene s;
+    cloth_error err;
+    ck_assert(cloth_scene_parse(text, "fault.ini", &s, &err) == CLOTH_OK);
+    cloth_sim *sim;
+    ck_assert(cloth_sim_create(&s, &sim, &err) == CLOTH_OK);
+    const char *dir = tu_temp_dir(6);
+    cloth_summary sum;
+    tu_fault_dpotrf(30, 37);
+    cloth_status st = cloth_run_sim(sim, dir, NULL, &sum, &err);
+    tu_fault_off();
+    cloth_sim_destroy(sim);
+    ck_assert_msg(st == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(sum.status, CLOTH_RUN_STEP_FAILED);
+    ck_assert_str_eq(cloth_run_status_string(sum.status), "step-failed");
+    char expect[256];
+    snprintf(expect, sizeof expect,
+             "fault.ini: frame %ld: newton: Cholesky failed (leading minor 37 not positive "
+             "definite, nor with a Tikhonov shift of up to 10 max|A_ii| = ", sum.fail_frame);
+    ck_assert_msg(strncmp(sum.message, expect, strlen(expect)) == 0, "%s", sum.message);
+    int iter;
+    ck_assert_msg(sscanf(strstr(sum.message, ") at iteration "), ") at iteration %d", &iter) == 1,
+                  "%s", sum.message);
+    ck_assert_int_gt(sum.fail_frame, 1);
+    check_kept_rows(dir, sum.fail_frame, iter);
+}
+END_TEST
+
+/* A NaN in the state (a caller may write positions between frames) is named, not
+ * stepped on. */
+START_TEST(a_non_finite_state_is_named)
+{
+    char text[2048];
+    snprintf(text, sizeof text, drape_scene, 1, "cubic", "dynamic", "off");
+    cloth_sim *sim = make_sim(text);
+    cloth_frame f;
+    cloth_error err;
+    ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+    cloth_sim_velocities(sim)[3 * 5 + 1] = NAN;
+    ck_assert_int_eq(cloth_sim_frame(sim, &f, &err), CLOTH_ENUMERIC);
+    ck_assert_str_eq(err.msg, "newton_test.ini: frame 2: newton: energy is not finite at "
+                              "iteration 0: vertex 5 has a non-finite velocity");
+    cloth_sim_velocities(sim)[3 * 5 + 1] = 0;
+    cloth_sim_positions(sim)[3 * 7] = INFINITY;
+    ck_assert_int_eq(cloth_sim_frame(sim, &f, &err), CLOTH_ENUMERIC);
+    ck_assert_str_eq(err.msg, "newton_test.ini: frame 2: newton: energy is not finite at "
+                              "iteration 0: vertex 7 has a non-finite position");
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 Suite *suite_newton(void)
 {
     Suite *s = suite_create("newton");
@@ -394,6 +527,9 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 2);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);
+    tcase_add_test(tc, a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows);
+    tcase_add_test(tc, a_failed_factorisation_names_the_minor_and_keeps_the_rows);
+    tcase_add_test(tc, a_non_finite_state_is_named);
     suite_add_tcase(s, tc);
     return s;
 }

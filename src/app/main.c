@@ -8,7 +8,7 @@
  *   cloth list
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
  *
- * Exit codes: 0 success, 1 a run that failed (diverged, I/O), 2 bad input.
+ * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
 #include "cloth.h"
 #include "app/serve/serve.h"
@@ -125,7 +125,12 @@ static int cmd_run(int argc, char **argv)
     printf("%s: %s, %ld frames, max |drift| %.3g, max stretch %.3g, %ld iterations, "
            "%.1f ms\n", out_dir, cloth_run_status_string(s.status), s.frames, s.max_abs_drift,
            s.max_stretch, s.total_iterations, s.wall_ms);
+    if (s.status == CLOTH_RUN_STEP_FAILED) {
+        fprintf(stderr, "cloth: %s\n", s.message);
+        return EXIT_RUN_FAILED;
+    }
     if (s.status == CLOTH_RUN_DIVERGED) {
+        fprintf(stderr, "cloth: %s: %s\n", argv[2], s.message);
         fprintf(stderr, "cloth: %s: diverged at frame %ld; the %ld frames before it are "
                 "kept in series.csv\n", argv[2], s.fail_frame, s.frames);
         return EXIT_RUN_FAILED;

@@ -25,6 +25,7 @@ const char *cloth_run_status_string(cloth_run_status s)
     case CLOTH_RUN_OK: return "ok";
     case CLOTH_RUN_DIVERGED: return "diverged";
     case CLOTH_RUN_NOT_CONVERGED: return "not-converged";
+    case CLOTH_RUN_STEP_FAILED: return "step-failed";
     }
     return "unknown";
 }

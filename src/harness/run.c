@@ -4,11 +4,12 @@
  *   series.csv   one row per frame, flushed every frame
  *   newton.csv   one row per Newton iteration (kernels with a log)
  *   final.obj    the last positions with the faces
- *   summary.csv  one row: settings and results, status ok | diverged | not-converged
+ *   summary.csv  one row: settings and results, status ok | diverged | not-converged |
+ *                step-failed
  *
  * Every file is written as NAME.part and renamed when the run ends, so a run that is
- * killed leaves no half-written file under a final name, and a run that diverges keeps
- * every row it wrote.
+ * killed leaves no half-written file under a final name, and a run that diverges or whose
+ * step fails keeps every row it wrote (final.obj is then not written).
  */
 #include "core/status.h"
 #include "sim/sim.h"
@@ -190,7 +191,7 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
 {
     cloth_summary s = {"", sim->mesh->n, sim->mesh->n_springs, sim->scene.run.dt,
                        sim->scene.run.substeps, CLOTH_RUN_OK, 0, -1, 0, 0, 0, NAN, 0, 0, 0,
-                       0, NAN, NAN, 0};
+                       0, NAN, NAN, 0, ""};
     snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
     double cond_sum = 0;
     long cond_count = 0;
@@ -219,10 +220,9 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
     for (long k = 1; k <= frames; k++) {
         cloth_error step_err;
         if (cloth_sim_frame(sim, &fr, &step_err) != CLOTH_OK) {
-            s.status = CLOTH_RUN_DIVERGED;
+            s.status = sim->step_failed ? CLOTH_RUN_STEP_FAILED : CLOTH_RUN_DIVERGED;
             s.fail_frame = sim->frame + 1;
-            if (progress)
-                fprintf(progress, "  %s\n", step_err.msg);
+            snprintf(s.message, sizeof s.message, "%s", step_err.msg);
             if (newton.f)
                 write_newton_rows(newton.f, sim);
             break;
@@ -244,7 +244,7 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
 
     st = out_close(&series, CLOTH_OK, err);
     st = out_close(&newton, st, err);
-    if (s.status != CLOTH_RUN_DIVERGED) {
+    if (s.fail_frame < 0) {
         char obj[1024];
         snprintf(obj, sizeof obj, "%s/final.obj", out_dir);
         if (st == CLOTH_OK)

@@ -189,6 +189,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     if (rebuilt != CLOTH_OK)
         return rebuilt;
     double start = now_ms();
+    sim->step_failed = 0;
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);
     for (int s = 0; s < substeps; s++) {
@@ -203,10 +204,12 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         regularized += st.regularized;
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
-        if (status != CLOTH_OK)
+        if (status != CLOTH_OK) {
+            sim->step_failed = 1;
             return cloth__fail(err, status, "%s: frame %ld: %s: %s", sim->scene.source,
                                sim->frame + 1, sim->kernel->name,
                                why.msg[0] ? why.msg : "the step failed");
+        }
         int bad = find_blowup(sim);
         if (bad >= 0)
             return cloth__fail(err, CLOTH_ENUMERIC,

@@ -26,6 +26,8 @@ struct cloth_sim {
     double *force;              /* scratch for force sums, 3n                        */
     double t;                   /* time (s)                                          */
     long frame;                 /* frames done                                       */
+    int step_failed;            /* 1 when the last frame stopped in a kernel step (its
+                                   error, not a blow-up)                             */
     double sphere_c[3];         /* sphere centre at time t                           */
 
     cloth__wind wind;           /* turbulence parameters from run.seed               */
