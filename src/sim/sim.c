@@ -185,11 +185,11 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     long iterations = 0;
     int not_converged = 0, regularized = 0;
     double cond_max = NAN;
+    sim->step_failed = 0;
     cloth_status rebuilt = rebuild_stale_kernel(sim, err);
     if (rebuilt != CLOTH_OK)
         return rebuilt;
     double start = now_ms();
-    sim->step_failed = 0;
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);
     for (int s = 0; s < substeps; s++) {
