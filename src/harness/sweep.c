@@ -407,6 +407,20 @@ static const char *override_of(const sweep_run *run, const char *key, char *buf,
     return buf;
 }
 
+/* The summary columns of a run that could not start: its kernel, status "failed", and
+ * every other column empty. */
+static void write_failed_row(FILE *f, const char *kernel)
+{
+    for (int i = 0; i < cloth_table_columns(CLOTH_TABLE_SUMMARY); i++) {
+        if (i)
+            fputc(',', f);
+        if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_NAME)
+            fputs(kernel, f);
+        else if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_RUN_STATUS)
+            fputs("failed", f);
+    }
+}
+
 static cloth_status write_table(const pool *p, cloth_error *err)
 {
     char path[1024], part[1040];
@@ -418,7 +432,9 @@ static cloth_status write_table(const pool *p, cloth_error *err)
     fputs("label", f);
     for (int c = 0; c < p->sw->n_columns; c++)
         fprintf(f, ",%s", p->sw->columns[c]);
-    fprintf(f, ",%s,message\n", cloth_summary_header());
+    fputc(',', f);
+    cloth_table_write_header(f, CLOTH_TABLE_SUMMARY);
+    fputs(",message\n", f);
     for (int i = 0; i < p->sw->n_runs; i++) {
         const sweep_run *run = &p->sw->runs[i];
         const result *r = &p->results[i];
@@ -429,12 +445,10 @@ static cloth_status write_table(const pool *p, cloth_error *err)
             put_field(f, override_of(run, p->sw->columns[c], value, sizeof value));
         }
         fputc(',', f);
-        if (r->started) {
-            cloth_summary_write_row(f, &r->summary);
-        } else {
-            /* kernel, five settings, status "failed", twelve empty results */
-            fprintf(f, "%s,,,,,,failed,,,,,,,,,,,,", r->kernel);
-        }
+        if (r->started)
+            cloth_table_write_row(f, CLOTH_TABLE_SUMMARY, &r->summary);
+        else
+            write_failed_row(f, r->kernel);
         fputc(',', f);
         put_field(f, r->message);
         fputc('\n', f);
