@@ -6,12 +6,13 @@
  *   vary = section.key: v1, v2, v3                         # a list of values
  *
  * The runs are every `run` line (or the scene as it is, when there is none) crossed with
- * the product of all `vary` lines.  Every run starts from the base scene: the file with
- * the caller's overrides (`cloth sweep --set`), then applies its own.  Each run goes into OUT/<label>/ with the files of
- * cloth_run, and OUT/sweep.csv joins each run's summary row with its overrides.  A run
- * that cannot start, diverges or does not converge is recorded as such and the sweep
- * goes on.  Runs may execute on several threads; each is independent and the CSV is
- * written in declaration order, so the result does not depend on the thread count.
+ * the product of all `vary` lines.  Every run starts from the base scene (the file with
+ * the caller's overrides: `cloth sweep --set`) and applies its own overrides on top.
+ * Each run goes into OUT/<label>/ with the files of cloth_run, and OUT/sweep.csv joins
+ * each run's summary row with its overrides.  A run that cannot start, diverges or does
+ * not converge is recorded as such and the sweep goes on.  Runs may execute on several
+ * threads; each is independent and the CSV is written in declaration order, so the
+ * result does not depend on the thread count.
  */
 #include "core/status.h"
 #include "cloth.h"
