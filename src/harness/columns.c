@@ -69,6 +69,7 @@ static const field series_others[] = {
     F(has_cond, NULL, "1 when cond_max has a value"),
     F(not_converged, NULL, "kernel steps in the frame that did not converge"),
     F(regularized, NULL, "Newton solves in the frame that needed Tikhonov regularisation"),
+    F(intersections, NULL, "edge-triangle crossings of the cloth; -1: positions not finite"),
 };
 #undef F
 
