@@ -13,6 +13,7 @@ scene files.  Errors from the library raise ClothError with the library's messag
 step changes them in place, and writing to them changes the simulation.
 """
 
+import collections
 import ctypes
 import ctypes.util
 import os
@@ -25,36 +26,12 @@ _BUILD_LIB = os.path.join(_HERE, "..", "build", "libcloth.so")
 
 MSG_MAX = 512
 NAME_MAX = 32
-SERIES_COLUMNS = ("frame", "time", "kinetic", "gravity", "elastic", "barrier", "total",
-                  "drift", "stretch_max", "stretch_mean", "min_gap", "penetrations",
-                  "iterations", "cond_max", "wall_ms")
+# cloth_table of cloth.h: the files whose rows are structs
+TABLE_SERIES, TABLE_NEWTON, TABLE_SUMMARY = 0, 1, 2
 
 
 class ClothError(Exception):
     """An error reported by the library, with its message."""
-
-
-class _Frame(ctypes.Structure):
-    """struct cloth_frame of cloth.h (field for field)."""
-    _fields_ = [("frame", ctypes.c_long), ("time", ctypes.c_double),
-                ("kinetic", ctypes.c_double), ("gravity", ctypes.c_double),
-                ("elastic", ctypes.c_double), ("barrier", ctypes.c_double),
-                ("total", ctypes.c_double), ("drift", ctypes.c_double),
-                ("stretch_max", ctypes.c_double), ("stretch_mean", ctypes.c_double),
-                ("min_gap", ctypes.c_double), ("has_gap", ctypes.c_int),
-                ("penetrations", ctypes.c_int), ("iterations", ctypes.c_long),
-                ("cond_max", ctypes.c_double), ("has_cond", ctypes.c_int),
-                ("not_converged", ctypes.c_int), ("regularized", ctypes.c_int),
-                ("wall_ms", ctypes.c_double)]
-
-
-class _NewtonIter(ctypes.Structure):
-    """struct cloth_newton_iter of cloth.h."""
-    _fields_ = [("frame", ctypes.c_long), ("iter", ctypes.c_int),
-                ("energy", ctypes.c_double), ("grad_norm", ctypes.c_double),
-                ("step_norm", ctypes.c_double), ("alpha", ctypes.c_double),
-                ("cond", ctypes.c_double), ("kappa_max", ctypes.c_double),
-                ("active_contacts", ctypes.c_int), ("regularized", ctypes.c_int)]
 
 
 class _Mesh(ctypes.Structure):
@@ -112,16 +89,25 @@ def _load_library(path=None):
         "cloth_sim_create": (I, [P, ctypes.POINTER(P), P]),
         "cloth_sim_destroy": (None, [P]),
         "cloth_sim_reset": (None, [P]),
-        "cloth_sim_frame": (I, [P, ctypes.POINTER(_Frame), P]),
-        "cloth_sim_measure": (None, [P, ctypes.POINTER(_Frame)]),
+        "cloth_sim_frame": (I, [P, P, P]),          # a cloth_frame: _Frame below
+        "cloth_sim_measure": (None, [P, P]),
         "cloth_sim_positions": (ctypes.POINTER(D), [P]),
         "cloth_sim_velocities": (ctypes.POINTER(D), [P]),
         "cloth_sim_mesh": (ctypes.POINTER(_Mesh), [P]),
         "cloth_sim_time": (D, [P]),
-        "cloth_sim_newton_log": (I, [P, ctypes.POINTER(ctypes.POINTER(_NewtonIter))]),
+        "cloth_sim_newton_log": (I, [P, ctypes.POINTER(P)]),  # cloth_newton_iter rows
         "cloth_kernel_count": (I, []),
         "cloth_kernel_name": (S, [I]),
         "cloth_kernel_summary": (S, [I]),
+        "cloth_table_row_size": (ctypes.c_size_t, [I]),
+        "cloth_table_fields": (I, [I]),
+        "cloth_table_columns": (I, [I]),
+        "cloth_field_name": (S, [I, I]),
+        "cloth_field_type": (I, [I, I]),
+        "cloth_field_offset": (ctypes.c_size_t, [I, I]),
+        "cloth_field_size": (ctypes.c_size_t, [I, I]),
+        "cloth_field_present": (I, [I, I]),
+        "cloth_field_meaning": (S, [I, I]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -131,6 +117,70 @@ def _load_library(path=None):
 
 
 _lib = _load_library()
+
+
+# ------------------------------------------------------------------ row structs
+# The rows of series.csv, newton.csv and summary.csv are the structs cloth_frame,
+# cloth_newton_iter and cloth_summary; the library lists their fields (name, type, offset,
+# size) and we build the ctypes structs from that list, so no layout is copied here.
+
+Field = collections.namedtuple("Field", "name type offset size present meaning column")
+
+# cloth_value_type of cloth.h; a name (3) is char[size]; a run status (4) is an int
+_VALUE_NAME = 3
+_VALUE_CTYPES = {0: ctypes.c_int, 1: ctypes.c_long, 2: ctypes.c_double, 4: ctypes.c_int}
+
+
+def table_fields(table):
+    """The fields of a table's row struct as the library lists them: the file's columns
+    first (column=True), in file order, then the fields only the struct has."""
+    columns = _lib.cloth_table_columns(table)
+    return [Field(_lib.cloth_field_name(table, i).decode(), _lib.cloth_field_type(table, i),
+                  _lib.cloth_field_offset(table, i), _lib.cloth_field_size(table, i),
+                  _lib.cloth_field_present(table, i),
+                  _lib.cloth_field_meaning(table, i).decode(), i < columns)
+            for i in range(_lib.cloth_table_fields(table))]
+
+
+def _row_struct(table, name):
+    """A ctypes.Structure with every field of the table at the library's offset (explicit
+    padding between fields) and the library's size."""
+    layout, end = [], 0
+    for f in sorted(table_fields(table), key=lambda f: f.offset):
+        if f.offset > end:
+            layout.append((f"_pad{end}", ctypes.c_ubyte * (f.offset - end)))
+        ctype = ctypes.c_char * f.size if f.type == _VALUE_NAME else _VALUE_CTYPES[f.type]
+        layout.append((f.name, ctype))
+        end = f.offset + f.size
+    size = _lib.cloth_table_row_size(table)
+    if size > end:
+        layout.append((f"_pad{end}", ctypes.c_ubyte * (size - end)))
+    return type(name, (ctypes.Structure,), {"_fields_": layout})
+
+
+_Frame = _row_struct(TABLE_SERIES, "_Frame")
+_NewtonIter = _row_struct(TABLE_NEWTON, "_NewtonIter")
+SERIES_COLUMNS = tuple(f.name for f in table_fields(TABLE_SERIES) if f.column)
+NEWTON_COLUMNS = tuple(f.name for f in table_fields(TABLE_NEWTON) if f.column)
+SUMMARY_COLUMNS = tuple(f.name for f in table_fields(TABLE_SUMMARY) if f.column)
+
+
+def _row_reader(table):
+    """row -> dict of every field but the presence flags; a value whose flag is 0 is NaN
+    (the empty field of the CSV file)."""
+    fields = table_fields(table)
+    flags = {f.present for f in fields if f.present >= 0}
+    keep = [(f.name, fields[f.present].name if f.present >= 0 else None)
+            for i, f in enumerate(fields) if i not in flags]
+
+    def read(row):
+        return {name: getattr(row, name) if flag is None or getattr(row, flag)
+                else float("nan") for name, flag in keep}
+    return read
+
+
+_frame_dict = _row_reader(TABLE_SERIES)
+_newton_dict = _row_reader(TABLE_NEWTON)
 
 
 def kernels():
@@ -207,28 +257,19 @@ class Sim:
             _lib.cloth_sim_destroy(self._sim)
             self._sim = None
 
-    @staticmethod
-    def _as_dict(fr):
-        row = {name: getattr(fr, name) for name in SERIES_COLUMNS}
-        if not fr.has_gap:
-            row["min_gap"] = float("nan")
-        if not fr.has_cond:
-            row["cond_max"] = float("nan")
-        row["not_converged"] = fr.not_converged
-        return row
-
     def measure(self):
-        """The metrics of the current state (a dict with the series.csv columns)."""
+        """The metrics of the current state: a dict with the series.csv columns (an empty
+        field is NaN) and the frame's not_converged and regularized counts."""
         fr = _Frame()
         _lib.cloth_sim_measure(self._sim, ctypes.byref(fr))
-        return self._as_dict(fr)
+        return _frame_dict(fr)
 
     def step(self):
         """Advances one frame; returns its metrics.  Raises ClothError if it diverged."""
         fr = _Frame()
         err = ctypes.create_string_buffer(MSG_MAX)
         _check(_lib.cloth_sim_frame(self._sim, ctypes.byref(fr), err), err)
-        return self._as_dict(fr)
+        return _frame_dict(fr)
 
     def run(self, frames, stop_on_divergence=True):
         """frames frames from the current state: a dict of arrays, starting with the
@@ -253,8 +294,9 @@ class Sim:
         return _lib.cloth_sim_time(self._sim)
 
     def newton_log(self):
-        """The Newton iterations of the last frame (newton kernel), as a list of dicts."""
-        rows = ctypes.POINTER(_NewtonIter)()
+        """The Newton iterations of the last frame (newton kernel), as a list of dicts
+        with the newton.csv columns."""
+        rows = ctypes.c_void_p()
         n = _lib.cloth_sim_newton_log(self._sim, ctypes.byref(rows))
-        return [{name: getattr(rows[i], name) for name, _ in _NewtonIter._fields_}
-                for i in range(n)]
+        rows = ctypes.cast(rows, ctypes.POINTER(_NewtonIter))
+        return [_newton_dict(rows[i]) for i in range(n)]

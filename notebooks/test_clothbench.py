@@ -3,6 +3,7 @@ the CLI to the last bit, map the library's buffers without copies, and raise the
 library's messages.  Prints 'N passed, N failed' and exits non-zero on a failure."""
 
 import csv
+import ctypes
 import os
 import shutil
 import subprocess
@@ -40,6 +41,55 @@ def test_a_wrapper_run_equals_the_cli_bit_for_bit():
         same = (cli == ours) | (np.isnan(cli) & np.isnan(ours))
         assert same.all(), f"{name}: first difference at frame {np.argmin(same)}"
     assert (final == sim.positions).all(), "final positions differ from final.obj"
+
+
+DRAPE = os.path.join(HERE, "..", "experiments", "drape.ini")
+SMALL_DRAPE = {"mesh.nx": 4, "mesh.ny": 4, "run.frames": 3}
+
+
+def _cli_run(scene, overrides, out):
+    sets = [a for k, v in overrides.items() for a in ("--set", f"{k}={v}")]
+    subprocess.run([CLI, "run", scene, *sets, "--out", out], check=True, capture_output=True)
+
+
+def test_the_row_structs_are_the_library_tables():
+    """Every field of the library's table sits at the library's offset with its size in
+    the struct the wrapper built, the struct has the library's size and nothing else, and
+    the columns are the headers the CLI writes."""
+    for table, struct in ((cb.TABLE_SERIES, cb._Frame), (cb.TABLE_NEWTON, cb._NewtonIter),
+                          (cb.TABLE_SUMMARY, cb._row_struct(cb.TABLE_SUMMARY, "_Summary"))):
+        fields = cb.table_fields(table)
+        assert ctypes.sizeof(struct) == cb._lib.cloth_table_row_size(table), struct
+        for f in fields:
+            member = getattr(struct, f.name)
+            assert (member.offset, member.size) == (f.offset, f.size), (struct, f)
+        names = [n for n, _ in struct._fields_ if not n.startswith("_pad")]
+        assert sorted(names) == sorted(f.name for f in fields), (struct, names)
+    with tempfile.TemporaryDirectory() as out:
+        _cli_run(DRAPE, SMALL_DRAPE, out)
+        for name, columns in (("series.csv", cb.SERIES_COLUMNS),
+                              ("newton.csv", cb.NEWTON_COLUMNS),
+                              ("summary.csv", cb.SUMMARY_COLUMNS)):
+            with open(os.path.join(out, name)) as f:
+                assert f.readline().rstrip("\n") == ",".join(columns), name
+
+
+def test_the_newton_log_equals_newton_csv_bit_for_bit():
+    with tempfile.TemporaryDirectory() as out:
+        _cli_run(DRAPE, SMALL_DRAPE, out)
+        with open(os.path.join(out, "newton.csv")) as f:
+            rows = list(csv.DictReader(f))
+    sim = cb.Sim(DRAPE, **SMALL_DRAPE)
+    ours = []
+    for _ in range(SMALL_DRAPE["run.frames"]):
+        sim.step()
+        ours += sim.newton_log()
+    assert len(rows) == len(ours) > 0
+    for cli, row in zip(rows, ours):
+        assert list(row) == list(cb.NEWTON_COLUMNS)
+        for name in cb.NEWTON_COLUMNS:
+            a, b = (float(cli[name]) if cli[name] != "" else np.nan), float(row[name])
+            assert a == b or (np.isnan(a) and np.isnan(b)), (name, cli, row)
 
 
 def test_positions_are_views_of_the_library_buffer():

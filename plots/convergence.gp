@@ -1,6 +1,7 @@
 # Figure 6 (convergence): PBD and XPBD at equal work on experiments/convergence.ini.
-# Reads plots/data/convergence_{xpbd,pbd}.csv (passes per frame; final max stretch and
-# kernel wall time per frame with the passes spent as iterations or as substeps),
+# Reads plots/data/convergence_{xpbd,pbd}.csv (passes per frame; final max stretch with
+# the passes spent as iterations or as substeps; the kernel wall time per frame of each is
+# in build/figures/convergence/, not plotted),
 # convergence_reference.csv (converged XPBD) and convergence_series_*_{i,s}16.csv (the
 # runs at 16 passes a frame, over time); writes convergence.png/svg.
 if (!exists("outdir")) outdir = "plots"

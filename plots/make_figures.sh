@@ -2,7 +2,9 @@
 # Runs every experiment and renders every figure into plots/ (PNG and SVG).
 # Usage: plots/make_figures.sh path/to/cloth     (make figures calls it)
 # Each figure is a function below: it runs its scenes into build/figures/<figure>/,
-# copies the data behind the figure to plots/data/, and calls its gnuplot script.
+# copies the data behind the figure to plots/data/ without timing columns (copy_data), and
+# calls its gnuplot script.  Timings (wall_ms) differ from machine to machine and from run
+# to run, so they stay in build/figures/, and a re-run leaves plots/data/ as it was.
 set -eu
 CLOTH=${1:-build/cloth}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,13 +30,36 @@ run_case() {
     tail -n 1 "$dir.log"
 }
 
+# copy_data SRC DEST: a CSV file without its timing columns (those named wall_ms...).
+# Fields may be quoted ("a,b", a sweep's label or message).
+copy_data() {
+    awk '
+        function fields(line, f,    n, i, c, q, cur) {
+            if (index(line, "\"") == 0)
+                return split(line, f, ",")
+            n = 0; cur = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (c == "\"") q = !q
+                if (c == "," && !q) { f[++n] = cur; cur = "" } else cur = cur c
+            }
+            f[++n] = cur
+            return n
+        }
+        { n = fields($0, f) }
+        NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^wall_ms/ }
+        { out = ""; sep = ""
+          for (i = 1; i <= n; i++) if (!drop[i]) { out = out sep f[i]; sep = "," }
+          print out }' "$1" >"$2"
+}
+
 # has_kernel NAME: true when this build has the kernel
 has_kernel() { "$CLOTH" list | grep -q "^  $1 "; }
 
 # render FIGURE RUNS: gnuplot plots/FIGURE.gp, then a line for the closing table
 render() {
     fig=$1 runs=$2 t0=$3
-    gnuplot -e "outdir='plots'; datadir='plots/data'" "plots/$1.gp"
+    gnuplot -e "outdir='plots'; datadir='plots/data'; builddir='$OUT'" "plots/$1.gp"
     TABLE="$TABLE$(printf '%-28s %5s %8ss' "plots/$fig.png" "$runs" "$(($(date +%s) - t0))")
 "
 }
@@ -56,7 +81,7 @@ fig_hanging() {
         esac
         # shellcheck disable=SC2086
         run_case hanging "$k" experiments/hanging.ini --set run.kernel="$k" $sets
-        cp "$OUT/hanging/$k/series.csv" "plots/data/hanging_$k.csv"
+        copy_data "$OUT/hanging/$k/series.csv" "plots/data/hanging_$k.csv"
         runs=$((runs + 1))
     done
     render hanging "$runs" "$t0"
@@ -72,11 +97,11 @@ fig_drape_cond() {
     "$CLOTH" sweep experiments/drape.ini -j 2 --out "$dir" >"$dir.log" 2>&1 || true
     tail -n 1 "$dir.log"
     rm -f plots/data/drape_*.csv
-    cp "$dir/sweep.csv" plots/data/drape_sweep.csv
+    copy_data "$dir/sweep.csv" plots/data/drape_sweep.csv
     runs=0
     for l in log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration; do
         [ -f "$dir/$l/series.csv" ] || { cat "$dir.log"; exit 1; }
-        cp "$dir/$l/series.csv" "plots/data/drape_$l.csv"
+        copy_data "$dir/$l/series.csv" "plots/data/drape_$l.csv"
         runs=$((runs + 1))
     done
     render drape_cond "$runs" "$t0"
@@ -128,7 +153,7 @@ fig_convergence() {
     rm -f plots/data/convergence_*.csv
     scene=experiments/convergence.ini
     for v in xpbd pbd; do
-        data="plots/data/convergence_$v.csv"
+        data="$OUT/convergence/convergence_$v.csv" # with wall times; plots/data without
         echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
         for b in 1 2 4 8 16 32 64; do
             run_case convergence "$v-i$b" "$scene" --set pbd.variant="$v" \
@@ -142,9 +167,10 @@ fig_convergence() {
                 "$(frame_ms "$OUT/convergence/$v-i$b")" \
                 "$(frame_ms "$OUT/convergence/$v-s$b")" >>"$data"
         done
+        copy_data "$data" "plots/data/convergence_$v.csv"
         # the whole run at 16 passes a frame: the cloth has come to rest by the end
-        cp "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
-        cp "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
+        copy_data "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
+        copy_data "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
     done
     run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
         --set pbd.iterations=64 --set run.substeps=8
@@ -179,7 +205,9 @@ fig_strain_ablation() {
     scene=experiments/strain_ablation.ini
     # verlet: the scene's pass budget (strain_passes under [verlet]) for the table
     budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' "$scene")
-    table=plots/data/strain_ablation_verlet.csv
+    # each table is written with wall times to build/figures/strain_ablation/ (the wall
+    # time panel reads it there) and copied without them to plots/data/
+    table=$OUT/strain_ablation/strain_ablation_verlet.csv
     echo "label,tau,max_stretch,passes_per_step,budget,not_converged_steps,steps,wall_ms" \
         >"$table.part"
     for tau in off 0.20 0.10 0.05 0.02 0.01; do
@@ -198,9 +226,10 @@ fig_strain_ablation() {
         runs=$((runs + 1))
     done
     mv "$table.part" "$table"
+    copy_data "$table" "plots/data/${table##*/}"
 
     # pbd: doubling, then bisection, for the fewest iterations with max stretch <= tau
-    table=plots/data/strain_ablation_pbd.csv
+    table=$OUT/strain_ablation/strain_ablation_pbd.csv
     echo "tau,iterations,max_stretch,wall_ms" >"$table.part"
     pbd_sets="--set run.kernel=pbd --set pbd.variant=pbd --set pbd.k_pbd=1 --set run.substeps=1"
     pbd_ok() { # pbd_ok TAU N: exit 0 when N iterations keep the stretch within TAU
@@ -225,10 +254,11 @@ fig_strain_ablation() {
             "$(($(date +%s) - START))" "$hi" "$tau"
     done
     mv "$table.part" "$table"
+    copy_data "$table" "plots/data/${table##*/}"
 
     # newton: the strain barrier with each barrier function
     for barrier in log cubic; do
-        table=plots/data/strain_ablation_newton_$barrier.csv
+        table=$OUT/strain_ablation/strain_ablation_newton_$barrier.csv
         echo "label,tau,max_stretch,iterations_per_step,not_converged_steps,cond_max,cond_mean,wall_ms" \
             >"$table.part"
         for tau in off 0.20 0.10 0.05 0.02 0.01; do
@@ -248,6 +278,7 @@ fig_strain_ablation() {
             runs=$((runs + 1))
         done
         mv "$table.part" "$table"
+        copy_data "$table" "plots/data/${table##*/}"
     done
     render strain_ablation "$runs" "$t0"
 }
@@ -315,7 +346,7 @@ fig_stability() {
         # shellcheck disable=SC2046
         run_case stability "$scheme-$frac" experiments/stability.ini $(scheme_sets $scheme) \
             --set run.dt="$h" --set run.frames="$frames"
-        cp "$OUT/stability/$scheme-$frac/series.csv" \
+        copy_data "$OUT/stability/$scheme-$frac/series.csv" \
             "plots/data/stability_energy_$scheme-$frac.csv"
         runs=$((runs + 1))
     done

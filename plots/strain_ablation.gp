@@ -2,12 +2,19 @@
 # tau.  Reads plots/data/strain_ablation_verlet.csv (Provot; tau = 0 is "off"),
 # strain_ablation_pbd.csv (fewest plain-PBD iterations keeping the stretch within tau) and
 # strain_ablation_newton_{log,cubic}.csv (the strain barrier); writes strain_ablation.png/svg.
+# The wall time panel reads the same tables with their wall_ms column from
+# build/figures/strain_ablation/ (builddir): timings are not kept in plots/data.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
+if (!exists("builddir")) builddir = "build/figures"
 verlet = datadir . "/strain_ablation_verlet.csv"
 pbd = datadir . "/strain_ablation_pbd.csv"
 nlog = datadir . "/strain_ablation_newton_log.csv"
 ncub = datadir . "/strain_ablation_newton_cubic.csv"
+tverlet = builddir . "/strain_ablation/strain_ablation_verlet.csv"
+tpbd = builddir . "/strain_ablation/strain_ablation_pbd.csv"
+tnlog = builddir . "/strain_ablation/strain_ablation_newton_log.csv"
+tncub = builddir . "/strain_ablation/strain_ablation_newton_cubic.csv"
 set datafile separator ","
 
 stats verlet using ($2 == 0 ? $3 : NaN) nooutput
@@ -51,10 +58,10 @@ do for [term in "pngcairo svg"] {
 
     set title "kernel wall time of the run"
     set ylabel "ms"
-    plot verlet using 2:(lim(8)) with linespoints lc rgb "#9400d3" pt 7 lw 2 title "verlet", \
-         pbd using 1:4 with linespoints lc rgb "#009e73" pt 5 lw 2 title "pbd", \
-         nlog using 2:(lim(8)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "newton, log", \
-         ncub using 2:(lim(8)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "newton, cubic"
+    plot tverlet using 2:(lim(8)) with linespoints lc rgb "#9400d3" pt 7 lw 2 title "verlet", \
+         tpbd using 1:4 with linespoints lc rgb "#009e73" pt 5 lw 2 title "pbd", \
+         tnlog using 2:(lim(8)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "newton, log", \
+         tncub using 2:(lim(8)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "newton, cubic"
 
     set title "newton: condition number of H (dpocon 1-norm estimate)"
     set ylabel "cond(H)"

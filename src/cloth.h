@@ -444,9 +444,6 @@ typedef struct cloth_summary {
 
 const char *cloth_run_status_string(cloth_run_status s);
 
-/* The columns of summary.csv, and one row for a summary (neither ends the line). */
-const char *cloth_summary_header(void);
-void cloth_summary_write_row(FILE *f, const cloth_summary *s);
 
 /* Runs the scene and writes series.csv, summary.csv, final.obj (and newton.csv for the
  * newton kernel) into out_dir (created if missing).  Each file is written under a
@@ -463,13 +460,61 @@ cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *prog
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err);
 
+/* ----------------------------------------------------------------- columns */
+/*
+ * The files of a run are tables of structs: a row of series.csv is a cloth_frame, of
+ * newton.csv a cloth_newton_iter, of summary.csv a cloth_summary.  One table per file
+ * lists every field of its struct (name, type, offset, size); the first
+ * cloth_table_columns() of them are the file's columns in order, the rest live only in
+ * the struct (flags, counts the file does not keep).  Runs and sweeps write headers and
+ * rows from these tables, and bindings build their copy of the structs from them (the
+ * Python wrapper does), so no one writes a column list or a struct layout by hand.
+ */
+
+typedef enum { CLOTH_TABLE_SERIES = 0, CLOTH_TABLE_NEWTON, CLOTH_TABLE_SUMMARY } cloth_table;
+
+typedef enum {
+    CLOTH_VALUE_INT = 0,        /* int, written "%d"                                  */
+    CLOTH_VALUE_LONG,           /* long, "%ld"                                        */
+    CLOTH_VALUE_DOUBLE,         /* double, "%.17g" (round-trips); NaN: an empty field */
+    CLOTH_VALUE_NAME,           /* char[size], "%s"                                   */
+    CLOTH_VALUE_RUN_STATUS      /* cloth_run_status (an int), its name ("ok")         */
+} cloth_value_type;
+
+/* The size of a row's struct (sizeof(cloth_frame), ...), its fields and, of those, the
+ * file's columns (the first ones); 0 for no such table. */
+size_t cloth_table_row_size(cloth_table t);
+int cloth_table_fields(cloth_table t);
+int cloth_table_columns(cloth_table t);
+
+/* Field i of table t, one property at a time so that bindings need no struct: its name
+ * (the field's, and the column's header), NULL past the end; */
+const char *cloth_field_name(cloth_table t, int i);
+cloth_value_type cloth_field_type(cloth_table t, int i);
+size_t cloth_field_offset(cloth_table t, int i);   /* offsetof(row struct, field)     */
+size_t cloth_field_size(cloth_table t, int i);     /* sizeof the field                */
+/* the index of the int field that says whether field i has a value (0: written as an
+ * empty field), or -1 when it always has one; */
+int cloth_field_present(cloth_table t, int i);
+/* and one line saying what it holds. */
+const char *cloth_field_meaning(cloth_table t, int i);
+
+/* A table's header (its column names joined by ','), or one row from a struct of the
+ * table's type; neither ends the line. */
+void cloth_table_write_header(FILE *f, cloth_table t);
+void cloth_table_write_row(FILE *f, cloth_table t, const void *row);
+
 /* ------------------------------------------------------------------ sweeps */
 
 typedef struct cloth_sweep cloth_sweep;
 
 /* Reads the [sweep] section of a scene file (see sweep.c for its form) and checks every
- * override against the scene, naming FILE:LINE: key on error. */
-cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *err);
+ * override against the scene, naming FILE:LINE: key on error.  Every run starts from
+ * base, the scene of the same file with the caller's overrides applied (cloth_scene_load,
+ * then cloth_scene_set: what --set does), and applies its own overrides on top; NULL
+ * means the file's scene as it is.  base is copied. */
+cloth_status cloth_sweep_load(const char *path, const cloth_scene *base, cloth_sweep **out,
+                              cloth_error *err);
 void cloth_sweep_destroy(cloth_sweep *sweep);
 int cloth_sweep_count(const cloth_sweep *sweep);
 const char *cloth_sweep_label(const cloth_sweep *sweep, int i);

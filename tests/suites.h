@@ -12,6 +12,7 @@
     X(verlet) \
     X(pbd) \
     X(run) \
+    X(columns) \
     X(sweep) \
     X(barrier) \
     X(contact) \

@@ -76,7 +76,7 @@ START_TEST(sweep_records_every_run_and_goes_on)
     const char *scene = tu_temp_file("sweep.ini", SWEEP);
     cloth_sweep *sw;
     cloth_error err;
-    ck_assert_msg(cloth_sweep_load(scene, &sw, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth_sweep_load(scene, NULL, &sw, &err) == CLOTH_OK, "%s", err.msg);
     ck_assert_int_eq(cloth_sweep_count(sw), 6);
     ck_assert_str_eq(cloth_sweep_label(sw, 0), "sym/material.k_shear=100");
     ck_assert_str_eq(cloth_sweep_label(sw, 3), "fwd/material.k_shear=300");
@@ -132,6 +132,75 @@ START_TEST(parallel_and_serial_sweeps_agree)
 }
 END_TEST
 
+/* The index of the column named name in the header (first line) of a CSV text, or -1. */
+static int column_of(const char *csv, const char *name)
+{
+    size_t len = strlen(name);
+    const char *p = csv;
+    for (int k = 0; *p && *p != '\n'; k++) {
+        size_t n = strcspn(p, ",\n");
+        if (n == len && strncmp(p, name, len) == 0)
+            return k;
+        p += n + (p[n] == ',');
+    }
+    return -1;
+}
+
+/* --set gives every run its base: the run's own overrides come after it and win. */
+START_TEST(set_applies_to_every_run_before_its_own_overrides)
+{
+    const char *scene = tu_temp_file("sweep_set.ini",
+                                     "[mesh]\nnx = 4\nny = 3\n"
+                                     "[run]\nframes = 10\ndt = 0.01\nsubsteps = 10\n"
+                                     "[sweep]\n"
+                                     "run = own: explicit.scheme=symplectic\n"
+                                     "run = short: run.frames=2\n");
+    const char *dir = tu_temp_dir(1);
+    char cmd[512], out[4096];
+    snprintf(cmd, sizeof cmd, "sweep %s --set run.frames=3 --set=mesh.nx=5 --out %s -j 2",
+             scene, dir);
+    ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    const char *csv = read_all(path);
+    ck_assert(csv != NULL);
+    int frames = column_of(csv, "frames"), vertices = column_of(csv, "vertices");
+    ck_assert(frames > 0 && vertices > 0);
+    static const char *const expect_frames[] = {"3", "2"};
+    const char *line = csv;
+    for (int r = 0; r < 2; r++) {
+        line = strchr(line, '\n') + 1;
+        char f[32], v[32];
+        field(line, frames, f, sizeof f);
+        field(line, vertices, v, sizeof v);
+        ck_assert_str_eq(f, expect_frames[r]);
+        ck_assert_str_eq(v, "15"); /* 5 x 3 */
+    }
+    /* the library: the same with a base scene the caller made */
+    cloth_scene base;
+    cloth_error err;
+    ck_assert(cloth_scene_load(scene, &base, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_set(&base, "run.frames=1", 1, &err) == CLOTH_OK);
+    cloth_sweep *sw;
+    ck_assert_msg(cloth_sweep_load(scene, &base, &sw, &err) == CLOTH_OK, "%s", err.msg);
+    const char *lib_dir = tu_temp_dir(2);
+    int not_ok = -1;
+    ck_assert(cloth_sweep_run(sw, lib_dir, 1, NULL, &not_ok, &err) == CLOTH_OK);
+    ck_assert_int_eq(not_ok, 0);
+    cloth_sweep_destroy(sw);
+    snprintf(path, sizeof path, "%s/own/summary.csv", lib_dir);
+    csv = read_all(path);
+    ck_assert(csv != NULL);
+    char f[32];
+    field(strchr(csv, '\n') + 1, column_of(csv, "frames"), f, sizeof f);
+    ck_assert_str_eq(f, "1");
+    /* a bad --set is bad input, named */
+    snprintf(cmd, sizeof cmd, "sweep %s --set run.dt=-1 --out %s", scene, dir);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "run.dt: -1 is out of range"), "%s", out);
+}
+END_TEST
+
 START_TEST(bad_sweep_lines_name_file_line_and_key)
 {
     static const struct { const char *text, *needle; } cases[] = {
@@ -147,7 +216,7 @@ START_TEST(bad_sweep_lines_name_file_line_and_key)
         const char *scene = tu_temp_file("badsweep.ini", cases[c].text);
         cloth_sweep *sw;
         cloth_error err;
-        ck_assert(cloth_sweep_load(scene, &sw, &err) != CLOTH_OK);
+        ck_assert(cloth_sweep_load(scene, NULL, &sw, &err) != CLOTH_OK);
         ck_assert_msg(strstr(err.msg, cases[c].needle), "case %zu: %s", c, err.msg);
         char cmd[512], out[2048];
         snprintf(cmd, sizeof cmd, "sweep %s --out %s", scene, tu_temp_dir(0));
@@ -164,6 +233,7 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, sweep_records_every_run_and_goes_on);
     tcase_add_test(tc, parallel_and_serial_sweeps_agree);
     tcase_add_test(tc, bad_sweep_lines_name_file_line_and_key);
+    tcase_add_test(tc, set_applies_to_every_run_before_its_own_overrides);
     suite_add_tcase(s, tc);
     return s;
 }

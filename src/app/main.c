@@ -3,7 +3,7 @@
  *
  *   cloth run SCENE.ini [--set section.key=value]... [--out DIR]
  *   cloth info SCENE.ini [--set ...]
- *   cloth sweep SCENE.ini [--out DIR] [-j N]
+ *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]
  *   cloth stability SCENE.ini [--set ...]
  *   cloth list
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
@@ -25,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR]\n"
             "       cloth info SCENE.ini [--set section.key=value]...\n"
-            "       cloth sweep SCENE.ini [--out DIR] [-j N]\n"
+            "       cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]\n"
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
             "       cloth list\n"
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
@@ -34,7 +34,8 @@ static void usage(FILE *out)
             "       (and newton.csv) into DIR (default build/runs/SCENE)\n"
             "sweep  runs every run the scene's [sweep] section declares into DIR/LABEL/\n"
             "       and joins their summaries in DIR/sweep.csv (default build/sweeps/SCENE);\n"
-            "       -j N runs N at a time\n"
+            "       --set applies to every run before the run's own overrides; -j N runs N\n"
+            "       at a time\n"
             "stability  prints omega_max (the springs' fastest angular frequency about the\n"
             "       initial shape) and h_max = 2/omega_max, the explicit step bound\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
@@ -141,27 +142,35 @@ static int cmd_run(int argc, char **argv)
     return 0;
 }
 
+/* cloth sweep: -j is ours; the scene, --set and --out go to load_scene. */
 static int cmd_sweep(int argc, char **argv)
 {
-    if (argc < 3)
-        return bad_input("missing the scene file (see 'cloth help')");
-    const char *out_dir = NULL;
     int jobs = 1;
-    for (int i = 3; i < argc; i++) {
-        char *end;
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out_dir = argv[++i];
-        } else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest)
+        return bad_input("out of memory");
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 3 && strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
+            char *end;
             long j = strtol(argv[++i], &end, 10);
-            if (*end || j < 1 || j > 256)
+            if (*end || end == argv[i] || j < 1 || j > 256) {
+                free(rest);
                 return bad_input("-j: expected a whole number from 1 to 256");
+            }
             jobs = (int)j;
         } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unexpected argument '%s' (see 'cloth help')", argv[i]);
-            return bad_input(msg);
+            rest[n++] = argv[i];
         }
     }
+    rest[n] = NULL;
+    /* the base scene every run starts from: the file with the --set overrides */
+    cloth_scene base;
+    const char *out_dir = NULL;
+    int code = load_scene(n, rest, &base, &out_dir);
+    free(rest);
+    if (code)
+        return code;
     char dir[1024];
     if (!out_dir) {
         default_out_dir("build/sweeps", argv[2], dir, sizeof dir);
@@ -169,7 +178,7 @@ static int cmd_sweep(int argc, char **argv)
     }
     cloth_error err;
     cloth_sweep *sweep;
-    if (cloth_sweep_load(argv[2], &sweep, &err) != CLOTH_OK)
+    if (cloth_sweep_load(argv[2], &base, &sweep, &err) != CLOTH_OK)
         return bad_input(err.msg);
     int not_ok = 0;
     cloth_status st = cloth_sweep_run(sweep, out_dir, jobs, stderr, &not_ok, &err);

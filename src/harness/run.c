@@ -22,25 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SERIES_HEADER                                                                     \
-    "frame,time,kinetic,gravity,elastic,barrier,total,drift,stretch_max,stretch_mean,"    \
-    "min_gap,penetrations,iterations,cond_max,wall_ms"
-#define NEWTON_HEADER                                                                     \
-    "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,active_contacts,"         \
-    "regularized"
-#define SUMMARY_HEADER                                                                    \
-    "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,max_abs_drift,"         \
-    "final_drift,max_stretch,min_gap,max_penetrations,total_iterations,not_converged,"    \
-    "regularized,cond_mean,cond_max,wall_ms"
-
-/* A number that round-trips, or an empty field when it is missing (NaN). */
-static void put_num(FILE *f, double v, int last)
-{
-    if (!isnan(v))
-        fprintf(f, "%.17g", v);
-    fputc(last ? '\n' : ',', f);
-}
-
 typedef struct out_file {
     FILE *f;
     char path[1024];            /* final name */
@@ -98,61 +79,29 @@ static cloth_status make_dir(const char *dir, cloth_error *err)
     return CLOTH_OK;
 }
 
-static void write_series_row(FILE *f, const cloth_frame *fr)
-{
-    fprintf(f, "%ld,", fr->frame);
-    put_num(f, fr->time, 0);
-    put_num(f, fr->kinetic, 0);
-    put_num(f, fr->gravity, 0);
-    put_num(f, fr->elastic, 0);
-    put_num(f, fr->barrier, 0);
-    put_num(f, fr->total, 0);
-    put_num(f, fr->drift, 0);
-    put_num(f, fr->stretch_max, 0);
-    put_num(f, fr->stretch_mean, 0);
-    put_num(f, fr->has_gap ? fr->min_gap : NAN, 0);
-    fprintf(f, "%d,%ld,", fr->penetrations, fr->iterations);
-    put_num(f, fr->has_cond ? fr->cond_max : NAN, 0);
-    put_num(f, fr->wall_ms, 1);
-}
-
+/* The rows of the last frame's Newton log. */
 static void write_newton_rows(FILE *f, const cloth_sim *sim)
 {
     const cloth_newton_iter *rows;
     int n = cloth_sim_newton_log(sim, &rows);
     for (int i = 0; i < n; i++) {
-        const cloth_newton_iter *r = &rows[i];
-        fprintf(f, "%ld,%d,", r->frame, r->iter);
-        put_num(f, r->energy, 0);
-        put_num(f, r->grad_norm, 0);
-        put_num(f, r->step_norm, 0);
-        put_num(f, r->alpha, 0);
-        put_num(f, r->cond, 0);
-        put_num(f, r->kappa_max, 0);
-        fprintf(f, "%d,%d\n", r->active_contacts, r->regularized);
+        cloth_table_write_row(f, CLOTH_TABLE_NEWTON, &rows[i]);
+        fputc('\n', f);
     }
 }
 
-const char *cloth_summary_header(void)
+/* One row of series.csv (columns.c). */
+static void write_series_row(FILE *f, const cloth_frame *fr)
 {
-    return SUMMARY_HEADER;
+    cloth_table_write_row(f, CLOTH_TABLE_SERIES, fr);
+    fputc('\n', f);
 }
 
-void cloth_summary_write_row(FILE *f, const cloth_summary *s)
+/* A table's header line. */
+static void write_header(FILE *f, cloth_table t)
 {
-    fprintf(f, "%s,%d,%d,", s->kernel, s->vertices, s->springs);
-    put_num(f, s->dt, 0);
-    fprintf(f, "%d,%ld,%s,%ld,", s->substeps, s->frames, cloth_run_status_string(s->status),
-            s->fail_frame);
-    put_num(f, s->max_abs_drift, 0);
-    put_num(f, s->final_drift, 0);
-    put_num(f, s->max_stretch, 0);
-    put_num(f, s->min_gap, 0);
-    fprintf(f, "%d,%ld,%ld,%ld,", s->max_penetrations, s->total_iterations, s->not_converged,
-            s->regularized);
-    put_num(f, s->cond_mean, 0);
-    put_num(f, s->cond_max, 0);
-    fprintf(f, "%.17g", s->wall_ms);
+    cloth_table_write_header(f, t);
+    fputc('\n', f);
 }
 
 /* Folds one frame into the summary; cond_sum/cond_count build the mean. */
@@ -208,9 +157,9 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
         }
         return st;
     }
-    fprintf(series.f, "%s\n", SERIES_HEADER);
+    write_header(series.f, CLOTH_TABLE_SERIES);
     if (newton.f)
-        fprintf(newton.f, "%s\n", NEWTON_HEADER);
+        write_header(newton.f, CLOTH_TABLE_NEWTON);
 
     cloth_frame fr;
     cloth_sim_measure(sim, &fr);
@@ -253,8 +202,8 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
     if (st == CLOTH_OK)
         st = out_open(&sum, out_dir, "summary.csv", err);
     if (st == CLOTH_OK) {
-        fprintf(sum.f, "%s\n", SUMMARY_HEADER);
-        cloth_summary_write_row(sum.f, &s);
+        write_header(sum.f, CLOTH_TABLE_SUMMARY);
+        cloth_table_write_row(sum.f, CLOTH_TABLE_SUMMARY, &s);
         fputc('\n', sum.f);
         st = out_close(&sum, st, err);
     }

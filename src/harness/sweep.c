@@ -6,11 +6,13 @@
  *   vary = section.key: v1, v2, v3                         # a list of values
  *
  * The runs are every `run` line (or the scene as it is, when there is none) crossed with
- * the product of all `vary` lines.  Each run goes into OUT/<label>/ with the files of
- * cloth_run, and OUT/sweep.csv joins each run's summary row with its overrides.  A run
- * that cannot start, diverges or does not converge is recorded as such and the sweep
- * goes on.  Runs may execute on several threads; each is independent and the CSV is
- * written in declaration order, so the result does not depend on the thread count.
+ * the product of all `vary` lines.  Every run starts from the base scene (the file with
+ * the caller's overrides: `cloth sweep --set`) and applies its own overrides on top.
+ * Each run goes into OUT/<label>/ with the files of cloth_run, and OUT/sweep.csv joins
+ * each run's summary row with its overrides.  A run that cannot start, diverges or does
+ * not converge is recorded as such and the sweep goes on.  Runs may execute on several
+ * threads; each is independent and the CSV is written in declaration order, so the
+ * result does not depend on the thread count.
  */
 #include "core/status.h"
 #include "cloth.h"
@@ -50,6 +52,7 @@ struct cloth_sweep {
     sweep_run *runs;
     int n_columns;
     char columns[MAX_COLUMNS][64];/* "section.key" of every override          */
+    cloth_scene base;             /* the scene every run starts from          */
 };
 
 /* ----------------------------------------------------------------- parsing */
@@ -200,15 +203,19 @@ static cloth_status expand(cloth_sweep *sw, const decl *runs, int n_runs,
     return CLOTH_OK;
 }
 
-/* Every override must apply to the scene, and every folder name must be unique. */
-static cloth_status validate(cloth_sweep *sw, cloth_error *err)
+/* Takes the base scene (the file's own when base is NULL); every override must apply to
+ * it, and every folder name must be unique. */
+static cloth_status validate(cloth_sweep *sw, const cloth_scene *base, cloth_error *err)
 {
-    cloth_scene scene;
-    cloth_status st = cloth_scene_load(sw->path, &scene, err);
+    cloth_status st = CLOTH_OK;
+    if (base)
+        sw->base = *base;
+    else
+        st = cloth_scene_load(sw->path, &sw->base, err);
     if (st != CLOTH_OK)
         return st;
     for (int r = 0; r < sw->n_runs; r++) {
-        cloth_scene copy = scene;
+        cloth_scene copy = sw->base;
         for (int s = 0; s < sw->runs[r].n_sets; s++) {
             st = cloth__scene_set_at(&cloth__kernels()->keys, &copy, sw->runs[r].sets[s], sw->runs[r].lines[s], err);
             if (st != CLOTH_OK)
@@ -258,7 +265,8 @@ static cloth_status read_sweep_line(void *ctx, const cloth__ini_line *l, cloth_e
                        l->key);
 }
 
-cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *err)
+cloth_status cloth_sweep_load(const char *path, const cloth_scene *base, cloth_sweep **out,
+                              cloth_error *err)
 {
     *out = NULL;
     char *text;
@@ -277,7 +285,7 @@ cloth_status cloth_sweep_load(const char *path, cloth_sweep **out, cloth_error *
         st = expand(sw, r.runs, r.n_runs, r.vary, r.n_vary, err);
     }
     if (st == CLOTH_OK)
-        st = validate(sw, err);
+        st = validate(sw, base, err);
     free(r.runs);
     free(r.vary);
     if (st != CLOTH_OK) {
@@ -336,11 +344,11 @@ static void run_one(pool *p, int i)
 {
     const sweep_run *run = &p->sw->runs[i];
     result *res = &p->results[i];
-    cloth_scene scene;
+    cloth_scene scene = p->sw->base;
     cloth_error err;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", p->out_dir, run->folder);
-    cloth_status st = cloth_scene_load(p->sw->path, &scene, &err);
+    cloth_status st = CLOTH_OK;
     for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
         st = cloth__scene_set_at(&cloth__kernels()->keys, &scene, run->sets[s], run->lines[s], &err);
     snprintf(res->kernel, sizeof res->kernel, "%s", scene.run.kernel);
@@ -407,6 +415,20 @@ static const char *override_of(const sweep_run *run, const char *key, char *buf,
     return buf;
 }
 
+/* The summary columns of a run that could not start: its kernel, status "failed", and
+ * every other column empty. */
+static void write_failed_row(FILE *f, const char *kernel)
+{
+    for (int i = 0; i < cloth_table_columns(CLOTH_TABLE_SUMMARY); i++) {
+        if (i)
+            fputc(',', f);
+        if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_NAME)
+            fputs(kernel, f);
+        else if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_RUN_STATUS)
+            fputs("failed", f);
+    }
+}
+
 static cloth_status write_table(const pool *p, cloth_error *err)
 {
     char path[1024], part[1040];
@@ -418,7 +440,9 @@ static cloth_status write_table(const pool *p, cloth_error *err)
     fputs("label", f);
     for (int c = 0; c < p->sw->n_columns; c++)
         fprintf(f, ",%s", p->sw->columns[c]);
-    fprintf(f, ",%s,message\n", cloth_summary_header());
+    fputc(',', f);
+    cloth_table_write_header(f, CLOTH_TABLE_SUMMARY);
+    fputs(",message\n", f);
     for (int i = 0; i < p->sw->n_runs; i++) {
         const sweep_run *run = &p->sw->runs[i];
         const result *r = &p->results[i];
@@ -429,12 +453,10 @@ static cloth_status write_table(const pool *p, cloth_error *err)
             put_field(f, override_of(run, p->sw->columns[c], value, sizeof value));
         }
         fputc(',', f);
-        if (r->started) {
-            cloth_summary_write_row(f, &r->summary);
-        } else {
-            /* kernel, five settings, status "failed", twelve empty results */
-            fprintf(f, "%s,,,,,,failed,,,,,,,,,,,,", r->kernel);
-        }
+        if (r->started)
+            cloth_table_write_row(f, CLOTH_TABLE_SUMMARY, &r->summary);
+        else
+            write_failed_row(f, r->kernel);
         fputc(',', f);
         put_field(f, r->message);
         fputc('\n', f);
