@@ -279,6 +279,7 @@ typedef struct cloth_frame {
     long iterations;            /* kernel work this frame (passes, Newton iterations) */
     double cond_max;            /* largest Newton condition number this frame         */
     int has_cond;               /* 0 when no condition number was computed            */
+    char cond_method[16];       /* how: "exact-2norm" or "estimate-1norm"; "" if none  */
     int not_converged;          /* kernel steps this frame that did not converge      */
     int regularized;            /* Newton solves that needed Tikhonov this frame      */
     double wall_ms;             /* wall time of the frame's kernel work               */
@@ -296,6 +297,7 @@ typedef struct cloth_newton_iter {
     double kappa_max;           /* largest barrier stiffness in use                   */
     int active_contacts;        /* active contact and strain-limit terms              */
     int regularized;            /* 1 when Cholesky needed eps*I                       */
+    char cond_method[16];       /* "exact-2norm", "estimate-1norm" or "off"           */
 } cloth_newton_iter;
 
 typedef struct cloth_sim cloth_sim;
@@ -434,10 +436,13 @@ typedef struct cloth_summary {
     double max_stretch;
     double min_gap;             /* NaN when no frame had a gap                        */
     int max_penetrations;
+    long max_intersections;     /* largest intersections of a frame                   */
     long total_iterations;
     long not_converged;         /* kernel steps that did not converge                 */
     long regularized;           /* Newton solves that needed Tikhonov                 */
     double cond_mean, cond_max; /* over frames with a condition number (else NaN)     */
+    char cond_method[16];       /* how they were computed: exact-2norm,
+                                 * estimate-1norm, mixed, or off                      */
     double wall_ms;             /* kernel time of all frames                          */
     char message[CLOTH_MSG_MAX];/* why the run stopped early ("SCENE: frame N: ..."), or "" */
 } cloth_summary;

@@ -60,6 +60,8 @@ static const field series_columns[] = {
     F(stretch_mean, NULL, "mean l/l0 - 1 over structural and shear springs"),
     F(min_gap, "has_gap", "smallest obstacle or self-contact gap (m); empty without one"),
     F(penetrations, NULL, "vertices with a negative obstacle gap"),
+    F(intersections, NULL, "edge-triangle crossings of the cloth with itself; -1: positions "
+                           "not finite"),
     F(iterations, NULL, "the kernel's work in the frame (passes, Newton iterations)"),
     F(cond_max, "has_cond", "largest Newton condition number in the frame; empty when off"),
     F(wall_ms, NULL, "wall time of the frame's kernel work (ms)"),
@@ -69,7 +71,7 @@ static const field series_others[] = {
     F(has_cond, NULL, "1 when cond_max has a value"),
     F(not_converged, NULL, "kernel steps in the frame that did not converge"),
     F(regularized, NULL, "Newton solves in the frame that needed Tikhonov regularisation"),
-    F(intersections, NULL, "edge-triangle crossings of the cloth; -1: positions not finite"),
+    F(cond_method, NULL, "how cond_max was computed: exact-2norm, estimate-1norm; empty if none"),
 };
 #undef F
 
@@ -87,6 +89,7 @@ static const field newton_columns[] = {
     F(kappa_max, "largest barrier stiffness in use"),
     F(active_contacts, "active contact and strain-limit terms"),
     F(regularized, "1 when the Cholesky factorisation needed eps I"),
+    F(cond_method, "exact-2norm (eigenvalues), estimate-1norm (dpocon) or off"),
 };
 #undef F
 
@@ -108,12 +111,17 @@ static const field summary_columns[] = {
     F(max_stretch, "largest stretch_max"),
     F(min_gap, "smallest min_gap; empty when no frame had a gap"),
     F(max_penetrations, "largest penetrations"),
+    F(max_intersections, "largest intersections"),
     F(total_iterations, "sum of iterations"),
     F(not_converged, "kernel steps that did not converge"),
     F(regularized, "Newton solves that needed Tikhonov regularisation"),
     F(cond_mean, "mean cond_max over frames with one; empty when none"),
     F(cond_max, "largest cond_max; empty when none"),
+    F(cond_method, "how cond was computed: exact-2norm, estimate-1norm, mixed; off if never"),
     F(wall_ms, "kernel wall time of all frames (ms)"),
+};
+static const field summary_others[] = {
+    F(message, "why the run stopped early, or empty"),
 };
 #undef F
 
@@ -124,7 +132,7 @@ static const table tables[] = {
     [CLOTH_TABLE_NEWTON] = {sizeof(cloth_newton_iter), COUNT(newton_columns), newton_columns,
                             0, NULL},
     [CLOTH_TABLE_SUMMARY] = {sizeof(cloth_summary), COUNT(summary_columns), summary_columns,
-                             0, NULL},
+                             COUNT(summary_others), summary_others},
 };
 
 /* ----------------------------------------------------------------- access */

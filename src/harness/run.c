@@ -115,12 +115,18 @@ static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum
         s->min_gap = isnan(s->min_gap) ? fr->min_gap : fmin(s->min_gap, fr->min_gap);
     if (fr->penetrations > s->max_penetrations)
         s->max_penetrations = fr->penetrations;
+    if (fr->intersections > s->max_intersections)
+        s->max_intersections = fr->intersections;
     s->total_iterations += fr->iterations;
     s->not_converged += fr->not_converged;
     s->regularized += fr->regularized;
     if (fr->has_cond) {
         s->cond_max = isnan(s->cond_max) ? fr->cond_max : fmax(s->cond_max, fr->cond_max);
         *cond_sum += fr->cond_max;
+        if (*cond_count == 0)
+            snprintf(s->cond_method, sizeof s->cond_method, "%s", fr->cond_method);
+        else if (strcmp(s->cond_method, fr->cond_method) != 0)
+            snprintf(s->cond_method, sizeof s->cond_method, "mixed");
         ++*cond_count;
     }
     s->wall_ms += fr->wall_ms;
@@ -138,9 +144,10 @@ static void report_progress(FILE *progress, const cloth_sim *sim, long frame, lo
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err)
 {
-    cloth_summary s = {"", sim->mesh->n, sim->mesh->n_springs, sim->scene.run.dt,
-                       sim->scene.run.substeps, CLOTH_RUN_OK, 0, -1, 0, 0, 0, NAN, 0, 0, 0,
-                       0, NAN, NAN, 0, ""};
+    cloth_summary s = {.vertices = sim->mesh->n, .springs = sim->mesh->n_springs,
+                       .dt = sim->scene.run.dt, .substeps = sim->scene.run.substeps,
+                       .status = CLOTH_RUN_OK, .fail_frame = -1, .min_gap = NAN,
+                       .cond_mean = NAN, .cond_max = NAN, .cond_method = "off"};
     snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
     double cond_sum = 0;
     long cond_count = 0;

@@ -422,7 +422,7 @@ static void write_failed_row(FILE *f, const char *kernel)
     for (int i = 0; i < cloth_table_columns(CLOTH_TABLE_SUMMARY); i++) {
         if (i)
             fputc(',', f);
-        if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_NAME)
+        if (strcmp(cloth_field_name(CLOTH_TABLE_SUMMARY, i), "kernel") == 0)
             fputs(kernel, f);
         else if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_RUN_STATUS)
             fputs("failed", f);
@@ -458,7 +458,7 @@ static cloth_status write_table(const pool *p, cloth_error *err)
         else
             write_failed_row(f, r->kernel);
         fputc(',', f);
-        put_field(f, r->message);
+        put_field(f, r->started ? r->summary.message : r->message);
         fputc('\n', f);
     }
     int bad = ferror(f);

@@ -22,6 +22,7 @@ typedef struct cloth__step_stats {
     int not_converged;          /* 1 if this step stopped before its tolerance       */
     int regularized;            /* Newton solves that needed Tikhonov                */
     double cond_max;            /* largest condition number seen (NaN if none)       */
+    const char *cond_method;    /* how it was computed ("exact-2norm", ...) or NULL  */
 } cloth__step_stats;
 
 typedef struct cloth__kernel {

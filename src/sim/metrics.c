@@ -77,6 +77,7 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     f->not_converged = f->regularized = 0;
     f->has_cond = 0;
     f->cond_max = NAN;
+    f->cond_method[0] = '\0';
     f->wall_ms = 0;
     measure_energies(sim, f);
     measure_stretch(sim, f);

@@ -195,7 +195,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     for (int s = 0; s < substeps; s++) {
         /* obstacles are where they will be at the end of the step */
         cloth__sim_move_obstacles(sim, sim->t + h);
-        cloth__step_stats st = {0, 0, 0, NAN};
+        cloth__step_stats st = {0, 0, 0, NAN, NULL};
         cloth_error why = {""};
         cloth_status status = sim->kernel->step(sim, sim->work, h, &st, &why);
         sim->t = (sim->frame * substeps + s + 1) * h;
@@ -204,6 +204,8 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         regularized += st.regularized;
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
+        if (st.cond_method)
+            snprintf(out->cond_method, sizeof out->cond_method, "%s", st.cond_method);
         if (status != CLOTH_OK) {
             sim->step_failed = 1;
             return cloth__fail(err, status, "%s: frame %ld: %s: %s", sim->scene.source,

@@ -121,15 +121,27 @@ static cloth_status solve(cloth__newton *w, iteration *it, cloth_error *err)
     return cloth__linalg_solve(w->la, w->step, w->step, err);
 }
 
-/* Condition number of H: from its eigenvalues up to newton.cond_exact_max unknowns,
- * else dpocon's estimate from the factor. */
+/* How the condition number of H is computed: newton.cond = exact is the 2-norm
+ * lambda_max/lambda_min from its eigenvalues, up to newton.cond_exact_max unknowns; above
+ * that (and with cond = estimate) it is dpocon's 1-norm estimate from the factor, and
+ * every output says so (cond_method). */
+static const char *cond_method(const cloth__newton *w, const cloth_newton_def *nd)
+{
+    if (nd->cond == CLOTH_COND_OFF)
+        return "off";
+    if (nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max)
+        return "exact-2norm";
+    return "estimate-1norm";
+}
+
 static cloth_status condition_number(cloth__newton *w, const cloth_newton_def *nd,
                                      iteration *it, cloth_error *err)
 {
     it->cond = NAN;
-    if (nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max)
+    const char *how = cond_method(w, nd);
+    if (how[1] == 'x') /* exact-2norm */
         return cloth__linalg_cond_exact(w->la, w->H, &it->cond, err);
-    if (nd->cond != CLOTH_COND_OFF)
+    if (how[0] == 'e') /* estimate-1norm */
         return cloth__linalg_cond_estimate(w->la, &it->cond, err);
     return CLOTH_OK;
 }
@@ -158,13 +170,19 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
     double dx_norm = inf_norm(w->step, w->ndof);
     stats->iterations++;
     stats->regularized += it->eps > 0;
-    if (!isnan(it->cond))
+    const char *how = cond_method(w, &sim->scene.newton);
+    if (!isnan(it->cond)) {
         stats->cond_max = isnan(stats->cond_max) ? it->cond : fmax(stats->cond_max, it->cond);
-    if (w->n_rows < w->row_cap)
-        w->rows[w->n_rows++] = (cloth_newton_iter){
+        stats->cond_method = how;
+    }
+    if (w->n_rows < w->row_cap) {
+        cloth_newton_iter *row = &w->rows[w->n_rows++];
+        *row = (cloth_newton_iter){
             sim->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
             it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
-            it->eps > 0};
+            it->eps > 0, ""};
+        snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
+    }
     return dx_norm / w->h < tol;
 }
 
@@ -205,7 +223,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
 {
     cloth__newton *w = work;
     const cloth_newton_def *nd = &sim->scene.newton;
-    *stats = (cloth__step_stats){0, 0, 0, NAN};
+    *stats = (cloth__step_stats){0, 0, 0, NAN, NULL};
     if (w->ndof == 0)
         return CLOTH_OK;
     predict(w, sim, h);
