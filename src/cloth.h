@@ -154,6 +154,8 @@ typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NON
 typedef enum { CLOTH_KAPPA_FIXED = 0, CLOTH_KAPPA_IPC = 1, CLOTH_KAPPA_DYNAMIC = 2 } cloth_kappa_rule;
 typedef enum { CLOTH_KAPPA_PER_STEP = 0, CLOTH_KAPPA_PER_ITERATION = 1 } cloth_kappa_update;
 typedef enum { CLOTH_COND_EXACT = 0, CLOTH_COND_ESTIMATE = 1, CLOTH_COND_OFF = 2 } cloth_cond_mode;
+typedef enum { CLOTH_STRAIN_TRIANGLE = 0, CLOTH_STRAIN_EDGE = 1 } cloth_strain_measure;
+typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
 
 typedef struct cloth_newton_def {
     cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
@@ -161,7 +163,10 @@ typedef struct cloth_newton_def {
     cloth_kappa_rule kappa;     /* fixed, ipc or dynamic                              */
     double kappa_value;         /* fixed kappa; < 0 means auto                        */
     cloth_kappa_update kappa_update; /* step or iteration                              */
-    double strain_limit;        /* tau of the edge strain barrier; 0 = off            */
+    double strain_limit;        /* tau of the strain barrier; 0 = off                 */
+    double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
+    cloth_strain_measure strain_measure; /* triangle (singular values) or edge        */
+    cloth_kappa_form kappa_form;/* paper (published) or si (unit-consistent) mass term */
     int self_contact;           /* vertex-vertex contact on/off                       */
     double contact_offset;      /* self-contact offset (m)                            */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */

@@ -30,7 +30,8 @@ static cloth_sim *make_sim(const char *text)
 
 /* A 3 x 3 cloth (structural and shear springs only, so vertices two columns apart are
  * not adjacent) folded about its middle column until the outer columns lie 0.015 apart,
- * then scaled by 1.01: every edge is 1 % stretched (strain barrier active, tau = 2 %),
+ * then scaled by 1.01: every edge and both singular values of every triangle are 1 %
+ * stretched (the strain barrier is active: tau = 2 %, band beta = 0.75 from 0.5 %),
  * the three folded pairs are inside the self-contact band, the flat vertices are inside
  * the floor's band and the centre vertex inside the sphere's.  Wind, air and spring
  * damping are on, so every term of E is present. */
@@ -43,7 +44,8 @@ static const char *folded_scene =
     "[plane]\nheight = -0.006\n"
     "[run]\nkernel = newton\ndt = 0.01\n"
     "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = %s\ndhat = 0.01\n"
-    "strain_limit = 0.02\nself_contact = on\ncontact_offset = 0.008\n";
+    "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\nself_contact = on\n"
+    "contact_offset = 0.008\n";
 
 typedef struct { cloth__newton *w; cloth_sim *sim; int exact; } potential_ctx;
 
@@ -74,12 +76,13 @@ static void fold(double *x, double phi)
 
 /* grad E and the true Hessian (exact = 1: unprojected springs and contact blocks)
  * against central differences, relative 1e-6; and the Newton matrix (exact = 0) is
- * symmetric positive definite-looking on its diagonal.  _i: 0 log, 1 cubic. */
+ * symmetric positive definite-looking on its diagonal.  _i: log or cubic (bit 0) x
+ * strain measure triangle or edge (bit 1). */
 START_TEST(potential_matches_finite_differences)
 {
     char text[2048];
-    snprintf(text, sizeof text, folded_scene, _i == 0 ? "log" : "cubic",
-             _i == 0 ? "auto" : "30");
+    snprintf(text, sizeof text, folded_scene, _i % 2 == 0 ? "log" : "cubic",
+             _i % 2 == 0 ? "auto" : "30", _i < 2 ? "triangle" : "edge");
     cloth_sim *sim = make_sim(text);
     double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
     fold(x, 0.15);
@@ -259,15 +262,19 @@ static const char *floor_scene =
     "springs = structural,shear\npins = none\n"
     "[material]\nk_structural = 50\nk_shear = 20\nvertex_mass = 0.01\n"
     "[plane]\nheight = 0\n"
-    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[run]\nkernel = newton\ndt = %s\n"
     "[newton]\nbarrier = cubic\nkappa = dynamic\nkappa_update = %s\ndhat = 0.05\n"
-    "strain_limit = 0\nself_contact = off\ntol = 1e-12\nmax_iters = 6\ncond = off\n";
+    "strain_limit = 0\nself_contact = off\ntol = 1e-12\nmax_iters = 6\ncond = off\n"
+    "kappa_form = %s\n";
 
+/* Loops: per step or per iteration, times the paper form (mass term m/g^2, h = 0.01) or
+ * the si form ((m/h^2)(g^/g)^2 with h = 0.05 and g^ = 0.05, about as stiff at the start). */
 START_TEST(dynamic_kappa_frozen_within_a_step)
 {
-    int per_iteration = _i;
+    int per_iteration = _i & 1, si = _i >> 1;
     char text[1024];
-    snprintf(text, sizeof text, floor_scene, per_iteration ? "iteration" : "step");
+    snprintf(text, sizeof text, floor_scene, si ? "0.05" : "0.01",
+             per_iteration ? "iteration" : "step", si ? "si" : "paper");
     cloth_sim *sim = make_sim(text);
     const double *x = cloth_sim_positions(sim);
     const cloth_mesh *m = cloth_sim_mesh(sim);
@@ -290,7 +297,8 @@ START_TEST(dynamic_kappa_frozen_within_a_step)
                 nHn += H[6 * 1 + 1];
             }
             double g = x[3 * i + 1];
-            want = fmax(want, 0.01 / (g * g) + nHn);
+            double mass_term = si ? 0.01 / 0.0025 * (0.05 / g) * (0.05 / g) : 0.01 / (g * g);
+            want = fmax(want, mass_term + nHn);
         }
         ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
         iterations += f.iterations;
@@ -316,6 +324,93 @@ START_TEST(dynamic_kappa_frozen_within_a_step)
     ck_assert(prof.assembly_ms >= 0 && prof.solve_ms >= 0 && prof.cond_ms >= 0 &&
               prof.line_search_ms >= 0);
     cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ units */
+
+/* The drape written in metres and in centimetres: every length (spacing, origin, sphere,
+ * g^, contact offset, gravity, blow-up limit) x 100, air density x 1e-6, masses,
+ * stiffnesses (N/m = kg/s^2) and the time step unchanged.  With kappa_form = si every
+ * term of the potential is the same energy in other units, so the trajectory must be the
+ * same: positions x 100 to 1e-9 relative, the same Newton iterations in every frame.
+ * Loops: barrier log or cubic x kappa fixed (auto), ipc or dynamic x strain measure
+ * triangle or edge.  x 100 is not exact in binary, so the two runs differ by rounding
+ * from the start, and a stiff run amplifies that (measured: up to 4e-13 over 30 frames,
+ * except cubic/ipc/edge, which reaches 1.5e-9 at frame 30 from 1e-15 at frame 3); over
+ * 20 frames every run stays below 1e-10.  The paper form differs by 2-30 % (test below). */
+static const char *unit_scene =
+    "[mesh]\nnx = 6\nny = 6\nspacing = %.17g\nplane = xz\norigin = %.17g %.17g %.17g\n"
+    "pins = none\n"
+    "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 2\nvertex_mass = 0.01\n"
+    "[world]\ngravity = 0 %.17g 0\nair_density = %.17g\nair_damping = 0.002\n"
+    "[sphere]\ncenter = 0 0 0\nradius = %.17g\noffset = %.17g\n"
+    "[run]\nkernel = newton\ndt = 0.016666666666666666\nblowup_limit = %.17g\n"
+    "[newton]\nbarrier = %s\nkappa = %s\nkappa_form = %s\nstrain_measure = %s\n"
+    "dhat = %.17g\nstrain_limit = 0.05\nself_contact = on\ncontact_offset = %.17g\n"
+    "cond = off\n";
+
+static cloth_sim *unit_sim(double s, int combo, const char *form)
+{
+    static const char *const barriers[] = {"log", "cubic"};
+    static const char *const kappas[] = {"fixed", "ipc", "dynamic"};
+    static const char *const measures[] = {"triangle", "edge"};
+    char text[2048];
+    snprintf(text, sizeof text, unit_scene, 0.08 * s, -0.2 * s, 0.28 * s, -0.2 * s, -9.81 * s,
+             1.2 / (s * s * s), 0.25 * s, 0.01 * s, 100 * s, barriers[combo % 2],
+             kappas[combo / 2 % 3], form, measures[combo / 6], 0.01 * s, 0.01 * s);
+    return make_sim(text);
+}
+
+START_TEST(si_form_gives_the_same_drape_in_centimetres)
+{
+    cloth_sim *m = unit_sim(1, _i, "si"), *cm = unit_sim(100, _i, "si");
+    int n = cloth_sim_mesh(m)->n, contacts = 0;
+    cloth_frame fm, fc;
+    cloth_error err;
+    for (int frame = 1; frame <= 20; frame++) {
+        ck_assert_msg(cloth_sim_frame(m, &fm, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(cloth_sim_frame(cm, &fc, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(fm.iterations == fc.iterations, "frame %d: %ld Newton iterations in "
+                      "metres, %ld in centimetres", frame, fm.iterations, fc.iterations);
+        const double *xm = cloth_sim_positions(m), *xc = cloth_sim_positions(cm);
+        double diff = 0, size = 0;
+        for (int i = 0; i < 3 * n; i++) {
+            diff = fmax(diff, fabs(xc[i] - 100 * xm[i]));
+            size = fmax(size, fabs(100 * xm[i]));
+        }
+        ck_assert_msg(diff <= 1e-9 * size, "frame %d: positions differ by %g of %g", frame,
+                      diff, size);
+        const cloth_newton_iter *rows;
+        int k = cloth_sim_newton_log(m, &rows);
+        for (int r = 0; r < k; r++)
+            contacts += rows[r].active_contacts;
+    }
+    ck_assert_msg(contacts > 0, "no barrier ever acted: the test would show nothing");
+    cloth_sim_destroy(m);
+    cloth_sim_destroy(cm);
+}
+END_TEST
+
+/* The control: the published (paper) form is not unit-consistent, and the same two runs
+ * part (m/g^2 changes by 1e-4 in centimetres while the rest does not). */
+START_TEST(paper_form_gives_another_drape_in_centimetres)
+{
+    cloth_sim *m = unit_sim(1, 0, "paper"), *cm = unit_sim(100, 0, "paper");
+    int n = cloth_sim_mesh(m)->n;
+    cloth_frame fm, fc;
+    cloth_error err;
+    double most = 0;
+    for (int frame = 1; frame <= 20; frame++) {
+        ck_assert_msg(cloth_sim_frame(m, &fm, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(cloth_sim_frame(cm, &fc, &err) == CLOTH_OK, "%s", err.msg);
+        const double *xm = cloth_sim_positions(m), *xc = cloth_sim_positions(cm);
+        for (int i = 0; i < 3 * n; i++)
+            most = fmax(most, fabs(xc[i] - 100 * xm[i]) / 100);
+    }
+    ck_assert_msg(most > 1e-3, "paper form: metres and centimetres differ by only %g m", most);
+    cloth_sim_destroy(m);
+    cloth_sim_destroy(cm);
 }
 END_TEST
 
@@ -518,13 +613,15 @@ Suite *suite_newton(void)
 {
     Suite *s = suite_create("newton");
     TCase *tc = tcase_create("potential");
-    tcase_add_loop_test(tc, potential_matches_finite_differences, 0, 2);
+    tcase_add_loop_test(tc, potential_matches_finite_differences, 0, 4);
     suite_add_tcase(s, tc);
     tc = tcase_create("kernel");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, damped_chain_settles_to_static_extension);
     tcase_add_loop_test(tc, drape_stays_feasible_every_frame, 0, 4);
-    tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 2);
+    tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 4);
+    tcase_add_loop_test(tc, si_form_gives_the_same_drape_in_centimetres, 0, 12);
+    tcase_add_test(tc, paper_form_gives_another_drape_in_centimetres);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);
     tcase_add_test(tc, a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows);

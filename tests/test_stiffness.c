@@ -31,8 +31,9 @@ START_TEST(dynamic_kappa_single_vertex_contact)
     add_first_block(x, up, 5, 1, H);
     double s = 1 / sqrt(2.0);
     const double n[3] = {s, s, 0}, ey[3] = {0, 1, 0};
-    ck_assert_double_eq_tol(cloth__kappa_vertex(0.02, 0.004, n, H), 1258.75, 1e-9);
-    ck_assert_double_eq_tol(cloth__kappa_vertex(0.02, 0.004, ey, H), 1255.0, 1e-9);
+    double paper = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.02, 0.004, 0.01, 0.01, 1);
+    ck_assert_double_eq_tol(cloth__kappa_stencil_vertex(n, H) + paper, 1258.75, 1e-9);
+    ck_assert_double_eq_tol(cloth__kappa_stencil_vertex(ey, H) + paper, 1255.0, 1e-9);
 }
 END_TEST
 
@@ -52,28 +53,54 @@ START_TEST(dynamic_kappa_vertex_pair)
         }
     const double n[3] = {0, 1, 0};
     /* (0 + 4)/2 = 2, and 0.015 / 0.002^2 = 3750 */
-    ck_assert_double_eq_tol(cloth__kappa_pair(0.01, 0.02, 0.002, n, H), 3752.0, 1e-9);
+    ck_assert_double_eq_tol(cloth__kappa_stencil_pair(n, H) +
+                                cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.015, 0.002, 0.01,
+                                                  0.01, 1),
+                            3752.0, 1e-9);
 }
 END_TEST
 
-/* One stretched edge alone: H = [[K, -K], [-K, K]] with u^T K u = k, so w^T H w = 2k;
- * kappa_s = 2k + m_mean / g_s^2. */
+/* One stretched edge alone: H = [[K, -K], [-K, K]] with u^T K u = k, so the unit
+ * stencil gives w^T H w = 2k. */
 START_TEST(dynamic_kappa_strain_edge)
 {
     const double xa[3] = {0, 0, 0}, xb[3] = {0.6 * 1.015, 0.8 * 1.015, 0};
     const double u[3] = {0.6, 0.8, 0};
     double H[36];
     cloth__spring_hessian(xa, xb, 30, 1, 1, H);
-    double gs = 0.02 - 0.015;
-    ck_assert_double_eq_tol(cloth__kappa_edge(0.01, 0.03, gs, u, H), 60 + 0.02 / (gs * gs),
-                            1e-6);
+    ck_assert_double_eq_tol(cloth__kappa_stencil_pair(u, H), 60, 1e-12);
 }
 END_TEST
 
-/* auto: the dynamic formula at g = g^/2. */
-START_TEST(auto_kappa_is_dynamic_at_half_dhat)
+/* The two mass terms: paper m / g^2 as published; si (m w2 / h^2)(g^/g)^2, which equals
+ * m w2/h^2 at g = g^ and grows as 1/g^2 like the paper form. */
+START_TEST(mass_term_paper_and_si)
 {
-    ck_assert_double_eq_tol(cloth__kappa_auto(0.01, 0.02, 7.0), 0.01 / 1e-4 + 7.0, 1e-12);
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.01, 0.005, 0.02, 0.01,
+                                              3), 0.01 / 25e-6, 1e-9);
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, 0.02, 0.02, 0.01, 3),
+                            0.01 * 3 / 1e-4, 1e-9);
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, 0.005, 0.02, 0.01, 3),
+                            0.01 * 3 / 1e-4 * 16, 1e-9);
+}
+END_TEST
+
+/* Units: written in centimetres (lengths x 100, masses and seconds kept) a contact's
+ * stiffness must not change (N/m = kg/s^2 has no length in it) and a strain element's
+ * must grow by 1e4 (J = kg m^2/s^2), as every energy of the scene does.  The si form does
+ * both; the paper form does neither (its m/g^2 scales as 1e-4 for contacts). */
+START_TEST(si_form_scales_with_the_units)
+{
+    const double m = 0.01, h = 0.004, g = 0.003, dhat = 0.01, w2 = 0.005, s = 100;
+    double c_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, g, dhat, h, 1);
+    double c_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, g * s, dhat * s, h, 1);
+    ck_assert_double_le(fabs(c_cm - c_m), 1e-12 * c_m);
+    double e_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, 0.01, 0.02, h, w2);
+    double e_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, 0.01, 0.02, h, w2 * s * s);
+    ck_assert_double_le(fabs(e_cm - s * s * e_m), 1e-12 * e_cm);
+    double p_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, m, g, dhat, h, 1);
+    double p_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, m, g * s, dhat * s, h, 1);
+    ck_assert_double_le(fabs(p_cm - p_m / (s * s)), 1e-12 * p_m);
 }
 END_TEST
 
@@ -112,7 +139,8 @@ Suite *suite_stiffness(void)
     tcase_add_test(tc, dynamic_kappa_single_vertex_contact);
     tcase_add_test(tc, dynamic_kappa_vertex_pair);
     tcase_add_test(tc, dynamic_kappa_strain_edge);
-    tcase_add_test(tc, auto_kappa_is_dynamic_at_half_dhat);
+    tcase_add_test(tc, mass_term_paper_and_si);
+    tcase_add_test(tc, si_form_scales_with_the_units);
     tcase_add_test(tc, ipc_initial_kappa);
     tcase_add_test(tc, ipc_update_doubles);
     suite_add_tcase(s, tc);

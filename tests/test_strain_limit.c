@@ -633,7 +633,7 @@ END_TEST
 /* ------------------------------------------------------------ stiffness weight */
 
 /* An edge held by its own spring: w = (l/2)(-u, u) gives w^T H w = k l^2 =
- * (l^2/2) s^T H s with the unit stencil of cloth__kappa_edge; a triangle with H = I gives
+ * (l^2/2) s^T H s with the unit stencil of cloth__kappa_stencil_pair; a triangle with H = I gives
  * sum |x_i - centroid|^2, unchanged by a translation and x4 when the element doubles. */
 START_TEST(kappa_weight)
 {
@@ -646,7 +646,7 @@ START_TEST(kappa_weight)
     cloth__spring_hessian(x, x + 3, k, l0, 1, H);
     double l = 0.107, w = cloth__strain_kappa_weight(x, 2, H);
     ck_assert_double_le(fabs(w - k * l * l), 1e-13 * k * l * l);
-    ck_assert_double_le(fabs(w - 0.5 * l * l * cloth__kappa_edge(0, 0, 1, u, H)), 1e-13 * w);
+    ck_assert_double_le(fabs(w - 0.5 * l * l * cloth__kappa_stencil_pair(u, H)), 1e-13 * w);
 
     double y[9] = {0, 0, 0, 1, 0, 0, 0, 2, 0}, I[81] = {0}, z[9];
     for (int r = 0; r < 9; r++)

@@ -38,8 +38,11 @@ void tu_fd_jacobian(tu_vector_fn g, void *ctx, const double *x, int n, double h,
 double tu_rel_error(const double *a, const double *b, int n, double floor)
 {
     double scale = floor, err = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(b[i]))
+            return INFINITY; /* fmax drops NaN: a non-finite value must fail, not hide */
         scale = fmax(scale, fabs(b[i]));
+    }
     for (int i = 0; i < n; i++)
         err = fmax(err, fabs(a[i] - b[i]));
     return err / scale;

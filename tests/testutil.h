@@ -15,7 +15,8 @@ void tu_fd_gradient(tu_scalar_fn f, void *ctx, const double *x, int n, double h,
 /* Central differences of a gradient: column j of H (row-major n x n). */
 void tu_fd_jacobian(tu_vector_fn g, void *ctx, const double *x, int n, double h, double *H);
 
-/* max_i |a_i - b_i| / max(max_i |b_i|, floor): a relative error over a whole vector. */
+/* max_i |a_i - b_i| / max(max_i |b_i|, floor): a relative error over a whole vector;
+ * INFINITY when any value of a or b is not finite. */
 double tu_rel_error(const double *a, const double *b, int n, double floor);
 
 /* Writes text to a fresh temporary file and returns its path (static buffer per call

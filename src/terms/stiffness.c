@@ -22,25 +22,23 @@ static double two_point_quadratic(const double n[3], const double H[36])
                   quad3(H + 21, 6, n, n));
 }
 
-double cloth__kappa_vertex(double m, double g, const double n[3], const double H[9])
+double cloth__kappa_stencil_vertex(const double n[3], const double H[9])
 {
-    return m / (g * g) + quad3(H, 3, n, n);
+    return quad3(H, 3, n, n);
 }
 
-double cloth__kappa_pair(double mi, double mj, double g, const double n[3], const double H[36])
+double cloth__kappa_stencil_pair(const double n[3], const double H[36])
 {
-    return 0.5 * (mi + mj) / (g * g) + two_point_quadratic(n, H);
+    return two_point_quadratic(n, H);
 }
 
-double cloth__kappa_edge(double ma, double mb, double gs, const double u[3], const double H[36])
+double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
+                         double w2)
 {
-    return two_point_quadratic(u, H) + 0.5 * (ma + mb) / (gs * gs);
-}
-
-double cloth__kappa_auto(double m, double dhat, double wHw)
-{
-    double g = 0.5 * dhat;
-    return m / (g * g) + wHw;
+    if (form == CLOTH_KAPPA_FORM_PAPER)
+        return m / (g * g);
+    double ratio = dhat / g;
+    return m * w2 / (h * h) * ratio * ratio;
 }
 
 void cloth__kappa_ipc_bounds(cloth_barrier kind, double dhat, double diag, double mean_mass,

@@ -1,17 +1,25 @@
-/* Private: the barrier stiffness rules of the newton kernel (SPEC 4.4), as pure
- * functions of the quantities they need.  The kernel decides when to call them.
+/* Private: the barrier stiffness rules of the newton kernel (SPEC 4.4, issue 12), as
+ * pure functions of the quantities they need.  The kernel decides when to call them.
  *
- * ZOZO's elasticity-inclusive dynamic stiffness (Ando 2024, eq. 4): a contact with gap
- * g, stencil weights w (unit length) and elastic Hessian H_el of its stencil (springs
- * only, no inertia) gets
- *     kappa = m / g^2 + w^T H_el w
+ * ZOZO's elasticity-inclusive dynamic stiffness (Ando 2024, eq. 4): a term with gap g,
+ * stencil w and elastic Hessian H_el of its stencil (springs only, no inertia) gets
+ *     kappa = w^T H_el w + (a mass term that grows as the gap closes)
  * so that the barrier is at least as stiff as the material it pushes against, and stiffer
  * than the inertia of the mass m as the gap closes.  Held constant in derivatives.
- *   vertex-obstacle: w = n (the gap gradient), m = the vertex mass
- *   vertex-vertex:   w = (n, -n)/sqrt 2, m = the mean of the two masses
- *   strain edge:     w = (u, -u)/sqrt 2, m = the mean of the two masses, g = g_s
- * The formula adds its two terms as numbers, as ZOZO's does: m/g^2 is in kg/m^2 for a
- * contact (kg for the dimensionless strain gap) and w^T H w in N/m; SI values are assumed.
+ *   vertex-obstacle: w = n (the gap gradient, unit), m = the vertex mass
+ *   vertex-vertex:   w = (n, -n)/sqrt 2 (unit), m = the mean of the two masses
+ *   strain element:  w = the element's vertex offsets from its centroid (metres, not
+ *                    normalised: strain gaps are dimensionless, so kappa is an energy),
+ *                    m = the mean of its vertex masses (terms/strain_limit.h)
+ * The mass term comes in two forms (newton.kappa_form):
+ *   paper   m / g^2 — exactly the published rule, and ZOZO's code.  It adds kg/m^2 (a
+ *           contact) or kg (a strain gap) to N/m or J: a heuristic for metres, seconds
+ *           and kilograms, whose results change when a scene is written in other units.
+ *   si      (m |w|^2 / h^2) (g^ / g)^2 — the inertia m/h^2 of the stencil (h the time
+ *           step; |w|^2 = 1 for the unit contact stencils, in m^2 for strain elements),
+ *           growing as (g^/g)^2 as the gap closes, like m/g^2.  Every term is then in the
+ *           units of w^T H_el w (N/m for contacts, J for strain elements) and a scene
+ *           rescaled in length gives the same trajectory, rescaled.
  *
  * IPC's adaptive stiffness (Li et al. 2020, supplement; ipc-toolkit's rule) in the units
  * of this kernel's potential, which is IPC's divided by h^2:
@@ -26,19 +34,18 @@
 
 #include "cloth.h"
 
-/* m / g^2 + n^T H n, H the 3x3 (row-major) elastic block of the vertex. */
-double cloth__kappa_vertex(double m, double g, const double n[3], const double H[9]);
+/* n^T H n, H the 3x3 (row-major) elastic block of the vertex: the stencil term of a
+ * vertex-obstacle contact. */
+double cloth__kappa_stencil_vertex(const double n[3], const double H[9]);
 
-/* (mi + mj)/2 / g^2 + w^T H w, w = (n, -n)/sqrt 2, H the 6x6 elastic block of (i, j). */
-double cloth__kappa_pair(double mi, double mj, double g, const double n[3], const double H[36]);
+/* w^T H w with w = (n, -n)/sqrt 2, H the 6x6 elastic block of (i, j): the stencil term of
+ * a vertex-vertex contact (and, with n = u, of an edge in the unit stencil). */
+double cloth__kappa_stencil_pair(const double n[3], const double H[36]);
 
-/* w^T H w + (ma + mb)/2 / g_s^2, w = (u, -u)/sqrt 2, u the edge direction, H the 6x6
- * elastic block of the edge's two vertices. */
-double cloth__kappa_edge(double ma, double mb, double gs, const double u[3], const double H[36]);
-
-/* kappa_value = auto: the dynamic formula at rest with g = g^/2,
- * m / (g^/2)^2 + wHw (wHw = w^T H_el w of the rest shape). */
-double cloth__kappa_auto(double m, double dhat, double wHw);
+/* The mass term in the chosen form: paper m / g^2; si (m w2 / h^2) (dhat / g)^2, with w2
+ * = |w|^2 of the stencil (1 for contacts). */
+double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
+                         double w2);
 
 /* IPC's bounds for barrier kind with activation dhat, rest bounding-box diagonal L,
  * mean vertex mass and step h. */

@@ -139,7 +139,7 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
  * w_i = x_i - centroid (metres, unnormalised; ZOZO's w), H its 3k x 3k elastic Hessian
  * block (row-major, N/m, without inertia).  The result is in joules: ZOZO's stiffness of
  * the element is this plus its mass term.  For an edge w = (l/2)(-u, u), so this is
- * (l^2/2) s^T H s with s = (u, -u)/sqrt 2 the unit stencil of cloth__kappa_edge
+ * (l^2/2) s^T H s with s = (u, -u)/sqrt 2 the unit stencil of cloth__kappa_stencil_pair
  * (stiffness.h). */
 double cloth__strain_kappa_weight(const double *x, int k, const double *H);
 

@@ -310,6 +310,9 @@ static void newton_destroy(void *work)
     free(w->inc_start);
     free(w->inc);
     free(w->limited);
+    free(w->limited_tris);
+    free(w->tri_dm);
+    free(w->kappa_tri);
     free(w->x_n);
     free(w->x_tilde);
     free(w->f_ext);
@@ -380,7 +383,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
      * bounded number of such neighbours unless the cloth is crumpled into a ball */
     long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 1024;
     w->pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
-    w->contact_cap = 2 * n + w->pair_cap + w->n_limited;
+    w->contact_cap = 2 * n + w->pair_cap + w->n_limited + w->n_limited_tris;
     unsigned slots = 2;
     while (slots < 4u * (unsigned)w->pair_cap)
         slots <<= 1;
@@ -389,11 +392,12 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     w->kappa_sphere = malloc((size_t)n * sizeof(double));
     w->kappa_floor = malloc((size_t)n * sizeof(double));
     w->kappa_edge = malloc(((size_t)m->n_springs + 1) * sizeof(double));
+    w->kappa_tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
     w->pair_kappa = malloc((size_t)slots * sizeof *w->pair_kappa);
     w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
     w->row_cap = sim->scene.newton.max_iters * sim->scene.run.substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    if (!w->contacts || !w->kappa_sphere || !w->kappa_floor || !w->kappa_edge ||
+    if (!w->contacts || !w->kappa_sphere || !w->kappa_floor || !w->kappa_edge || !w->kappa_tri ||
         !w->pair_kappa || !w->pair_used || !w->rows)
         return 0;
     for (unsigned k = 0; k < slots; k++)
@@ -465,6 +469,8 @@ static const char *const kappa_names[] = {"fixed", "ipc", "dynamic", NULL};
 static const char *const update_names[] = {"step", "iteration", NULL};
 static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
+static const char *const measure_names[] = {"triangle", "edge", NULL};
+static const char *const form_names[] = {"paper", "si", NULL};
 
 static const cloth__key newton_keys[] = {
     {"newton", "barrier", CLOTH__KEY_CHOICE, OFF(barrier), 0, 0, 0, 0, 0, barrier_names, NULL,
@@ -474,12 +480,19 @@ static const cloth__key newton_keys[] = {
     {"newton", "kappa", CLOTH__KEY_CHOICE, OFF(kappa), 0, 0, 0, 0, 0, kappa_names, NULL,
      "dynamic", "barrier stiffness: fixed, ipc (adaptive) or dynamic (ZOZO, per contact)"},
     {"newton", "kappa_value", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kappa_value,
-     "auto", "fixed kappa, or auto: m/(g^/2)^2 + n^T H_el n at rest"},
+     "auto", "fixed kappa, or auto: the dynamic rule at rest with g = g^/2"},
     {"newton", "kappa_update", CLOTH__KEY_CHOICE, OFF(kappa_update), 0, 0, 0, 0, 0,
      update_names, NULL, "step",
      "dynamic kappa frozen per step (when a contact appears) or recomputed per iteration"},
     {"newton", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
-     NULL, "0", "strain limit tau of structural and shear edges (barrier on tau - strain); 0 = off"},
+     NULL, "0", "strain limit tau (barrier on tau - strain); 0 = off"},
+    {"newton", "strain_band", CLOTH__KEY_DOUBLE, OFF(strain_band), 0, 0, 1, 1, 0, NULL, NULL,
+     "0.5", "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO: 0.5)"},
+    {"newton", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
+     measure_names, NULL, "triangle",
+     "triangle (both singular values of F, as ZOZO) or edge (structural and shear springs)"},
+    {"newton", "kappa_form", CLOTH__KEY_CHOICE, OFF(kappa_form), 0, 0, 0, 0, 0, form_names,
+     NULL, "paper", "mass term of kappa: paper (m/g^2, as published) or si (unit-consistent)"},
     {"newton", "self_contact", CLOTH__KEY_CHOICE, OFF(self_contact), 0, 0, 0, 0, 0,
      onoff_names, NULL, "on", "vertex-vertex contact between non-adjacent vertices"},
     {"newton", "contact_offset", CLOTH__KEY_DOUBLE, OFF(contact_offset), 0, 0, INF, 0, 1,

@@ -6,6 +6,7 @@
 
 #include "terms/contact.h"
 #include "terms/obstacle.h"
+#include "terms/strain_limit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -114,22 +115,63 @@ int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m)
     for (int k = 0; k < m->n_springs; k++)
         if (m->springs[k].family != CLOTH_BEND)
             w->limited[w->n_limited++] = k;
+    w->limited_tris = malloc(((size_t)m->n_tris + 1) * sizeof *w->limited_tris);
+    w->tri_dm = malloc(((size_t)m->n_tris + 1) * 4 * sizeof *w->tri_dm);
+    if (!w->limited_tris || !w->tri_dm)
+        return 0;
+    for (int t = 0; t < m->n_tris; t++) {
+        double X[9];
+        cloth__newton_gather(m->rest, m->tris + 3 * t, 3, X);
+        if (cloth__strain_rest(X, w->tri_dm + 4 * t) > 0)
+            w->limited_tris[w->n_limited_tris++] = t;
+    }
     return 1;
 }
 
 /* -------------------------------------------------------------- contacts */
 
-static void push_contact(cloth__newton *w, cloth__contact_kind kind, int a, int b, int spring)
+static void push_contact(cloth__newton *w, cloth__contact_kind kind, int a, int b, int elem)
 {
     if (w->n_contacts < w->contact_cap)
-        w->contacts[w->n_contacts++] = (cloth__contact){kind, a, b, spring};
+        w->contacts[w->n_contacts++] = (cloth__contact){kind, a, b, elem};
+}
+
+/* The largest singular value of triangle t's deformation gradient at x. */
+static double triangle_sigma1(const cloth__newton *w, const cloth_mesh *m, const double *x,
+                              int t)
+{
+    double xt[9], sigma[2];
+    cloth__newton_gather(x, m->tris + 3 * t, 3, xt);
+    cloth__strain_sigma(xt, w->tri_dm + 4 * t, sigma, NULL, NULL, 0);
+    return sigma[0];
+}
+
+/* Limited elements whose stretch a is in the band a > (1 - beta) tau, where the barrier
+ * acts (its gap tau - a is below g^ = beta tau); a triangle is in it when sigma1 is. */
+static void collect_strain(cloth__newton *w, const cloth_sim *sim, const double *x)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_mesh *m = sim->mesh;
+    double tau = nd->strain_limit, band = nd->strain_band * tau;
+    if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
+        for (int k = 0; k < w->n_limited; k++) {
+            const cloth_spring *sp = &m->springs[w->limited[k]];
+            if (cloth__gap_strain(x + 3 * sp->a, x + 3 * sp->b, sp->rest, tau, NULL, NULL) < band)
+                push_contact(w, CLOTH__CONTACT_STRAIN, sp->a, sp->b, w->limited[k]);
+        }
+        return;
+    }
+    for (int k = 0; k < w->n_limited_tris; k++) {
+        int t = w->limited_tris[k];
+        if (tau - (triangle_sigma1(w, m, x, t) - 1) < band)
+            push_contact(w, CLOTH__CONTACT_TRIANGLE, m->tris[3 * t], m->tris[3 * t + 1], t);
+    }
 }
 
 void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     const cloth_scene *s = &sim->scene;
     const cloth_newton_def *nd = &s->newton;
-    const cloth_mesh *m = sim->mesh;
     w->n_contacts = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return;
@@ -153,15 +195,11 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
             push_contact(w, CLOTH__CONTACT_PAIR, pairs[2 * p], pairs[2 * p + 1], -1);
     }
     if (nd->strain_limit > 0)
-        for (int k = 0; k < w->n_limited; k++) {
-            const cloth_spring *sp = &m->springs[w->limited[k]];
-            if (cloth__gap_strain(x + 3 * sp->a, x + 3 * sp->b, sp->rest, nd->strain_limit,
-                                  NULL, NULL) < nd->strain_limit)
-                push_contact(w, CLOTH__CONTACT_STRAIN, sp->a, sp->b, w->limited[k]);
-        }
+        collect_strain(w, sim, x);
 }
 
-double cloth__newton_contact_gap(const cloth_sim *sim, const cloth__contact *c,
+double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
+                                 const cloth__contact *c,
                                  const double *x, double *grad, double *hess)
 {
     const cloth_scene *s = &sim->scene;
@@ -174,9 +212,11 @@ double cloth__newton_contact_gap(const cloth_sim *sim, const cloth__contact *c,
         return cloth__gap_plane(xa, s->floor.height, s->floor.offset, grad, hess);
     case CLOTH__CONTACT_PAIR:
         return cloth__gap_pair(xa, x + 3 * c->b, s->newton.contact_offset, grad, hess);
-    default:
-        return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->spring].rest,
+    case CLOTH__CONTACT_STRAIN:
+        return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->elem].rest,
                                  s->newton.strain_limit, grad, hess);
+    default:
+        return s->newton.strain_limit + 1 - triangle_sigma1(w, sim->mesh, x, c->elem);
     }
 }
 
@@ -208,7 +248,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                "the barriers need a positive gap",
                                s->source, i);
     }
-    if (nd->strain_limit > 0)
+    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_EDGE)
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
             if (cloth__gap_strain(m->x0 + 3 * sp->a, m->x0 + 3 * sp->b, sp->rest,
@@ -217,6 +257,17 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                    "%s: newton.strain_limit: %g is not above the initial strain of "
                                    "spring %d-%d (mesh.prestretch %g)",
                                    s->source, nd->strain_limit, sp->a, sp->b, s->mesh.prestretch);
+        }
+    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_TRIANGLE)
+        for (int k = 0; k < w->n_limited_tris; k++) {
+            int t = w->limited_tris[k];
+            double sigma1 = triangle_sigma1(w, m, m->x0, t);
+            if (!(sigma1 - 1 < nd->strain_limit))
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: newton.strain_limit: %g is not above the initial strain "
+                                   "%g of triangle %d (mesh.prestretch %g)",
+                                   s->source, nd->strain_limit, sigma1 - 1, t,
+                                   s->mesh.prestretch);
         }
     if (nd->self_contact)
         for (int i = 0; i < m->n; i++)
@@ -275,7 +326,7 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
     int log_barrier = sim->scene.newton.barrier == CLOTH_BARRIER_LOG;
     for (int k = 0; k < w->n_contacts && log_barrier; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(sim, c, x, NULL, NULL);
+        double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
         if (g > 0)
             continue;
         switch (c->kind) {
@@ -289,9 +340,13 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
             snprintf(buf, size, "vertices %d and %d are closer than newton.contact_offset "
                      "(gap %.3g m)", c->a, c->b, g);
             return;
-        default:
+        case CLOTH__CONTACT_STRAIN:
             snprintf(buf, size, "spring %d-%d is strained past newton.strain_limit (gap %.3g)",
                      c->a, c->b, g);
+            return;
+        default:
+            snprintf(buf, size, "triangle %d is strained past newton.strain_limit (gap %.3g)",
+                     c->elem, g);
             return;
         }
     }

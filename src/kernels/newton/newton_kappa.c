@@ -10,41 +10,64 @@
 #include "terms/contact.h"
 #include "terms/spring.h"
 #include "terms/stiffness.h"
+#include "terms/strain_limit.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The elastic (spring, PSD) Hessian of the stencil (a) or (a, b) at x: 3x3 in H when
- * b < 0, else 6x6 with the off-diagonal block from the springs joining a and b. */
+/* The elastic (spring, PSD) Hessian of the stencil v[0..k) at x: a 3k x 3k block, with
+ * the off-diagonal blocks of the springs that join two stencil vertices. */
 static void elastic_block(const cloth__newton *w, const cloth_mesh *m, const double *x,
-                          int a, int b, double *H)
+                          const int *v, int k, double *H)
 {
-    int dim = b < 0 ? 3 : 6;
+    int dim = 3 * k;
     memset(H, 0, sizeof(double) * (size_t)(dim * dim));
-    int ends[2] = {a, b};
-    for (int e = 0; e < (b < 0 ? 1 : 2); e++) {
-        int v = ends[e];
-        for (int k = w->inc_start[v]; k < w->inc_start[v + 1]; k++) {
-            const cloth_spring *sp = &m->springs[w->inc[k]];
+    for (int e = 0; e < k; e++)
+        for (int q = w->inc_start[v[e]]; q < w->inc_start[v[e] + 1]; q++) {
+            const cloth_spring *sp = &m->springs[w->inc[q]];
             double K[36];
             cloth__spring_hessian(x + 3 * sp->a, x + 3 * sp->b, sp->k, sp->rest, 1, K);
-            int other = sp->a == v ? sp->b : sp->a;
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 3; c++) {
-                    H[(3 * e + r) * dim + 3 * e + c] += K[6 * r + c];
-                    if (b >= 0 && other == ends[1 - e]) /* -K once per direction */
-                        H[(3 * e + r) * dim + 3 * (1 - e) + c] -= K[6 * r + c];
-                }
+            int other = sp->a == v[e] ? sp->b : sp->a;
+            for (int f = 0; f < k; f++) {
+                if (f != e && v[f] != other)
+                    continue;
+                double sign = f == e ? 1 : -1; /* -K once per direction */
+                for (int r = 0; r < 3; r++)
+                    for (int c = 0; c < 3; c++)
+                        H[(3 * e + r) * dim + 3 * f + c] += sign * K[6 * r + c];
+            }
         }
+}
+
+/* ZOZO's stiffness of a strain element (k = 2: an edge, 3: a triangle) at x with gap g:
+ * w^T H_el w + the mass term, w the unnormalised centroid offsets (stiffness.h). */
+static double element_kappa(const cloth__newton *w, const cloth_sim *sim, const double *x,
+                            const int *v, int k, double g, double dhat)
+{
+    const cloth_mesh *m = sim->mesh;
+    double H[81], xs[9], centre[3] = {0, 0, 0}, w2 = 0, mass = 0;
+    cloth__newton_gather(x, v, k, xs);
+    for (int i = 0; i < k; i++) {
+        mass += m->mass[v[i]] / k;
+        for (int c = 0; c < 3; c++)
+            centre[c] += xs[3 * i + c] / k;
     }
+    for (int i = 0; i < k; i++)
+        for (int c = 0; c < 3; c++)
+            w2 += (xs[3 * i + c] - centre[c]) * (xs[3 * i + c] - centre[c]);
+    elastic_block(w, m, x, v, k, H);
+    return cloth__strain_kappa_weight(xs, k, H) +
+           cloth__kappa_mass(sim->scene.newton.kappa_form, mass, g, dhat, w->h, w2);
 }
 
 static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
                             const cloth__contact *c, const double *x, double g)
 {
     const cloth_mesh *m = sim->mesh;
-    double H[36], dir[3];
+    const cloth_newton_def *nd = &sim->scene.newton;
+    double H[36], dir[6];
     const double *xa = x + 3 * c->a;
+    int ab[2] = {c->a, c->b};
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE:
     case CLOTH__CONTACT_FLOOR:
@@ -53,25 +76,20 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
                               sim->scene.sphere.offset, dir, NULL);
         else
             cloth__gap_plane(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
-        elastic_block(w, m, x, c->a, -1, H);
-        return cloth__kappa_vertex(m->mass[c->a], g, dir, H);
-    case CLOTH__CONTACT_PAIR: {
-        double grad[6];
-        cloth__gap_pair(xa, x + 3 * c->b, sim->scene.newton.contact_offset, grad, NULL);
-        elastic_block(w, m, x, c->a, c->b, H);
-        return cloth__kappa_pair(m->mass[c->a], m->mass[c->b], g, grad, H);
-    }
-    default: {
-        double grad[6];
-        cloth__gap_strain(xa, x + 3 * c->b, m->springs[c->spring].rest,
-                          sim->scene.newton.strain_limit, grad, NULL);
-        /* grad = (u, -u)/l0 up to sign; w^T H w does not see the sign */
-        double u[3] = {grad[0], grad[1], grad[2]}, len = sqrt(cloth__dot3(u, u));
-        for (int k = 0; k < 3; k++)
-            u[k] /= len;
-        elastic_block(w, m, x, c->a, c->b, H);
-        return cloth__kappa_edge(m->mass[c->a], m->mass[c->b], g, u, H);
-    }
+        elastic_block(w, m, x, ab, 1, H);
+        return cloth__kappa_stencil_vertex(dir, H) +
+               cloth__kappa_mass(nd->kappa_form, m->mass[c->a], g, nd->dhat, w->h, 1);
+    case CLOTH__CONTACT_PAIR:
+        cloth__gap_pair(xa, x + 3 * c->b, nd->contact_offset, dir, NULL);
+        elastic_block(w, m, x, ab, 2, H);
+        return cloth__kappa_stencil_pair(dir, H) +
+               cloth__kappa_mass(nd->kappa_form, 0.5 * (m->mass[c->a] + m->mass[c->b]), g,
+                                 nd->dhat, w->h, 1);
+    case CLOTH__CONTACT_STRAIN:
+        return element_kappa(w, sim, x, ab, 2, g, nd->strain_band * nd->strain_limit);
+    default:
+        return element_kappa(w, sim, x, m->tris + 3 * c->elem, 3, g,
+                             nd->strain_band * nd->strain_limit);
     }
 }
 
@@ -101,6 +119,8 @@ void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
         w->kappa_sphere[i] = w->kappa_floor[i] = NAN;
     for (int s = 0; s < m->n_springs; s++)
         w->kappa_edge[s] = NAN;
+    for (int t = 0; t < m->n_tris; t++)
+        w->kappa_tri[t] = NAN;
     for (int k = 0; k < w->n_pair_used; k++)
         w->pair_kappa[w->pair_used[k]].key = -1;
     w->n_pair_used = 0;
@@ -110,7 +130,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
                               const double *x, double g, int freeze)
 {
     const cloth_newton_def *nd = &sim->scene.newton;
-    int strain = c->kind == CLOTH__CONTACT_STRAIN;
+    int strain = cloth__newton_is_strain(c->kind);
     if (nd->kappa == CLOTH_KAPPA_FIXED || (nd->kappa == CLOTH_KAPPA_IPC && strain)) {
         if (nd->kappa_value >= 0)
             return nd->kappa_value;
@@ -123,7 +143,8 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE: slot = &w->kappa_sphere[c->a]; break;
     case CLOTH__CONTACT_FLOOR: slot = &w->kappa_floor[c->a]; break;
-    case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->spring]; break;
+    case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->elem]; break;
+    case CLOTH__CONTACT_TRIANGLE: slot = &w->kappa_tri[c->elem]; break;
     default:
         ps = pair_lookup(w, c->a, c->b, freeze);
         slot = ps ? &ps->kappa : NULL;
@@ -136,39 +157,43 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
     return kappa;
 }
 
-/* kappa_value = auto: the dynamic formula at the rest shape with g = g^/2.  The normal
- * is not known before contact: the mean of n^T H n over directions, trace(H)/3, stands
- * for it.  Strain edges use their own w = (u, -u)/sqrt 2. */
+/* kappa_value = auto: the dynamic formula at the rest shape with g = g^/2 (g^ = dhat for
+ * contacts, beta tau for strain limits), so that fixed and dynamic runs and both barriers
+ * start from the same stiffness.  A contact's normal is not known before contact: the
+ * mean of n^T H n over directions, trace(H)/3, stands for it.  Strain elements: the mean
+ * over the limited elements of the measure in use. */
 void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
 {
     const cloth_mesh *m = sim->mesh;
     const cloth_newton_def *nd = &sim->scene.newton;
-    double H[36], trace = 0;
+    double H[9], trace = 0;
     int free_vertices = 0;
     for (int i = 0; i < m->n; i++) {
         if (w->dof[i] < 0)
             continue;
-        elastic_block(w, m, m->rest, i, -1, H);
+        elastic_block(w, m, m->rest, &i, 1, H);
         trace += (H[0] + H[4] + H[8]) / 3;
         free_vertices++;
     }
-    w->kappa_contact_auto =
-        cloth__kappa_auto(w->mean_mass, nd->dhat, free_vertices ? trace / free_vertices : 0);
-    double wHw = 0;
-    for (int k = 0; k < w->n_limited; k++) {
-        const cloth_spring *sp = &m->springs[w->limited[k]];
-        const double *xa = m->rest + 3 * sp->a, *xb = m->rest + 3 * sp->b;
-        double u[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-        double l = sqrt(cloth__dot3(u, u));
-        for (int c = 0; c < 3; c++)
-            u[c] /= l;
-        elastic_block(w, m, m->rest, sp->a, sp->b, H);
-        /* kappa_edge at g_s = tau/2 minus its mass term is w^T H w */
-        wHw += cloth__kappa_edge(0, 0, 1, u, H);
+    w->h = sim->scene.run.dt / sim->scene.run.substeps;
+    w->kappa_contact_auto = (free_vertices ? trace / free_vertices : 0) +
+                            cloth__kappa_mass(nd->kappa_form, w->mean_mass, 0.5 * nd->dhat,
+                                              nd->dhat, w->h, 1);
+    double band = nd->strain_band * (nd->strain_limit > 0 ? nd->strain_limit : 1), sum = 0;
+    int edges = nd->strain_measure == CLOTH_STRAIN_EDGE;
+    int count = edges ? w->n_limited : w->n_limited_tris;
+    for (int k = 0; k < count; k++) {
+        int ab[2];
+        const int *v = ab;
+        if (edges) {
+            ab[0] = m->springs[w->limited[k]].a;
+            ab[1] = m->springs[w->limited[k]].b;
+        } else {
+            v = m->tris + 3 * w->limited_tris[k];
+        }
+        sum += element_kappa(w, sim, m->rest, v, edges ? 2 : 3, 0.5 * band, band);
     }
-    double tau = nd->strain_limit > 0 ? nd->strain_limit : 1;
-    w->kappa_strain_auto =
-        cloth__kappa_auto(w->mean_mass, tau, w->n_limited ? wHw / w->n_limited : 0);
+    w->kappa_strain_auto = count ? sum / count : 0;
 }
 
 /* IPC: the first kappa balances the barrier gradient against the rest of grad E, once
@@ -180,7 +205,7 @@ void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth_sim *sim, cons
     if (!w->ipc_set) {
         memset(w->grad_b, 0, sizeof(double) * (size_t)w->ndof);
         for (int k = 0; k < w->n_contacts; k++)
-            if (w->contacts[k].kind != CLOTH__CONTACT_STRAIN)
+            if (!cloth__newton_is_strain(w->contacts[k].kind))
                 cloth__newton_barrier_term(w, sim, &w->contacts[k], x, 1.0, w->grad_b, NULL, 0);
         w->ipc_kappa = cloth__kappa_ipc_initial(grad, w->grad_b, w->ndof, w->ipc_min,
                                                 w->ipc_max);

@@ -4,12 +4,41 @@
 #include "kernels/newton/newton_work.h"
 
 #include "terms/contact.h"
+#include "terms/strain_limit.h"
 
 #include <math.h>
 #include <string.h>
 
 #define ARMIJO_C 1e-4
 #define MAX_HALVINGS 60
+
+/* Largest alpha that keeps every limited element (edge or triangle, by
+ * newton.strain_measure) below its limit: its stretch stays at or below tau - eta g_s0. */
+static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const double *x,
+                           const double *dir)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_mesh *m = sim->mesh;
+    double amax = INFINITY;
+    if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
+        for (int k = 0; k < w->n_limited; k++) {
+            const cloth_spring *sp = &m->springs[w->limited[k]];
+            amax = fmin(amax, cloth__alpha_strain(x + 3 * sp->a, x + 3 * sp->b,
+                                                  dir + 3 * sp->a, dir + 3 * sp->b, sp->rest,
+                                                  nd->strain_limit, nd->eta));
+        }
+        return amax;
+    }
+    for (int k = 0; k < w->n_limited_tris; k++) {
+        int t = w->limited_tris[k];
+        double xt[9], dt[9];
+        cloth__newton_gather(x, m->tris + 3 * t, 3, xt);
+        cloth__newton_gather(dir, m->tris + 3 * t, 3, dt);
+        amax = fmin(amax, cloth__strain_tri_alpha(xt, dt, w->tri_dm + 4 * t, nd->strain_limit,
+                                                  nd->eta));
+    }
+    return amax;
+}
 
 /* Largest alpha with every gap >= eta * its gap now and every limited edge under its
  * limit along x + alpha dir (contact.c, per primitive).  Pairs that the query at radius
@@ -21,7 +50,6 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
 {
     const cloth_scene *s = &sim->scene;
     const cloth_newton_def *nd = &s->newton;
-    const cloth_mesh *m = sim->mesh;
     double eta = nd->eta, amax = INFINITY, dmax = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return amax;
@@ -37,12 +65,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
             amax = fmin(amax, cloth__alpha_plane(xi, di, s->floor.height, s->floor.offset, eta));
     }
     if (nd->strain_limit > 0)
-        for (int k = 0; k < w->n_limited; k++) {
-            const cloth_spring *sp = &m->springs[w->limited[k]];
-            amax = fmin(amax, cloth__alpha_strain(x + 3 * sp->a, x + 3 * sp->b,
-                                                  dir + 3 * sp->a, dir + 3 * sp->b, sp->rest,
-                                                  nd->strain_limit, eta));
-        }
+        amax = fmin(amax, strain_alpha(w, sim, x, dir));
     if (nd->self_contact && dmax > 0) {
         const int *pairs;
         int overflow;

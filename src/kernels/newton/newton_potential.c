@@ -4,6 +4,8 @@
  * damping, barriers. */
 #include "kernels/newton/newton_work.h"
 
+#include "terms/strain_limit.h"
+
 #include "terms/barrier.h"
 #include "terms/forces.h"
 #include "terms/inertia.h"
@@ -138,20 +140,56 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
     return e;
 }
 
+/* A strain-limit term in ZOZO's band (terms/strain_limit.c): kappa psi(tau - a; beta tau)
+ * of an edge or of both singular values of a triangle, with its full Hessian, which is
+ * PSD as it is (SPEC 4.4). */
+static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
+                          const double *x, double kappa, double *grad, double *H)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    cloth__strain_band band = {nd->barrier, nd->strain_limit, nd->strain_band, kappa};
+    double g[9], B[81];
+    if (c->kind == CLOTH__CONTACT_STRAIN) {
+        double e = cloth__strain_edge_energy(&band, x + 3 * c->a, x + 3 * c->b,
+                                             sim->mesh->springs[c->elem].rest,
+                                             grad ? g : NULL, H ? B : NULL);
+        if (grad) {
+            add_grad(w, grad, c->a, g, 1);
+            add_grad(w, grad, c->b, g + 3, 1);
+        }
+        if (H)
+            add_pair_blocks(w, H, c->a, c->b, B, 1);
+        return e;
+    }
+    const int *v = sim->mesh->tris + 3 * c->elem;
+    double xt[9];
+    cloth__newton_gather(x, v, 3, xt);
+    double e = cloth__strain_tri_energy(&band, xt, w->tri_dm + 4 * c->elem, grad ? g : NULL,
+                                        H ? B : NULL);
+    for (int i = 0; i < 3; i++) {
+        if (grad)
+            add_grad(w, grad, v[i], g + 3 * i, 1);
+        for (int j = 0; H && j < 3; j++)
+            add_block(w, H, v[i], v[j], B + 27 * i + 3 * j, 9, 1);
+    }
+    return e;
+}
+
 /* kappa psi(g), and (when asked) kappa psi' dg into grad and kappa (psi'' dg dg^T + psi'
- * d2g) into H.  The psi' d2g part is negative for contacts (psi' < 0, d2g transverse and
- * positive) and dropped unless exact (the cubic-barrier article's pitfall); for strain
- * limits it is positive (the tension) and kept (SPEC 4.4). */
+ * d2g) into H.  For contacts the psi' d2g part is negative (psi' < 0, d2g transverse and
+ * positive) and dropped unless exact (the cubic-barrier article's pitfall); strain limits
+ * keep their full Hessian (strain_term). */
 double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
                                   const cloth__contact *c, const double *x, double kappa,
                                   double *grad, double *H, int exact)
 {
+    if (cloth__newton_is_strain(c->kind))
+        return strain_term(w, sim, c, x, kappa, grad, H);
     const cloth_newton_def *nd = &sim->scene.newton;
     double dg[6], d2g[36], d1, d2;
-    int two = c->kind == CLOTH__CONTACT_PAIR || c->kind == CLOTH__CONTACT_STRAIN;
-    double g = cloth__newton_contact_gap(sim, c, x, dg, H ? d2g : NULL);
-    double dhat = c->kind == CLOTH__CONTACT_STRAIN ? nd->strain_limit : nd->dhat;
-    double psi = cloth__barrier(nd->barrier, g, dhat, &d1, &d2);
+    int two = c->kind == CLOTH__CONTACT_PAIR;
+    double g = cloth__newton_contact_gap(w, sim, c, x, dg, H ? d2g : NULL);
+    double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
     if (grad) {
         add_grad(w, grad, c->a, dg, kappa * d1);
         if (two)
@@ -159,11 +197,10 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
     }
     if (H) {
         int dim = two ? 6 : 3;
-        int full = exact || c->kind == CLOTH__CONTACT_STRAIN;
         double B[36];
         for (int r = 0; r < dim; r++)
             for (int q = 0; q < dim; q++)
-                B[dim * r + q] = kappa * (d2 * dg[r] * dg[q] + (full ? d1 * d2g[dim * r + q] : 0));
+                B[dim * r + q] = kappa * (d2 * dg[r] * dg[q] + (exact ? d1 * d2g[dim * r + q] : 0));
         if (two)
             add_pair_blocks(w, H, c->a, c->b, B, 1);
         else
@@ -190,15 +227,15 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
     cloth__newton_collect_contacts(w, sim, x);
     *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
     for (int k = 0; k < w->n_contacts; k++)
-        if (w->contacts[k].kind != CLOTH__CONTACT_STRAIN)
+        if (!cloth__newton_is_strain(w->contacts[k].kind))
             seen->min_gap = fmin(seen->min_gap,
-                                 cloth__newton_contact_gap(sim, &w->contacts[k], x, NULL, NULL));
+                                 cloth__newton_contact_gap(w, sim, &w->contacts[k], x, NULL, NULL));
     if (nd->kappa == CLOTH_KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
         cloth__newton_update_ipc_kappa(w, sim, x, grad);
 
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(sim, c, x, NULL, NULL);
+        double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
         double kappa = cloth__newton_kappa_of(w, sim, c, x, g, at_iterate);
         double b = cloth__newton_barrier_term(w, sim, c, x, kappa, grad, hess, exact);
         e += b;
@@ -218,7 +255,7 @@ void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)
     cloth__newton_collect_contacts(w, sim, sim->x);
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(sim, c, sim->x, NULL, NULL);
+        double g = cloth__newton_contact_gap(w, sim, c, sim->x, NULL, NULL);
         double kappa = cloth__newton_kappa_of(w, sim, c, sim->x, g, 0);
         w->measured.barrier += cloth__newton_barrier_term(w, sim, c, sim->x, kappa, NULL, NULL, 0);
         if (c->kind == CLOTH__CONTACT_PAIR)

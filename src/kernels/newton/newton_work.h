@@ -16,14 +16,16 @@ typedef enum {
     CLOTH__CONTACT_SPHERE,      /* a vertex against the sphere                         */
     CLOTH__CONTACT_FLOOR,       /* a vertex against the floor ([plane])                */
     CLOTH__CONTACT_PAIR,        /* two vertices not joined by a spring or triangle     */
-    CLOTH__CONTACT_STRAIN       /* a structural or shear edge near its strain limit    */
+    CLOTH__CONTACT_STRAIN,      /* a structural or shear edge in its strain band       */
+    CLOTH__CONTACT_TRIANGLE     /* a triangle whose largest singular value is in it    */
 } cloth__contact_kind;
 
 /* One active barrier term. */
 typedef struct cloth__contact {
     cloth__contact_kind kind;
-    int a, b;                   /* vertices; b = -1 for obstacles                      */
-    int spring;                 /* CLOTH__CONTACT_STRAIN: the spring                   */
+    int a, b;                   /* vertices; b = -1 for obstacles (a triangle: its first
+                                 * two)                                                */
+    int elem;                   /* the spring (STRAIN) or triangle (TRIANGLE), else -1 */
 } cloth__contact;
 
 /* Frozen dynamic kappa of a vertex pair, keyed by a * n + b (a < b); key -1 is empty. */
@@ -50,7 +52,9 @@ struct cloth__newton {
     /* mesh adjacency, built once */
     int *adj_start, *adj;       /* CSR, sorted: vertices joined by a spring or a triangle */
     int *inc_start, *inc;       /* CSR: springs at each vertex                        */
-    int n_limited, *limited;    /* structural and shear springs (the strain limit)    */
+    int n_limited, *limited;    /* structural and shear springs (strain_measure edge) */
+    int n_limited_tris, *limited_tris; /* non-degenerate triangles (triangle measure)  */
+    double *tri_dm;             /* 4 per triangle: Dm^-1 of its rest shape             */
 
     /* the step */
     double h;
@@ -83,6 +87,7 @@ struct cloth__newton {
     double *kappa_sphere;       /* n: frozen dynamic kappa, NAN = not yet             */
     double *kappa_floor;        /* n                                                  */
     double *kappa_edge;         /* n_springs                                          */
+    double *kappa_tri;          /* n_tris                                             */
     cloth__pair_slot *pair_kappa; /* open addressing, pair_mask + 1 slots             */
     unsigned pair_mask;
     int *pair_used, n_pair_used;/* occupied slots, for clearing                       */
@@ -103,6 +108,20 @@ static inline double cloth__dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* 1 for the strain-limit terms (edges and triangles), 0 for contacts. */
+static inline int cloth__newton_is_strain(cloth__contact_kind kind)
+{
+    return kind == CLOTH__CONTACT_STRAIN || kind == CLOTH__CONTACT_TRIANGLE;
+}
+
+/* out <- the 3k coordinates of vertices v[0..k) of x. */
+static inline void cloth__newton_gather(const double *x, const int *v, int k, double *out)
+{
+    for (int i = 0; i < k; i++)
+        for (int c = 0; c < 3; c++)
+            out[3 * i + c] = x[3 * v[i] + c];
+}
+
 /* ------------------------------------------- contacts (newton_contacts.c) */
 
 /* Adjacency (springs and triangle edges), springs at each vertex and the limited
@@ -117,8 +136,10 @@ int cloth__newton_keep_pair(int i, int j, void *ctx);
 void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x);
 
 /* The gap of a term at x, with its gradient (3 or 6) and Hessian (9 or 36; row-major);
- * either may be NULL. */
-double cloth__newton_contact_gap(const cloth_sim *sim, const cloth__contact *c,
+ * either may be NULL.  A triangle's gap is tau - (sigma1 - 1), without derivatives (its
+ * barrier is terms/strain_limit.c's, over both singular values). */
+double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
+                                 const cloth__contact *c,
                                  const double *x, double *grad, double *hess);
 
 /* CLOTH_EINVAL with a message naming the key when the mesh's initial state is not
@@ -145,7 +166,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
 /* Forgets every frozen dynamic kappa. */
 void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m);
 
-/* kappa_value = auto for contacts and limited edges, from the rest shape (at create). */
+/* kappa_value = auto for contacts and limited elements, from the rest shape (at create). */
 void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim);
 
 /* newton.kappa = ipc: sets IPC's kappa at an iterate x whose contacts were just collected
