@@ -9,7 +9,7 @@
 
 /* -------------------------------------------------------------- derivatives */
 
-enum { GAP_SPHERE, GAP_PLANE, GAP_PAIR, GAP_STRAIN, GAP_KINDS };
+enum { GAP_SPHERE, GAP_FLOOR, GAP_PAIR, GAP_STRAIN, GAP_KINDS };
 static const int gap_dofs[GAP_KINDS] = {3, 3, 6, 6};
 
 static const double centre[3] = {0.2, -0.1, 0.3};
@@ -19,7 +19,7 @@ static double gap_of_kind(int k, const double *x, double *grad, double *hess)
 {
     switch (k) {
     case GAP_SPHERE: return cloth__gap_sphere(x, centre, 0.5, 0.05, grad, hess);
-    case GAP_PLANE: return cloth__gap_plane(x, -0.4, 0.02, grad, hess);
+    case GAP_FLOOR: return cloth__gap_floor(x, -0.4, 0.02, grad, hess);
     case GAP_PAIR: return cloth__gap_pair(x, x + 3, 0.03, grad, hess);
     default: return cloth__gap_strain(x, x + 3, 0.9, 0.02, grad, hess);
     }
@@ -174,8 +174,8 @@ END_TEST
 START_TEST(plane_stops_on_the_boundary)
 {
     const double x[3] = {0.3, 0.1, 0.2}, d[3] = {5, -2, 1}, up[3] = {0, 1, 0};
-    ck_assert_double_eq_tol(cloth__alpha_plane(x, d, -1, 0.1, 0.1), 0.45, 1e-15);
-    ck_assert(isinf(cloth__alpha_plane(x, up, -1, 0.1, 0.1)));
+    ck_assert_double_eq_tol(cloth__alpha_floor(x, d, -1, 0.1, 0.1), 0.45, 1e-15);
+    ck_assert(isinf(cloth__alpha_floor(x, up, -1, 0.1, 0.1)));
 }
 END_TEST
 

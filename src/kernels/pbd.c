@@ -70,7 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pbd_work {
+typedef struct cloth__pbd {
     double *p;                  /* 3n predicted, then projected, positions           */
     double *lambda;             /* XPBD multipliers: distance constraints, hinges    */
     double *hinge_rest;         /* rest dihedral angle theta0 per hinge (rad)        */
@@ -79,13 +79,13 @@ typedef struct pbd_work {
     int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
     int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
-} pbd_work;
+} cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
 
 static void pbd_destroy(void *work)
 {
-    pbd_work *w = work;
+    cloth__pbd *w = work;
     if (!w)
         return;
     free(w->p);
@@ -105,7 +105,7 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
 {
     const cloth_mesh *m = sim->mesh;
     const cloth_pbd_def *def = &sim->scene.pbd;
-    pbd_work *w = calloc(1, sizeof *w);
+    cloth__pbd *w = calloc(1, sizeof *w);
     if (!w)
         goto fail_memory;
     /* springs are grouped by family in family order */
@@ -219,7 +219,7 @@ static void damp_velocities(cloth_sim *sim, double kd)
 }
 
 /* v += h a_ext, damp, p = x + h v; pinned vertices stay where they are held. */
-static void predict(cloth_sim *sim, pbd_work *w, double h)
+static void predict(cloth_sim *sim, cloth__pbd *w, double h)
 {
     const cloth_mesh *m = sim->mesh;
     double *f = sim->force;
@@ -251,7 +251,7 @@ static double constraint_step(int xpbd, double C, double wsum, double alpha_t,
     return dl;
 }
 
-static void project_distances(const cloth_sim *sim, pbd_work *w, double h)
+static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
 {
     const cloth_mesh *m = sim->mesh;
     const double *wi = m->inv_mass;
@@ -278,7 +278,7 @@ static void project_distances(const cloth_sim *sim, pbd_work *w, double h)
     }
 }
 
-static void project_hinges(const cloth_sim *sim, pbd_work *w, double h)
+static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
 {
     const cloth_mesh *m = sim->mesh;
     int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
@@ -311,7 +311,7 @@ static void project_hinges(const cloth_sim *sim, pbd_work *w, double h)
 }
 
 /* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
-static void project_obstacles(const cloth_sim *sim, pbd_work *w)
+static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled)
@@ -324,7 +324,7 @@ static void project_obstacles(const cloth_sim *sim, pbd_work *w)
 }
 
 /* v = (p - x)/h, x = p */
-static void update(cloth_sim *sim, const pbd_work *w, double h)
+static void update(cloth_sim *sim, const cloth__pbd *w, double h)
 {
     for (int i = 0; i < 3 * sim->mesh->n; i++) {
         sim->v[i] = (w->p[i] - sim->x[i]) / h;
@@ -336,7 +336,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
                              cloth_error *err)
 {
     (void)err;
-    pbd_work *w = work;
+    cloth__pbd *w = work;
     int passes = sim->scene.pbd.iterations;
     predict(sim, w, h);
     for (int it = 0; it < passes; it++) {
@@ -380,7 +380,7 @@ static const cloth__key pbd_keys[] = {
  * springs, and 1/2 k_theta (theta - theta0)^2 per hinge instead of the bend springs. */
 static void pbd_measure(const cloth_sim *sim, const void *work, cloth_frame *f)
 {
-    const pbd_work *w = work;
+    const cloth__pbd *w = work;
     if (w->n_hinges == 0)
         return;
     const cloth_mesh *m = sim->mesh;

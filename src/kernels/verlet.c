@@ -39,6 +39,7 @@
  * exceeds the limit (nothing may move to fix it).
  */
 #include "terms/forces.h"
+#include "terms/contact.h"
 #include "terms/obstacle.h"
 #include "sim/sim.h"
 
@@ -51,17 +52,17 @@
  * diagonal L: a vertex already on a surface is moved again only by rounding. */
 #define CONTACT_TOL 1e-12
 
-typedef struct verlet_work {
+typedef struct cloth__verlet {
     int *limited;               /* structural and shear springs with a free end       */
     int n_limited;
     int pinned_violations;      /* springs between two pins that exceed the limit     */
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
-} verlet_work;
+} cloth__verlet;
 
 static void verlet_destroy(void *work)
 {
-    verlet_work *w = work;
+    cloth__verlet *w = work;
     if (!w)
         return;
     free(w->limited);
@@ -73,7 +74,7 @@ static void verlet_destroy(void *work)
 static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
-    verlet_work *w = calloc(1, sizeof *w);
+    cloth__verlet *w = calloc(1, sizeof *w);
     if (!w) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "verlet: out of memory");
@@ -103,7 +104,7 @@ static double length3(const double d[3])
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-static void remember_state(const cloth_sim *sim, verlet_work *w)
+static void remember_state(const cloth_sim *sim, cloth__verlet *w)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n;
     memcpy(w->x_seen, sim->x, bytes);
@@ -114,7 +115,7 @@ static void remember_state(const cloth_sim *sim, verlet_work *w)
  * ones that exceed the limit (a pinned bar built with mesh.prestretch > tau_c). */
 static void verlet_start(cloth_sim *sim, void *work)
 {
-    verlet_work *w = work;
+    cloth__verlet *w = work;
     const cloth_mesh *m = sim->mesh;
     double factor = 1 + sim->scene.verlet.strain_limit;
     w->pinned_violations = 0;
@@ -135,7 +136,7 @@ static void verlet_start(cloth_sim *sim, void *work)
  * that it continues from the written position with the written velocity. */
 static void verlet_begin_frame(cloth_sim *sim, void *work)
 {
-    verlet_work *w = work;
+    cloth__verlet *w = work;
     double h = sim->scene.run.dt / sim->scene.run.substeps;
     for (int i = 0; i < sim->mesh->n; i++) {
         double *x = sim->x + 3 * i, *v = sim->v + 3 * i;
@@ -197,9 +198,9 @@ static int collide(cloth_sim *sim)
             continue;
         double gap = HUGE_VAL;
         if (s->sphere.enabled)
-            gap = cloth__sphere_gap(&s->sphere, sim->sphere_c, x);
+            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL, NULL);
         if (s->floor.enabled)
-            gap = fmin(gap, cloth__floor_gap(&s->floor, x));
+            gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
         if (gap < 0) {
             cloth__push_out(s, sim->sphere_c, x, normal);
             moved += gap < -tol;
@@ -239,7 +240,7 @@ static void relax_pass(cloth_sim *sim)
 /* One Gauss-Seidel sweep of Provot's correction over the limited springs; returns how
  * many it shortened.  Removing the fraction (l - L)/l of d = x_b - x_a leaves
  * |d'| = L = (1 + tau_c) l0 exactly. */
-static int provot_sweep(cloth_sim *sim, const verlet_work *w, double factor, double tol)
+static int provot_sweep(cloth_sim *sim, const cloth__verlet *w, double factor, double tol)
 {
     const cloth_mesh *m = sim->mesh;
     int shortened = 0;
@@ -269,7 +270,7 @@ static int provot_sweep(cloth_sim *sim, const verlet_work *w, double factor, dou
 }
 
 /* 1 when some limited spring is still longer than the limit (no correction made). */
-static int limit_violated(const cloth_sim *sim, const verlet_work *w, double factor,
+static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double factor,
                           double tol)
 {
     const cloth_mesh *m = sim->mesh;
@@ -285,7 +286,7 @@ static int limit_violated(const cloth_sim *sim, const verlet_work *w, double fac
 
 /* Provot's sweeps, each followed by the obstacle projection so that the result honours
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
-static void limit_strain(cloth_sim *sim, const verlet_work *w, cloth__step_stats *stats)
+static void limit_strain(cloth_sim *sim, const cloth__verlet *w, cloth__step_stats *stats)
 {
     const cloth_verlet_def *vd = &sim->scene.verlet;
     if (vd->strain_limit <= 0)
@@ -315,7 +316,7 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
                                 cloth__step_stats *stats, cloth_error *err)
 {
     (void)err;
-    verlet_work *w = work;
+    cloth__verlet *w = work;
     const cloth_verlet_def *vd = &sim->scene.verlet;
     stats->iterations = 0;
     compute_accelerations(sim);

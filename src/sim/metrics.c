@@ -1,5 +1,6 @@
 /* The shared metrics of a frame (SPEC 5): energies, drift, stretch, gaps.  Every kernel
  * is measured by the same formulas so that their numbers can be compared. */
+#include "terms/contact.h"
 #include "terms/obstacle.h"
 #include "sim/sim.h"
 #include "terms/spring.h"
@@ -61,9 +62,9 @@ static void measure_gaps(const cloth_sim *sim, cloth_frame *f)
         const double *x = sim->x + 3 * i;
         double gap = HUGE_VAL;
         if (s->sphere.enabled)
-            gap = cloth__sphere_gap(&s->sphere, sim->sphere_c, x);
+            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL, NULL);
         if (s->floor.enabled)
-            gap = fmin(gap, cloth__floor_gap(&s->floor, x));
+            gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
         f->min_gap = fmin(f->min_gap, gap);
         f->penetrations += gap < -tol;
     }

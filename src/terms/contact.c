@@ -54,7 +54,7 @@ double cloth__gap_sphere(const double x[3], const double c[3], double radius, do
     return dist - radius - offset;
 }
 
-double cloth__gap_plane(const double x[3], double height, double offset, double grad[3],
+double cloth__gap_floor(const double x[3], double height, double offset, double grad[3],
                         double hess[9])
 {
     if (grad) {
@@ -142,10 +142,10 @@ double cloth__alpha_sphere(const double x[3], const double d[3], const double c[
     return first_entry(p, d, radius + offset + eta * g0);
 }
 
-double cloth__alpha_plane(const double x[3], const double d[3], double height, double offset,
+double cloth__alpha_floor(const double x[3], const double d[3], double height, double offset,
                           double eta)
 {
-    double g0 = cloth__gap_plane(x, height, offset, NULL, NULL);
+    double g0 = cloth__gap_floor(x, height, offset, NULL, NULL);
     if (g0 <= 0)
         return 0;
     /* y + alpha d_y - h - offset = eta g0 */

@@ -3,7 +3,7 @@
  *
  * A gap is positive when the primitive is clear of its limit:
  *   vertex-sphere   g = |x - c| - r - offset
- *   vertex-plane    g = y - h - offset
+ *   vertex-floor    g = y - h - offset
  *   vertex-vertex   g = |x_i - x_j| - offset   (as in the cubic-barrier article)
  *   strain edge     g_s = tau - (l/l0 - 1),  l = |x_b - x_a|
  *
@@ -11,7 +11,7 @@
  * numbers, Hessians row-major); either pointer may be NULL.  With n = (x - c)/|x - c|
  * (or the pair direction) and u = (x_b - x_a)/l:
  *   sphere:  dg = n,            d2g = (I - n n^T)/|x - c|
- *   plane:   dg = e_y,          d2g = 0
+ *   floor:   dg = e_y,          d2g = 0
  *   pair:    dg = (n, -n),      d2g = [[P, -P], [-P, P]],  P = (I - n n^T)/|x_i - x_j|
  *   strain:  dg = (u, -u)/l0,   d2g = [[-Q, Q], [Q, -Q]],  Q = (I - u u^T)/(l0 l)
  *
@@ -27,7 +27,7 @@
 double cloth__gap_sphere(const double x[3], const double c[3], double radius, double offset,
                          double grad[3], double hess[9]);
 
-double cloth__gap_plane(const double x[3], double height, double offset, double grad[3],
+double cloth__gap_floor(const double x[3], double height, double offset, double grad[3],
                         double hess[9]);
 
 double cloth__gap_pair(const double xi[3], const double xj[3], double offset, double grad[6],
@@ -40,7 +40,7 @@ double cloth__gap_strain(const double xa[3], const double xb[3], double l0, doub
 double cloth__alpha_sphere(const double x[3], const double d[3], const double c[3],
                            double radius, double offset, double eta);
 
-double cloth__alpha_plane(const double x[3], const double d[3], double height, double offset,
+double cloth__alpha_floor(const double x[3], const double d[3], double height, double offset,
                           double eta);
 
 double cloth__alpha_pair(const double xi[3], const double xj[3], const double di[3],

@@ -29,17 +29,6 @@ void cloth__sphere_center(const cloth_sphere_def *s, double t, double c[3])
         c[k] = s->center[k];
 }
 
-double cloth__sphere_gap(const cloth_sphere_def *s, const double c[3], const double x[3])
-{
-    double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
-    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - s->radius - s->offset;
-}
-
-double cloth__floor_gap(const cloth_floor_def *f, const double x[3])
-{
-    return x[1] - f->height - f->offset;
-}
-
 int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
                     double normal[3])
 {

@@ -1,5 +1,6 @@
-/* Private: the sphere and the floor.  Gaps include the offset (skin): a vertex is in
- * contact when its gap is 0 and penetrates when it is negative. */
+/* Private: the sphere and the floor ([plane] in scene files): where the sphere is, and
+ * the projection of a vertex out of them.  Their gaps, with derivatives, are in
+ * contact.h (cloth__gap_sphere, cloth__gap_floor). */
 #ifndef CLOTH_OBSTACLE_H
 #define CLOTH_OBSTACLE_H
 
@@ -7,12 +8,6 @@
 
 /* Centre of the sphere at time t (static, orbit or path motion). */
 void cloth__sphere_center(const cloth_sphere_def *sphere, double t, double c[3]);
-
-/* g = |x - c| - r - offset */
-double cloth__sphere_gap(const cloth_sphere_def *sphere, const double c[3], const double x[3]);
-
-/* g = y - height - offset */
-double cloth__floor_gap(const cloth_floor_def *floor, const double x[3]);
 
 enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2 };
 

@@ -182,7 +182,7 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
                                                    s->sphere.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_SPHERE, i, -1, -1);
         if (s->floor.enabled &&
-            cloth__gap_plane(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
+            cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
     }
     if (nd->self_contact) {
@@ -209,7 +209,7 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
         return cloth__gap_sphere(xa, sim->sphere_c, s->sphere.radius, s->sphere.offset, grad,
                                  hess);
     case CLOTH__CONTACT_FLOOR:
-        return cloth__gap_plane(xa, s->floor.height, s->floor.offset, grad, hess);
+        return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
     case CLOTH__CONTACT_PAIR:
         return cloth__gap_pair(xa, x + 3 * c->b, s->newton.contact_offset, grad, hess);
     case CLOTH__CONTACT_STRAIN:
@@ -242,7 +242,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                "%s: newton: vertex %d starts inside the sphere (radius + offset); "
                                "the barriers need a positive gap",
                                s->source, i);
-        if (s->floor.enabled && cloth__gap_plane(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
+        if (s->floor.enabled && cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
             return cloth__fail(err, CLOTH_EINVAL,
                                "%s: newton: vertex %d starts below the plane (height + offset); "
                                "the barriers need a positive gap",

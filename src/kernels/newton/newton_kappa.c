@@ -75,7 +75,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
             cloth__gap_sphere(xa, sim->sphere_c, sim->scene.sphere.radius,
                               sim->scene.sphere.offset, dir, NULL);
         else
-            cloth__gap_plane(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
+            cloth__gap_floor(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
         elastic_block(w, m, x, ab, 1, H);
         return cloth__kappa_stencil_vertex(dir, H) +
                cloth__kappa_mass(nd->kappa_form, m->mass[c->a], g, nd->dhat, w->h, 1);

@@ -62,7 +62,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
             amax = fmin(amax, cloth__alpha_sphere(xi, di, sim->sphere_c, s->sphere.radius,
                                                   s->sphere.offset, eta));
         if (s->floor.enabled)
-            amax = fmin(amax, cloth__alpha_plane(xi, di, s->floor.height, s->floor.offset, eta));
+            amax = fmin(amax, cloth__alpha_floor(xi, di, s->floor.height, s->floor.offset, eta));
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, sim, x, dir));
