@@ -521,4 +521,14 @@ const cloth__kernel cloth__newton_kernel = {
     newton_measure,
     newton_log,
     newton_begin_frame,
+    /* a dense Cholesky of 3 x (free vertices) unknowns several times a frame, ~0.1 s
+     * each at 2000 unknowns: beyond 1000 a viewer would stop answering for seconds */
+    .interactive_max = 1000,
+    .dense_max = CLOTH__LINALG_MAX,
+    .iteration_key = "max_iters",
+    .stiffness_key = NULL,
+    .stiffness_max = 0,
+    .reports_cond = 1,
+    .cond_off = "cond=off",
+    .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
 };
