@@ -9,6 +9,7 @@ LDLIBS   = -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
+CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 
 # src/ is layered (README, Layout): core < terms < sim < kernels < harness < app.  The
 # library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
@@ -85,9 +86,10 @@ $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
-$(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
+# The viewer's commands are tested without sockets: the tests link them and cJSON.
+$(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 # The Check suite; its last line is Check's summary.  Tests that run the CLI find it
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
