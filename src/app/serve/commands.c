@@ -226,9 +226,11 @@ static int set_kernel(cloth__viewer *v, const char *name, cloth__reply *r)
                         unknowns, k.dense_max > 0 ? " densely" : "", k.interactive_max);
             return 0;
         }
-        snprintf(a, sizeof a, "%s.%s", k.name, k.cond_off ? k.cond_off : "");
-        if (k.cond_off && !apply(v, a, r))
-            return 0;
+        if (k.cond_off) {
+            snprintf(a, sizeof a, "%s.%s", k.name, k.cond_off);
+            if (!apply(v, a, r))
+                return 0;
+        }
     }
     snprintf(a, sizeof a, "run.kernel=%s", name); /* an unknown name: the sim says so */
     return apply(v, a, r);
@@ -462,8 +464,10 @@ void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
     cloth_kernel_facts k;
     for (int i = 0; i < CLOTH__VIEW_KERNELS && cloth_kernel_info(i, &k) == CLOTH_OK; i++) {
         char key[128], value[64];
-        snprintf(key, sizeof key, "%s.%s", k.name, k.stiffness_key ? k.stiffness_key : "");
-        if (k.stiffness_key && cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
+        if (!k.stiffness_key)
+            continue;
+        snprintf(key, sizeof key, "%s.%s", k.name, k.stiffness_key);
+        if (cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
             v->k_own[i] = atof(value);
     }
     /* the mass-spring cloth paper's small spheres: a third of the grid spacing, from the
@@ -491,9 +495,10 @@ static void add_state(const cloth__viewer *v, cJSON *o)
     cJSON_AddStringToObject(p, "kernel", sc->run.kernel);
     cJSON_AddNumberToObject(p, "substeps", sc->run.substeps);
     cloth_kernel_facts k = current_kernel(v);
-    char key[128], value[64];
-    snprintf(key, sizeof key, "%s.%s", sc->run.kernel, k.iteration_key ? k.iteration_key : "");
-    if (k.iteration_key && cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
+    char key[128] = "", value[64];
+    if (k.iteration_key)
+        snprintf(key, sizeof key, "%s.%s", k.name, k.iteration_key);
+    if (key[0] && cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
         cJSON_AddNumberToObject(p, "iterations", atof(value));
     else
         cJSON_AddNullToObject(p, "iterations");
