@@ -334,7 +334,8 @@ double cloth_sim_time(const cloth_sim *sim);
 /* omega_max, the largest angular frequency of the springs about the initial shape:
  * omega_max^2 = largest eigenvalue of M^-1/2 K M^-1/2 over the free vertices, K the
  * springs' stiffness (Hessian) at the initial positions.  Explicit schemes are stable for
- * h < 2 / omega_max.  Dense (LAPACKE): at most 6000 unknowns. */
+ * h < 2 / omega_max.  Dense (LAPACKE): at most 6000 unknowns, the limit of every dense
+ * solve (a kernel's dense_max, cloth_kernel_info). */
 cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_error *err);
 
 /* The Newton log of the last frame (empty for other kernels). */
