@@ -9,6 +9,7 @@ LDLIBS   = -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
+CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 
 # src/ is layered (README, Layout): core < terms < sim < kernels < harness < app.  The
 # library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
@@ -33,8 +34,8 @@ DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnupl
 PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
-.PHONY: all deps install-debs deps-web check sanitize check-web serve figures notebooks \
-        bench install uninstall check-install clean
+.PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
+        figures notebooks bench install uninstall check-install clean
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -85,9 +86,10 @@ $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
-$(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/libcloth.a
+# The viewer's commands are tested without sockets: the tests link them and cJSON.
+$(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 # The Check suite; its last line is Check's summary.  Tests that run the CLI find it
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
@@ -102,17 +104,20 @@ check: deps
 sanitize: deps
 	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
 
-# The browser viewer: Debian's chromium (for the browser test) and node with npm (Debian's
-# nodejs and npm unless some node is already installed); the page's
-# npm packages (three, lil-gui, playwright-core) from src/app/serve/web/package-lock.json.
+# The browser viewer's page: node with npm (Debian's nodejs and npm unless some node is
+# already installed) and the page's npm packages (three, lil-gui, and playwright-core for
+# the browser test) from src/app/serve/web/package-lock.json.  Only the browser test
+# needs a browser: deps-check-web adds Debian's chromium.
 WEB_DEB_PKGS = chromium
 SAN_CFLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 PORT        ?= 8080
 
 deps-web: deps
-	@$(MAKE) --no-print-directory install-debs PKGS="$(WEB_DEB_PKGS)"
 	@command -v npm >/dev/null || $(MAKE) --no-print-directory install-debs PKGS="nodejs npm"
 	@$(MAKE) --no-print-directory src/app/serve/web/node_modules/.installed
+
+deps-check-web: deps-web
+	@$(MAKE) --no-print-directory install-debs PKGS="$(WEB_DEB_PKGS)"
 
 src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/app/serve/web/package-lock.json
 	cd src/app/serve/web && npm ci --no-audit --no-fund
@@ -120,7 +125,7 @@ src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/ap
 
 # The viewer in headless chromium (tests/web/check_web.mjs), then a fuzz of the server
 # built with ASan+UBSan (tests/web/fuzz.mjs).  Screenshots go to build/web/.
-check-web: deps-web
+check-web: deps-check-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory build/sanitize/cloth BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
 	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web

@@ -53,8 +53,14 @@ copy_data() {
           print out }' "$1" >"$2"
 }
 
-# has_kernel NAME: true when this build has the kernel
-has_kernel() { "$CLOTH" list | grep -q "^  $1 "; }
+# has_kernel NAME: true when this build's kernel table has the kernel
+has_kernel() { "$CLOTH" list --kernels | cut -d, -f1 | grep -qx "$1"; }
+
+# scene_kernel SCENE: the kernel a scene file runs (its [run] kernel)
+scene_kernel() {
+    awk '/^\[/ { run = ($0 ~ /^\[run\]/) }
+         run && $1 == "kernel" && $2 == "=" { print $3; exit }' "$1"
+}
 
 # render FIGURE RUNS: gnuplot plots/FIGURE.gp, then a line for the closing table
 render() {
@@ -64,24 +70,18 @@ render() {
 "
 }
 
-# 1. hanging: the Verlet cloth web demo's scene with every kernel; energy drift and max stretch vs time
+# 1. hanging: the Verlet cloth web demo's scene with every kernel (the scene's [sweep]
+# says how each runs it); energy drift and max stretch vs time
 fig_hanging() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/hanging"
+    rm -rf "$OUT/hanging/kernels"
     rm -f plots/data/hanging_*.csv
-    for k in explicit verlet pbd newton; do
+    run_sweep hanging kernels experiments/hanging.ini
+    # one run a kernel, labelled with its name; a kernel this build lacks has no series
+    for k in $(awk -F, 'NR > 1 { print $1 }' "$OUT/hanging/kernels/sweep.csv"); do
         has_kernel "$k" || continue
-        case $k in
-            explicit) sets="--set run.substeps=20" ;;
-            verlet) sets="--set run.substeps=5 --set verlet.iterations=12" ;; # the Verlet cloth web demo
-            # xpbd, 50 passes a frame: close to the mass-spring dynamics of the same k
-            pbd) sets="--set run.substeps=5 --set pbd.variant=xpbd --set pbd.iterations=10" ;;
-            newton) # 2070 unknowns: exact eigenvalues cost ~1 s an iteration, dpocon 2 ms
-                sets="--set run.substeps=1 --set run.frames=120 --set newton.cond=estimate" ;;
-        esac
-        # shellcheck disable=SC2086
-        run_case hanging "$k" experiments/hanging.ini --set run.kernel="$k" $sets
-        copy_data "$OUT/hanging/$k/series.csv" "plots/data/hanging_$k.csv"
+        copy_data "$OUT/hanging/kernels/$k/series.csv" "plots/data/hanging_$k.csv"
         runs=$((runs + 1))
     done
     render hanging "$runs" "$t0"
@@ -89,7 +89,7 @@ fig_hanging() {
 
 # 2. drape_cond: the cubic-barrier article's drape test, the five barrier/stiffness curves of its sweep
 fig_drape_cond() {
-    has_kernel newton || return 0
+    has_kernel "$(scene_kernel experiments/drape.ini)" || return 0
     t0=$(date +%s)
     dir="$OUT/drape_cond"
     printf '[%4ss] drape_cond: sweep of experiments/drape.ini ...\n' "$(($(date +%s) - START))"

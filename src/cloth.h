@@ -334,7 +334,8 @@ double cloth_sim_time(const cloth_sim *sim);
 /* omega_max, the largest angular frequency of the springs about the initial shape:
  * omega_max^2 = largest eigenvalue of M^-1/2 K M^-1/2 over the free vertices, K the
  * springs' stiffness (Hessian) at the initial positions.  Explicit schemes are stable for
- * h < 2 / omega_max.  Dense (LAPACKE): at most 6000 unknowns. */
+ * h < 2 / omega_max.  Dense (LAPACKE): at most 6000 unknowns, the limit of every dense
+ * solve (a kernel's dense_max, cloth_kernel_info). */
 cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_error *err);
 
 /* The Newton log of the last frame (empty for other kernels). */
@@ -418,6 +419,32 @@ cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *va
 int cloth_kernel_count(void);
 const char *cloth_kernel_name(int i);      /* NULL past the end */
 const char *cloth_kernel_summary(int i);
+
+/* The index of the kernel named name, or -1. */
+int cloth_kernel_find(const char *name);
+
+/* What a caller needs to know about a kernel, so that none compares names.  Keys are of
+ * the kernel's own section: write them as "NAME.KEY". */
+typedef struct cloth_kernel_facts {
+    const char *name;           /* as in run.kernel                                   */
+    const char *summary;        /* one line                                           */
+    int interactive_max;        /* most unknowns (3 x free vertices) it steps at a
+                                 * viewer's frame rate; 0 = no limit                  */
+    int dense_max;              /* most unknowns its dense solves take (a larger mesh
+                                 * is refused at creation); 0 = no dense solve        */
+    const char *iteration_key;  /* the key of its iteration count, or NULL            */
+    const char *stiffness_key;  /* a stiffness of its own that a viewer scales with
+                                 * the springs' k ("k_relax"), or NULL                */
+    double stiffness_max;       /* ... keeping it at or below this                    */
+    int reports_cond;           /* 1: its frames carry condition numbers (has_cond)   */
+    const char *cond_off;       /* "KEY=VALUE" that stops computing them, or NULL     */
+    int frame_substeps;         /* steps per 1/60 s frame it needs on the example
+                                 * cloths (k ~ 500 N/m, 10 g vertices)                */
+} cloth_kernel_facts;
+
+/* Fills *out with the facts of kernel i (0 <= i < cloth_kernel_count()); CLOTH_EINVAL,
+ * *out untouched, past the end.  The strings are the library's own constants. */
+cloth_status cloth_kernel_info(int i, cloth_kernel_facts *out);
 
 /* -------------------------------------------------------------------- runs */
 

@@ -23,6 +23,7 @@
     X(modes) \
     X(kernels) \
     X(interact) \
+    X(commands) \
     X(intersect) \
     X(strain_limit)
 

@@ -122,6 +122,88 @@ START_TEST(sheets_passing_through_each_other_show_intersections)
 }
 END_TEST
 
+/* What the kernel table says of a kernel holds of it: its keys exist and take values,
+ * its condition numbers come and go as it says, its dense limit refuses a larger mesh. */
+START_TEST(facts_match_the_kernel)
+{
+    cloth_kernel_facts f;
+    ck_assert_int_eq(cloth_kernel_info(_i, &f), CLOTH_OK);
+    ck_assert_str_eq(f.name, cloth_kernel_name(_i));
+    ck_assert_str_eq(f.summary, cloth_kernel_summary(_i));
+    ck_assert_int_eq(cloth_kernel_find(f.name), _i);
+    ck_assert_int_ge(f.frame_substeps, 1);
+    ck_assert(f.interactive_max >= 0 && f.dense_max >= 0);
+    if (f.dense_max > 0)
+        ck_assert(f.interactive_max > 0 && f.interactive_max <= f.dense_max);
+
+    cloth_scene s;
+    cloth_error err;
+    char a[128], value[64];
+    cloth_default_scene(&s);
+    if (f.iteration_key) {
+        snprintf(a, sizeof a, "%s.%s", f.name, f.iteration_key);
+        ck_assert_msg(cloth_scene_get(&s, a, value, sizeof value, &err) == CLOTH_OK, "%s",
+                      err.msg);
+        snprintf(a, sizeof a, "%s.%s=3", f.name, f.iteration_key);
+        ck_assert_msg(cloth_scene_set(&s, a, 1, &err) == CLOTH_OK, "%s", err.msg);
+    }
+    if (f.stiffness_key) {
+        ck_assert(f.stiffness_max > 0);
+        snprintf(a, sizeof a, "%s.%s=%.17g", f.name, f.stiffness_key, f.stiffness_max);
+        ck_assert_msg(cloth_scene_set(&s, a, 1, &err) == CLOTH_OK, "%s", err.msg);
+    }
+    ck_assert(!f.cond_off || f.reports_cond);
+
+    cloth_sim *sim = cloth_for(_i, "pins = top-row");
+    cloth_frame fr;
+    ck_assert_msg(cloth_sim_frame(sim, &fr, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(fr.has_cond, f.reports_cond);
+    if (f.cond_off) {
+        snprintf(a, sizeof a, "%s.%s", f.name, f.cond_off);
+        ck_assert_msg(cloth_sim_set(sim, a, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(cloth_sim_frame(sim, &fr, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_int_eq(fr.has_cond, 0);
+    }
+    cloth_sim_destroy(sim);
+
+    if (f.dense_max > 0) { /* n free vertices just past the limit: refused, no 300 MB */
+        int n = f.dense_max / 3 + 1, nx = (int)ceil(sqrt(n));
+        snprintf(a, sizeof a, "run.kernel=%s", f.name);
+        ck_assert(cloth_scene_set(&s, a, 1, &err) == CLOTH_OK);
+        snprintf(a, sizeof a, "mesh.nx=%d", nx);
+        ck_assert(cloth_scene_set(&s, a, 2, &err) == CLOTH_OK);
+        snprintf(a, sizeof a, "mesh.ny=%d", (n + nx - 1) / nx);
+        ck_assert(cloth_scene_set(&s, a, 3, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, "mesh.pins=none", 4, &err) == CLOTH_OK);
+        ck_assert(cloth_sim_create(&s, &sim, &err) == CLOTH_EINVAL);
+    }
+}
+END_TEST
+
+/* Past the table there is nothing, and the CLI prints a row a kernel. */
+START_TEST(facts_past_the_end_and_in_the_cli)
+{
+    cloth_kernel_facts f;
+    ck_assert_int_eq(cloth_kernel_info(cloth_kernel_count(), &f), CLOTH_EINVAL);
+    ck_assert_int_eq(cloth_kernel_info(-1, &f), CLOTH_EINVAL);
+    ck_assert_int_eq(cloth_kernel_find("no-such-kernel"), -1);
+    ck_assert_int_eq(cloth_kernel_find(NULL), -1);
+    char out[4096];
+    ck_assert_int_eq(tu_run_cli("list --kernels", out, sizeof out), 0);
+    const char *line = strchr(out, '\n');
+    ck_assert(strncmp(out, "name,interactive_max,", 21) == 0 && line);
+    for (int k = 0; k < cloth_kernel_count(); k++) {
+        char row[128];
+        cloth_kernel_info(k, &f);
+        snprintf(row, sizeof row, "%s,%d,%d,", f.name, f.interactive_max, f.dense_max);
+        ck_assert_msg(strncmp(line + 1, row, strlen(row)) == 0, "row %d: %.60s", k, line + 1);
+        line = strchr(line + 1, '\n');
+        ck_assert(line);
+    }
+    ck_assert_str_eq(line, "\n");
+}
+END_TEST
+
 Suite *suite_kernels(void)
 {
     Suite *s = suite_create("kernels");
@@ -132,6 +214,8 @@ Suite *suite_kernels(void)
     tcase_add_loop_test(tc, free_fall_is_rigid, 0, n);
     tcase_add_loop_test(tc, pins_hold_and_runs_repeat, 0, n);
     tcase_add_loop_test(tc, sheets_passing_through_each_other_show_intersections, 0, n);
+    tcase_add_loop_test(tc, facts_match_the_kernel, 0, n);
+    tcase_add_test(tc, facts_past_the_end_and_in_the_cli);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,7 +5,7 @@
  *   cloth info SCENE.ini [--set ...]
  *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]
  *   cloth stability SCENE.ini [--set ...]
- *   cloth list
+ *   cloth list [--kernels]
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
@@ -27,7 +27,7 @@ static void usage(FILE *out)
             "       cloth info SCENE.ini [--set section.key=value]...\n"
             "       cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]\n"
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
-            "       cloth list\n"
+            "       cloth list [--kernels]\n"
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
@@ -39,7 +39,9 @@ static void usage(FILE *out)
             "stability  prints omega_max (the springs' fastest angular frequency about the\n"
             "       initial shape) and h_max = 2/omega_max, the explicit step bound\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
-            "list   prints the kernels and every scene key with its default\n"
+            "list   prints the kernels and every scene key with its default; --kernels\n"
+            "       prints what the kernel table says of each kernel as CSV (cloth.h,\n"
+            "       cloth_kernel_facts; an empty field is none)\n"
             "serve  runs the scene in the browser viewer on 127.0.0.1 (default port 8080,\n"
             "       page from src/app/serve/web)\n");
 }
@@ -267,8 +269,26 @@ static int cmd_serve(int argc, char **argv)
     return 0;
 }
 
-static int cmd_list(void)
+/* cloth list --kernels: the kernel table's facts, one CSV row a kernel, for scripts. */
+static int list_kernel_facts(void)
 {
+    printf("name,interactive_max,dense_max,iteration_key,stiffness_key,stiffness_max,"
+           "reports_cond,cond_off,frame_substeps\n");
+    cloth_kernel_facts f;
+    for (int i = 0; cloth_kernel_info(i, &f) == CLOTH_OK; i++)
+        printf("%s,%d,%d,%s,%s,%.17g,%d,%s,%d\n", f.name, f.interactive_max, f.dense_max,
+               f.iteration_key ? f.iteration_key : "", f.stiffness_key ? f.stiffness_key : "",
+               f.stiffness_max, f.reports_cond, f.cond_off ? f.cond_off : "",
+               f.frame_substeps);
+    return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[2], "--kernels") == 0)
+        return list_kernel_facts();
+    if (argc > 2)
+        return bad_input("list: the only option is --kernels");
     printf("kernels:\n");
     for (int i = 0; cloth_kernel_name(i); i++)
         printf("  %-10s %s\n", cloth_kernel_name(i), cloth_kernel_summary(i));
@@ -292,7 +312,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc, argv);
     if (strcmp(argv[1], "list") == 0)
-        return cmd_list();
+        return cmd_list(argc, argv);
     if (strcmp(argv[1], "serve") == 0)
         return cmd_serve(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {

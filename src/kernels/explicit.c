@@ -127,4 +127,12 @@ const cloth__kernel cloth__explicit_kernel = {
     NULL,
     NULL,
     NULL,
+    .interactive_max = 0,
+    .dense_max = 0,
+    .iteration_key = NULL,
+    .stiffness_key = NULL,
+    .stiffness_max = 0,
+    .reports_cond = 0,
+    .cond_off = NULL,
+    .frame_substeps = 20, /* conditionally stable: h = 1/1200 s < 2 / omega_max */
 };

@@ -412,4 +412,12 @@ const cloth__kernel cloth__pbd_kernel = {
     pbd_measure,
     NULL,
     NULL,
+    .interactive_max = 0,
+    .dense_max = 0,
+    .iteration_key = "iterations",
+    .stiffness_key = NULL, /* xpbd takes the springs' k; plain pbd's k_pbd is a factor */
+    .stiffness_max = 0,
+    .reports_cond = 0,
+    .cond_off = NULL,
+    .frame_substeps = 5,
 };

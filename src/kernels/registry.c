@@ -8,6 +8,7 @@
 #include "sim/sim.h"
 
 #include <stddef.h>
+#include <string.h>
 
 extern const cloth__kernel cloth__explicit_kernel;
 extern const cloth__kernel cloth__verlet_kernel;
@@ -60,6 +61,32 @@ const char *cloth_kernel_name(int i)
 const char *cloth_kernel_summary(int i)
 {
     return kernel_at(i) ? kernels[i]->summary : NULL;
+}
+
+int cloth_kernel_find(const char *name)
+{
+    for (int i = 0; name && i < N_KERNELS; i++)
+        if (strcmp(kernels[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+cloth_status cloth_kernel_info(int i, cloth_kernel_facts *out)
+{
+    const cloth__kernel *k = kernel_at(i);
+    if (!k)
+        return CLOTH_EINVAL;
+    out->name = k->name;
+    out->summary = k->summary;
+    out->interactive_max = k->interactive_max;
+    out->dense_max = k->dense_max;
+    out->iteration_key = k->iteration_key;
+    out->stiffness_key = k->stiffness_key;
+    out->stiffness_max = k->stiffness_max;
+    out->reports_cond = k->reports_cond;
+    out->cond_off = k->cond_off;
+    out->frame_substeps = k->frame_substeps;
+    return CLOTH_OK;
 }
 
 /* --------------------------------------------- scenes and sims over the table */

@@ -374,4 +374,14 @@ const cloth__kernel cloth__verlet_kernel = {
     NULL,
     NULL,
     verlet_begin_frame,
+    .interactive_max = 0,
+    .dense_max = 0,
+    .iteration_key = "iterations",
+    /* relaxation moves each end by k_relax / 2 of the error: above 1 it over-relaxes,
+     * at 2 it overshoots by the whole error and never settles */
+    .stiffness_key = "k_relax",
+    .stiffness_max = 1.95,
+    .reports_cond = 0,
+    .cond_off = NULL,
+    .frame_substeps = 5, /* the Verlet cloth web demo's */
 };

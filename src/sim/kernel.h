@@ -1,5 +1,5 @@
 /* Private: the kernel ops table.  Every kernel is one file that defines one
- * `const cloth__kernel` and is listed once in kernels.c; the CLI, the run loop, the
+ * `const cloth__kernel` and is listed once in registry.c; the CLI, the run loop, the
  * tests and the notebooks reach a kernel only through this table.
  *
  * Between frames a viewer (interact.c, live.c) may change:
@@ -46,6 +46,20 @@ typedef struct cloth__kernel {
     int (*log)(const void *work, const cloth_newton_iter **rows);
     /* Optional: called at the start of each frame (to clear per-frame logs). */
     void (*begin_frame)(cloth_sim *sim, void *work);
+
+    /* What others need to know about the kernel (cloth_kernel_info, cloth.h), so that
+     * no caller compares names.  Keys are of the kernel's own section. */
+    int interactive_max;        /* most unknowns (3 x free vertices) it steps at a
+                                 * viewer's frame rate; 0 = no limit                  */
+    int dense_max;              /* most unknowns its dense solves take; 0 = none      */
+    const char *iteration_key;  /* its iteration count ("iterations"), or NULL       */
+    const char *stiffness_key;  /* a stiffness of its own that scales with the
+                                 * springs' k (verlet's k_relax), or NULL            */
+    double stiffness_max;       /* ... kept at or below this when scaled              */
+    int reports_cond;           /* 1: frames carry condition numbers                  */
+    const char *cond_off;       /* "key=value" that stops computing them, or NULL     */
+    int frame_substeps;         /* steps per 1/60 s frame it needs on the example
+                                 * cloths (k ~ 500 N/m, 10 g vertices; the bench)     */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

@@ -15,8 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define MAX_UNKNOWNS 6000
-
 cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
@@ -28,11 +26,11 @@ cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_
     for (int i = 0; i < m->n; i++)
         slot[i] = m->pinned[i] ? -1 : n++;
     int dim = 3 * n;
-    if (dim == 0 || dim > MAX_UNKNOWNS) {
+    if (dim == 0 || dim > CLOTH__LINALG_MAX) {
         free(slot);
         snprintf(err->msg, sizeof err->msg,
                  "omega_max: %d unknowns (the dense eigenvalue solver takes 1 to %d)", dim,
-                 MAX_UNKNOWNS);
+                 CLOTH__LINALG_MAX);
         return CLOTH_EINVAL;
     }
     double *A = calloc((size_t)dim * (size_t)dim, sizeof *A);

@@ -12,6 +12,10 @@
 
 typedef struct cloth__linalg cloth__linalg;
 
+/* The most unknowns of a dense system: one 6000 x 6000 matrix is 288 MB, and a kernel
+ * keeps a few.  Larger meshes wait for a sparse path. */
+#define CLOTH__LINALG_MAX 6000
+
 cloth_status cloth__linalg_create(int n, cloth__linalg **out, cloth_error *err);
 void cloth__linalg_destroy(cloth__linalg *la);
 

@@ -6,8 +6,9 @@
  * milliseconds per frame, kernel steps per frame, kernel passes per frame (the
  * iterations column), and spring visits per second = springs x steps x max(1, passes per
  * step) / time, i.e. force evaluations (explicit) or constraint projections (verlet, pbd).
- * Kernels that solve dense linear systems (newton) are run only while 3n <= 4000, with
- * one substep and the dpocon condition estimate (the exact eigenvalues would dominate).
+ * Each kernel runs with the substeps its table entry asks for at 60 frames a second
+ * (cloth_kernel_facts), only on grids within its dense limit, and with its condition
+ * numbers off (they are diagnostics, and exact eigenvalues would dominate the time).
  * Output: a CSV table on stdout; `make bench` also stores it in
  * tests/bench/results/<host>.csv.
  */
@@ -15,7 +16,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 static double now_s(void)
@@ -30,11 +30,12 @@ int main(void)
     static const int grids[][2] = {{30, 24}, {64, 64}, {128, 128}, {256, 256}};
     printf("kernel,nx,ny,vertices,springs,substeps,frames,ms_per_frame,passes_per_frame,"
            "spring_visits_per_s\n");
-    for (int k = 0; cloth_kernel_name(k); k++) {
-        const char *kernel = cloth_kernel_name(k);
+    cloth_kernel_facts facts;
+    for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
+        const char *kernel = facts.name;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             int nx = grids[g][0], ny = grids[g][1];
-            if (strcmp(kernel, "newton") == 0 && 3 * nx * ny > 4000)
+            if (facts.dense_max > 0 && 3 * nx * ny > facts.dense_max)
                 continue;
             cloth_scene s;
             cloth_default_scene(&s);
@@ -42,8 +43,7 @@ int main(void)
             char set[128];
             const char *sets[] = {"run.kernel=%s", "mesh.nx=%d", "mesh.ny=%d",
                                   "mesh.spacing=%g", "run.dt=%g", "run.substeps=%d"};
-            int newton = strcmp(kernel, "newton") == 0;
-            int substeps = strcmp(kernel, "explicit") == 0 ? 20 : newton ? 1 : 5;
+            int substeps = facts.frame_substeps;
             double spacing = 2.9 / (nx - 1); /* the same 2.9 m wide cloth at every size */
             int ok = 1;
             for (int i = 0; i < 6 && ok; i++) {
@@ -57,8 +57,10 @@ int main(void)
                 }
                 ok = cloth_scene_set(&s, set, i + 1, &err) == CLOTH_OK;
             }
-            if (ok && newton)
-                ok = cloth_scene_set(&s, "newton.cond=estimate", 7, &err) == CLOTH_OK;
+            if (ok && facts.cond_off) {
+                snprintf(set, sizeof set, "%s.%s", kernel, facts.cond_off);
+                ok = cloth_scene_set(&s, set, 7, &err) == CLOTH_OK;
+            }
             cloth_sim *sim;
             if (!ok || cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
                 fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, err.msg);

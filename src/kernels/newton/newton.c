@@ -47,9 +47,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Dense matrices beyond this many unknowns would need gigabytes: the sparse path is for
- * later (SPEC 4.4). */
-#define MAX_DENSE_UNKNOWNS 6000
 
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
@@ -412,12 +409,12 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     *work = NULL;
     if (!w || !number_unknowns(w, m))
         goto fail_alloc;
-    if (w->ndof > MAX_DENSE_UNKNOWNS) {
+    if (w->ndof > CLOTH__LINALG_MAX) {
         cloth_status st = cloth__fail(err, CLOTH_EINVAL,
                                       "%s: mesh: %d free vertices make %d unknowns; the dense "
                                       "newton solver takes at most %d",
                                       sim->scene.source, w->ndof / 3, w->ndof,
-                                      MAX_DENSE_UNKNOWNS);
+                                      CLOTH__LINALG_MAX);
         newton_destroy(w);
         return st;
     }
@@ -521,4 +518,14 @@ const cloth__kernel cloth__newton_kernel = {
     newton_measure,
     newton_log,
     newton_begin_frame,
+    /* a dense Cholesky of 3 x (free vertices) unknowns several times a frame, ~0.1 s
+     * each at 2000 unknowns: beyond 1000 a viewer would stop answering for seconds */
+    .interactive_max = 1000,
+    .dense_max = CLOTH__LINALG_MAX,
+    .iteration_key = "max_iters",
+    .stiffness_key = NULL,
+    .stiffness_max = 0,
+    .reports_cond = 1,
+    .cond_off = "cond=off",
+    .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
 };

@@ -1,0 +1,585 @@
+/*
+ * The viewer's commands (commands.h): a table from message type to handler, a table of
+ * the "set" controls with one handler each, and the texts the server streams.  Nothing
+ * here knows a socket: serve.c hands each message in and carries the reply out, and a
+ * kernel is known only by its facts (cloth_kernel_info), never by its name.
+ */
+#include "app/serve/commands.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ replies */
+
+/* How many bytes of s to print in at most max: the cut never splits a UTF-8 sequence,
+ * since a text frame must be valid UTF-8 or the browser drops the socket. */
+static int utf8_prefix(const char *s, int max)
+{
+    int n = (int)strnlen(s, (size_t)max);
+    if (n < max)
+        return n;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* s[n] continues a sequence */
+        n--;
+    return n;
+}
+
+static void reply_json(cloth__reply *r, cJSON *o)
+{
+    char *text = cJSON_PrintUnformatted(o);
+    if (text && strlen(text) < sizeof r->text)
+        memcpy(r->text, text, strlen(text) + 1);
+    else /* out of memory, or a message that cannot happen for our replies */
+        snprintf(r->text, sizeof r->text, "{\"type\":\"error\",\"message\":\"reply lost\"}");
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+static void reply_error(cloth__reply *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void reply_error(cloth__reply *r, const char *fmt, ...)
+{
+    char msg[CLOTH_MSG_MAX + 200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "error");
+    cJSON_AddStringToObject(o, "message", msg);
+    reply_json(r, o);
+}
+
+/* -------------------------------------------------------- reading a message */
+
+/* Checks that o has only the members named in allowed (NULL-terminated). */
+static int only_keys(const cJSON *o, const char *const *allowed, cloth__reply *r)
+{
+    for (const cJSON *it = o->child; it; it = it->next) {
+        int ok = 0;
+        for (int i = 0; allowed[i]; i++)
+            if (it->string && strcmp(it->string, allowed[i]) == 0)
+                ok = 1;
+        if (!ok) {
+            const char *k = it->string ? it->string : "";
+            reply_error(r, "unknown key '%.*s'", utf8_prefix(k, 60), k);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A member that must be an array of three finite numbers. */
+static int get_vec3(const cJSON *o, const char *name, double v[3], cloth__reply *r)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) {
+        reply_error(r, "'%s' must be an array of three numbers", name);
+        return 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        const cJSON *e = cJSON_GetArrayItem(a, k);
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e6) {
+            reply_error(r, "'%s' must hold three finite numbers of size at most 1e6", name);
+            return 0;
+        }
+        v[k] = e->valuedouble;
+    }
+    return 1;
+}
+
+static int get_bool(const cJSON *o, const char *name, int *on, cloth__reply *r)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsBool(b)) {
+        reply_error(r, "'%s' must be true or false", name);
+        return 0;
+    }
+    *on = cJSON_IsTrue(b);
+    return 1;
+}
+
+/* Applies a --set style assignment; on failure tells the page why. */
+static int apply(cloth__viewer *v, const char *assignment, cloth__reply *r)
+{
+    cloth_error err;
+    if (cloth_sim_set(v->sim, assignment, &err) != CLOTH_OK) {
+        reply_error(r, "%s", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* The facts of the sim's kernel now. */
+static cloth_kernel_facts current_kernel(const cloth__viewer *v)
+{
+    cloth_kernel_facts f = {0};
+    cloth_kernel_info(cloth_kernel_find(cloth_sim_scene(v->sim)->run.kernel), &f);
+    return f;
+}
+
+/* ------------------------------------------------------------ the controls */
+
+/* Each sets one control of the page; 1 when the sim took it. */
+
+static int set_gravity(cloth__viewer *v, double g, cloth__reply *r)
+{
+    const double *old = cloth_sim_scene(v->sim)->world.gravity;
+    char a[256];
+    snprintf(a, sizeof a, "world.gravity=%.17g %.17g %.17g", old[0], -g, old[2]);
+    return apply(v, a, r);
+}
+
+static int set_wind(cloth__viewer *v, int axis, double value, cloth__reply *r)
+{
+    const double *old = cloth_sim_scene(v->sim)->world.wind;
+    double w[3] = {old[0], old[1], old[2]};
+    w[axis] = value;
+    char a[256];
+    snprintf(a, sizeof a, "world.wind=%.17g %.17g %.17g", w[0], w[1], w[2]);
+    return apply(v, a, r);
+}
+
+static int set_wind_x(cloth__viewer *v, double w, cloth__reply *r)
+{
+    return set_wind(v, 0, w, r);
+}
+
+static int set_wind_z(cloth__viewer *v, double w, cloth__reply *r)
+{
+    return set_wind(v, 2, w, r);
+}
+
+/* The scene's spring stiffness times the factor, and so every kernel's own stiffness
+ * (verlet's k_relax, the Verlet cloth web demo's k), kept at its stiffness_max. */
+static int set_stiffness(cloth__viewer *v, double factor, cloth__reply *r)
+{
+    static const char *const family[CLOTH_FAMILIES] = {"k_structural", "k_shear", "k_bend"};
+    char a[256];
+    int ok = 1;
+    for (int f = 0; f < CLOTH_FAMILIES && ok; f++) {
+        snprintf(a, sizeof a, "material.%s=%.17g", family[f], factor * v->k_scene[f]);
+        ok = apply(v, a, r);
+    }
+    cloth_kernel_facts k;
+    for (int i = 0; ok && i < CLOTH__VIEW_KERNELS && cloth_kernel_info(i, &k) == CLOTH_OK; i++)
+        if (v->k_own[i] > 0) {
+            snprintf(a, sizeof a, "%s.%s=%.17g", k.name, k.stiffness_key,
+                     fmin(factor * v->k_own[i], k.stiffness_max));
+            ok = apply(v, a, r);
+        }
+    if (ok)
+        v->stiffness = factor;
+    return ok;
+}
+
+static int set_damping(cloth__viewer *v, double c, cloth__reply *r)
+{
+    char a[64];
+    snprintf(a, sizeof a, "world.air_damping=%.17g", c);
+    return apply(v, a, r);
+}
+
+static int set_sphere_radius(cloth__viewer *v, double radius, cloth__reply *r)
+{
+    char a[64];
+    snprintf(a, sizeof a, "sphere.radius=%.17g", radius);
+    return apply(v, a, r);
+}
+
+static int set_substeps(cloth__viewer *v, double n, cloth__reply *r)
+{
+    char a[64];
+    snprintf(a, sizeof a, "run.substeps=%d", (int)n);
+    return apply(v, a, r);
+}
+
+static int set_iterations(cloth__viewer *v, double n, cloth__reply *r)
+{
+    cloth_kernel_facts k = current_kernel(v);
+    if (!k.iteration_key) {
+        reply_error(r, "set iterations: the %s kernel has no iteration count",
+                    cloth_sim_scene(v->sim)->run.kernel);
+        return 0;
+    }
+    char a[128];
+    snprintf(a, sizeof a, "%s.%s=%d", k.name, k.iteration_key, (int)n);
+    return apply(v, a, r);
+}
+
+/* A kernel with an interactive limit is refused on a larger cloth: the server would stop
+ * answering for seconds a frame.  The viewer shows no condition numbers, so a kernel
+ * that computes them is told not to. */
+static int set_kernel(cloth__viewer *v, const char *name, cloth__reply *r)
+{
+    cloth_kernel_facts k;
+    const cloth_mesh *m = cloth_sim_mesh(v->sim);
+    int unknowns = 3 * (m->n - m->n_pinned);
+    char a[128];
+    if (cloth_kernel_info(cloth_kernel_find(name), &k) == CLOTH_OK) {
+        if (k.interactive_max > 0 && unknowns > k.interactive_max) {
+            reply_error(r, "set kernel: %s would solve %d unknowns%s several times a frame; "
+                        "the viewer takes it up to %d (run it with 'cloth run')", k.name,
+                        unknowns, k.dense_max > 0 ? " densely" : "", k.interactive_max);
+            return 0;
+        }
+        if (k.cond_off) {
+            snprintf(a, sizeof a, "%s.%s", k.name, k.cond_off);
+            if (!apply(v, a, r))
+                return 0;
+        }
+    }
+    snprintf(a, sizeof a, "run.kernel=%s", name); /* an unknown name: the sim says so */
+    return apply(v, a, r);
+}
+
+/* The ranges of the page's controls: wider than the sliders, narrow enough that a frame
+ * stays interactive.  A control takes a number or (kernel) a name. */
+typedef struct control {
+    const char *name;
+    double lo, hi;
+    int integer;                /* 1: whole numbers only                              */
+    int (*number)(cloth__viewer *v, double value, cloth__reply *r);
+    int (*text)(cloth__viewer *v, const char *value, cloth__reply *r);
+} control;
+
+static const control controls[] = {
+    {"gravity", 0, 50, 0, set_gravity, NULL},
+    {"wind_x", -30, 30, 0, set_wind_x, NULL},
+    {"wind_z", -30, 30, 0, set_wind_z, NULL},
+    {"stiffness", 0.01, 10, 0, set_stiffness, NULL},
+    {"damping", 0, 1, 0, set_damping, NULL},
+    {"sphere_radius", 0.01, 3, 0, set_sphere_radius, NULL},
+    {"substeps", 1, 50, 1, set_substeps, NULL},
+    {"iterations", 1, 100, 1, set_iterations, NULL},
+    {"kernel", 0, 0, 0, NULL, set_kernel},
+};
+
+#define N_CONTROLS (sizeof controls / sizeof controls[0])
+
+/* ------------------------------------------------------------- the commands */
+
+static void cmd_set(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(msg, "value");
+    const control *c = NULL;
+    for (size_t i = 0; cJSON_IsString(name) && i < N_CONTROLS; i++)
+        if (strcmp(name->valuestring, controls[i].name) == 0)
+            c = &controls[i];
+    if (!c) {
+        reply_error(r, "set: unknown control (gravity, wind_x, wind_z, stiffness, damping, "
+                    "sphere_radius, kernel, substeps, iterations)");
+    } else if (c->text) {
+        if (!cJSON_IsString(value) || strlen(value->valuestring) >= CLOTH_NAME_MAX)
+            reply_error(r, "set %s: value must be a kernel name", c->name);
+        else
+            r->state_changed = c->text(v, value->valuestring, r);
+    } else if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble)) {
+        reply_error(r, "set %s: value must be a number", c->name);
+    } else if (value->valuedouble < c->lo || value->valuedouble > c->hi ||
+               (c->integer && value->valuedouble != floor(value->valuedouble))) {
+        reply_error(r, "set %s: %g is out of range (%s in [%g, %g])", c->name,
+                    value->valuedouble, c->integer ? "a whole number" : "a number", c->lo,
+                    c->hi);
+    } else {
+        r->state_changed = c->number(v, value->valuedouble, r);
+    }
+}
+
+static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    double origin[3], dir[3];
+    int vertex;
+    cloth_error err;
+    if (!get_vec3(msg, "origin", origin, r) || !get_vec3(msg, "dir", dir, r))
+        return;
+    if (cloth_sim_grab(v->sim, origin, dir, v->pick_radius, &vertex, &err) != CLOTH_OK) {
+        reply_error(r, "%s", err.msg);
+        return;
+    }
+    v->grab_owner = vertex >= 0 ? page : NULL;
+    snprintf(r->text, sizeof r->text, "{\"type\":\"grab\",\"vertex\":%d}", vertex);
+    r->state_changed = 1;
+}
+
+static void cmd_drag(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    double origin[3], dir[3];
+    cloth_error err;
+    if (!get_vec3(msg, "origin", origin, r) || !get_vec3(msg, "dir", dir, r))
+        return;
+    if (v->grab_owner != page || !page)
+        reply_error(r, "drag: this page holds no vertex (grab first)");
+    else if (cloth_sim_drag(v->sim, origin, dir, &err) != CLOTH_OK)
+        reply_error(r, "%s", err.msg);
+}
+
+/* Letting go of what another page holds is not this page's business: nothing happens. */
+static void cmd_release(cloth__viewer *v, const void *page, const cJSON *msg,
+                        cloth__reply *r)
+{
+    (void)msg;
+    if (v->grab_owner != page || !page)
+        return;
+    cloth_sim_release(v->sim);
+    v->grab_owner = NULL;
+    r->state_changed = 1;
+}
+
+static void cmd_pin(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    const cJSON *vertex = cJSON_GetObjectItemCaseSensitive(msg, "vertex");
+    int on, n = cloth_sim_mesh(v->sim)->n;
+    cloth_error err;
+    if (!get_bool(msg, "on", &on, r))
+        return;
+    if (!cJSON_IsNumber(vertex) || vertex->valuedouble != floor(vertex->valuedouble) ||
+        vertex->valuedouble < 0 || vertex->valuedouble >= n) {
+        reply_error(r, "pin: 'vertex' must be a vertex index in [0, %d]", n - 1);
+        return;
+    }
+    int i = (int)vertex->valuedouble;
+    if (cloth_sim_grabbed(v->sim) == i) /* pinning it ends the grab */
+        v->grab_owner = NULL;
+    if (cloth_sim_pin(v->sim, i, on, &err) != CLOTH_OK)
+        reply_error(r, "%s", err.msg);
+    else
+        r->state_changed = 1;
+}
+
+static void cmd_reset(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    (void)msg;
+    cloth_sim_reset(v->sim);
+    v->grab_owner = NULL;
+    v->diverged = 0;
+    r->positions_changed = 1;
+    r->state_changed = 1;
+}
+
+static void cmd_freeze(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    int on;
+    if (get_bool(msg, "on", &on, r)) {
+        v->frozen = on;
+        r->state_changed = 1;
+    }
+}
+
+/* Message type -> handler, with the members each takes. */
+typedef struct command {
+    const char *type;
+    const char *const *keys;    /* NULL-terminated, "type" included                   */
+    void (*run)(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r);
+} command;
+
+static const char *const keys_bare[] = {"type", NULL};
+static const char *const keys_set[] = {"type", "name", "value", NULL};
+static const char *const keys_ray[] = {"type", "origin", "dir", NULL};
+static const char *const keys_pin[] = {"type", "vertex", "on", NULL};
+static const char *const keys_freeze[] = {"type", "on", NULL};
+
+static const command commands[] = {
+    {"set", keys_set, cmd_set},           {"grab", keys_ray, cmd_grab},
+    {"drag", keys_ray, cmd_drag},         {"release", keys_bare, cmd_release},
+    {"pin", keys_pin, cmd_pin},           {"reset", keys_bare, cmd_reset},
+    {"freeze", keys_freeze, cmd_freeze},
+};
+
+void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,
+                           cloth__reply *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(msg, "type");
+    if (!cJSON_IsObject(msg) || !cJSON_IsString(type)) {
+        reply_error(reply, "a message is a JSON object with a string 'type'");
+        return;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(type->valuestring, commands[i].type) == 0) {
+            if (only_keys(msg, commands[i].keys, reply))
+                commands[i].run(v, page, msg, reply);
+            return;
+        }
+    reply_error(reply, "unknown message type '%.*s'", utf8_prefix(type->valuestring, 40),
+                type->valuestring);
+}
+
+void cloth__viewer_text(cloth__viewer *v, const void *page, const char *text, size_t len,
+                        cloth__reply *reply)
+{
+    cJSON *msg = cJSON_ParseWithLength(text, len);
+    if (!msg) {
+        memset(reply, 0, sizeof *reply);
+        reply_error(reply, "not JSON");
+        return;
+    }
+    cloth__viewer_command(v, page, msg, reply);
+    cJSON_Delete(msg);
+}
+
+void cloth__viewer_page_left(cloth__viewer *v, const void *page, cloth__reply *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    cmd_release(v, page, NULL, reply); /* a page that leaves mid-drag lets go */
+}
+
+/* ---------------------------------------------------------------- the clock */
+
+void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    cloth_error err;
+    if (!v->frozen && !v->diverged) {
+        if (cloth_sim_frame(v->sim, f, &err) == CLOTH_OK)
+            return;
+        v->diverged = 1;
+        reply_error(reply, "%s; press Reset", err.msg);
+        reply->state_changed = 1;
+    }
+    /* frozen, diverged, or the frame that failed (which measured nothing) */
+    cloth_sim_measure(v->sim, f);
+    f->iterations = 0;
+    f->wall_ms = 0;
+}
+
+/* --------------------------------------------------------- what is streamed */
+
+void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
+{
+    memset(v, 0, sizeof *v);
+    v->sim = sim;
+    v->stiffness = 1;
+    const cloth_scene *sc = cloth_sim_scene(sim);
+    for (int f = 0; f < CLOTH_FAMILIES; f++)
+        v->k_scene[f] = sc->material.k[f];
+    cloth_kernel_facts k;
+    for (int i = 0; i < CLOTH__VIEW_KERNELS && cloth_kernel_info(i, &k) == CLOTH_OK; i++) {
+        char key[128], value[64];
+        if (!k.stiffness_key)
+            continue;
+        snprintf(key, sizeof key, "%s.%s", k.name, k.stiffness_key);
+        if (cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
+            v->k_own[i] = atof(value);
+    }
+    /* the mass-spring cloth paper's small spheres: a third of the grid spacing, from the
+     * mesh size */
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    double cell = m->n > 1 ? sqrt(m->area > 0 ? 2 * m->area / fmax(1, m->n_tris) : 0) : 0;
+    v->pick_radius = cell > 0 ? 0.4 * cell : 0.05 * fmax(m->rest_diag, 1e-3);
+}
+
+/* The controls' current values, the pins and the flags, into o. */
+static void add_state(const cloth__viewer *v, cJSON *o)
+{
+    const cloth_scene *sc = cloth_sim_scene(v->sim);
+    const cloth_mesh *m = cloth_sim_mesh(v->sim);
+    cJSON *p = cJSON_AddObjectToObject(o, "params");
+    cJSON_AddNumberToObject(p, "gravity", -sc->world.gravity[1]);
+    cJSON_AddNumberToObject(p, "wind_x", sc->world.wind[0]);
+    cJSON_AddNumberToObject(p, "wind_z", sc->world.wind[2]);
+    cJSON_AddNumberToObject(p, "stiffness", v->stiffness);
+    cJSON_AddNumberToObject(p, "damping", sc->world.air_damping);
+    if (sc->sphere.enabled)
+        cJSON_AddNumberToObject(p, "sphere_radius", sc->sphere.radius);
+    else
+        cJSON_AddNullToObject(p, "sphere_radius");
+    cJSON_AddStringToObject(p, "kernel", sc->run.kernel);
+    cJSON_AddNumberToObject(p, "substeps", sc->run.substeps);
+    cloth_kernel_facts k = current_kernel(v);
+    char key[128] = "", value[64];
+    if (k.iteration_key)
+        snprintf(key, sizeof key, "%s.%s", k.name, k.iteration_key);
+    if (key[0] && cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
+        cJSON_AddNumberToObject(p, "iterations", atof(value));
+    else
+        cJSON_AddNullToObject(p, "iterations");
+    cJSON *pins = cJSON_AddArrayToObject(o, "pins");
+    for (int i = 0; i < m->n; i++)
+        if (m->pinned[i] && i != cloth_sim_grabbed(v->sim))
+            cJSON_AddItemToArray(pins, cJSON_CreateNumber(i));
+    cJSON_AddBoolToObject(o, "frozen", v->frozen);
+    cJSON_AddBoolToObject(o, "diverged", v->diverged);
+    cJSON_AddNumberToObject(o, "grabbed", cloth_sim_grabbed(v->sim));
+    cJSON_AddNumberToObject(o, "sphere_offset", sc->sphere.offset);
+}
+
+static char *print_and_delete(cJSON *o)
+{
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
+
+char *cloth__viewer_state(const cloth__viewer *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "state");
+    add_state(v, o);
+    return print_and_delete(o);
+}
+
+/* The mesh (triangles, initial positions), the kernels and the state. */
+char *cloth__viewer_hello(const cloth__viewer *v, double max_fps)
+{
+    const cloth_mesh *m = cloth_sim_mesh(v->sim);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "hello");
+    cJSON_AddNumberToObject(o, "n", m->n);
+    cJSON_AddNumberToObject(o, "nx", m->nx);
+    cJSON_AddNumberToObject(o, "ny", m->ny);
+    cJSON_AddNumberToObject(o, "pick_radius", v->pick_radius);
+    cJSON_AddNumberToObject(o, "max_fps", max_fps);
+    cJSON_AddItemToObject(o, "triangles", cJSON_CreateIntArray(m->tris, 3 * m->n_tris));
+    cJSON_AddItemToObject(o, "rest", cJSON_CreateDoubleArray(m->x0, 3 * m->n));
+    cJSON *k = cJSON_AddArrayToObject(o, "kernels");
+    for (int i = 0; cloth_kernel_name(i); i++)
+        cJSON_AddItemToArray(k, cJSON_CreateString(cloth_kernel_name(i)));
+    add_state(v, o);
+    return print_and_delete(o);
+}
+
+size_t cloth__viewer_metrics(const cloth__viewer *v, const cloth_frame *f, char *buf,
+                             size_t size)
+{
+    /* JSON has no NaN: a diverged frame's numbers become null */
+    char s[4][32];
+    double vals[4] = {f->time, f->drift, f->stretch_max, f->wall_ms};
+    for (int i = 0; i < 4; i++)
+        if (isfinite(vals[i]))
+            snprintf(s[i], sizeof s[i], "%.6g", vals[i]);
+        else
+            snprintf(s[i], sizeof s[i], "null");
+    int len = snprintf(buf, size,
+                       "{\"type\":\"frame\",\"frame\":%ld,\"time\":%s,\"drift\":%s,"
+                       "\"stretch_max\":%s,\"iterations\":%ld,\"wall_ms\":%s,\"frozen\":%s}",
+                       f->frame, s[0], s[1], s[2], f->iterations, s[3],
+                       v->frozen ? "true" : "false");
+    return len > 0 && (size_t)len < size ? (size_t)len : 0;
+}
+
+size_t cloth__viewer_frame_floats(const cloth__viewer *v)
+{
+    return 3 * (size_t)cloth_sim_mesh(v->sim)->n + 4;
+}
+
+void cloth__viewer_positions(const cloth__viewer *v, float *out)
+{
+    const double *x = cloth_sim_positions(v->sim);
+    int n = cloth_sim_mesh(v->sim)->n;
+    for (int i = 0; i < 3 * n; i++)
+        out[i] = (float)x[i];
+    double c[3] = {0, 0, 0}, radius = 0;
+    cloth_sim_sphere(v->sim, c, &radius);
+    for (int k = 0; k < 3; k++)
+        out[3 * n + k] = (float)c[k];
+    out[3 * n + 3] = (float)radius;
+}
