@@ -414,6 +414,41 @@ START_TEST(paper_form_gives_another_drape_in_centimetres)
 }
 END_TEST
 
+/* cond_method says how the condition numbers were computed, in newton.csv and in the
+ * summary: exact-2norm up to cond_exact_max unknowns, the dpocon estimate above it (never
+ * silently) and with cond = estimate, off when off.  The 6 x 6 drape has 108 unknowns. */
+START_TEST(cond_method_is_reported)
+{
+    static const char *const sets[][2] = {
+        {"newton.cond=exact", "exact-2norm"},
+        {"newton.cond_exact_max=100", "estimate-1norm"},
+        {"newton.cond=estimate", "estimate-1norm"},
+        {"newton.cond=off", "off"},
+    };
+    char text[2048];
+    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, -9.81, 1.2, 0.25, 0.01,
+             100.0, "cubic", "dynamic", "paper", "triangle", 0.01, 0.01);
+    cloth_scene s;
+    cloth_error err;
+    ck_assert(cloth_scene_parse(text, "cond.ini", &s, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_set(&s, "newton.cond=exact", 1, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_set(&s, "run.frames=3", 2, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_set(&s, sets[_i][0], 3, &err) == CLOTH_OK);
+    const char *dir = tu_temp_dir(0);
+    cloth_summary sum;
+    ck_assert_msg(cloth_run(&s, dir, NULL, &sum, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_str_eq(sum.cond_method, sets[_i][1]);
+    char *log = tu_slurp(dir, "newton.csv");
+    ck_assert(log != NULL);
+    char *line = strchr(log, '\n') + 1; /* the first row */
+    char *end = strchr(line, '\n');
+    *end = '\0';
+    const char *last = strrchr(line, ',') + 1;
+    ck_assert_str_eq(last, sets[_i][1]);
+    free(log);
+}
+END_TEST
+
 /* ------------------------------------------------------------ determinism */
 
 /* Reads a CSV file, dropping the last column of every line when drop_last (wall_ms). */
@@ -622,6 +657,7 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 4);
     tcase_add_loop_test(tc, si_form_gives_the_same_drape_in_centimetres, 0, 12);
     tcase_add_test(tc, paper_form_gives_another_drape_in_centimetres);
+    tcase_add_loop_test(tc, cond_method_is_reported, 0, 4);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);
     tcase_add_test(tc, a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows);

@@ -185,6 +185,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     long iterations = 0;
     int not_converged = 0, regularized = 0;
     double cond_max = NAN;
+    const char *cond_method = "";
     sim->step_failed = 0;
     cloth_status rebuilt = rebuild_stale_kernel(sim, err);
     if (rebuilt != CLOTH_OK)
@@ -205,7 +206,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
         if (st.cond_method)
-            snprintf(out->cond_method, sizeof out->cond_method, "%s", st.cond_method);
+            cond_method = st.cond_method;
         if (status != CLOTH_OK) {
             sim->step_failed = 1;
             return cloth__fail(err, status, "%s: frame %ld: %s: %s", sim->scene.source,
@@ -226,6 +227,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     out->regularized = regularized;
     out->has_cond = !isnan(cond_max);
     out->cond_max = cond_max;
+    snprintf(out->cond_method, sizeof out->cond_method, "%s", cond_method);
     out->wall_ms = wall;
     return CLOTH_OK;
 }
