@@ -413,9 +413,10 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     }
     for (int i = 0; i < m->n_springs; i++)
         if (!(m->springs[i].rest > 0)) {
+            st = cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
+                             s->source, m->springs[i].a, m->springs[i].b);
             cloth_mesh_destroy(m);
-            return cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
-                               s->source, m->springs[i].a, m->springs[i].b);
+            return st;
         }
     *out = m;
     return CLOTH_OK;
