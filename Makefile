@@ -35,7 +35,7 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
-        figures notebooks bench install uninstall check-install clean
+        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -95,9 +95,12 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libc
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
 # First the layering of src/ and the core layer's own tests, linked without kernels.
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core
+	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
+	  $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
 	@$(BUILD)/test_core
+	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; *) ex=experiments;; esac; \
+	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -207,6 +210,46 @@ uninstall:
 check-install: deps
 	@$(MAKE) --no-print-directory all
 	MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" tests/example/check_install.sh
+
+# ------------------------------------------------------------------ fuzzing
+# Each reader under libFuzzer with ASan+UBSan for FUZZ_SECONDS (tests/fuzz/README.md).
+# The corpora grow in build/fuzz/corpus/; a crash stops make fuzz with the input saved
+# under build/fuzz/crashes/, to be copied into tests/fuzz/regressions/<target>/ once
+# fixed: make check replays those (and the seeds) through the same targets built with the
+# normal compiler ($(BUILD)/replay_<target>).
+FUZZ_TARGETS  = scene obj sweep
+FUZZ_SECONDS ?= 60
+FUZZ_DEB_PKGS = clang
+FUZZ_CFLAGS   = -O1 -g -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_COMMON   = tests/fuzz/fuzz_common.c tests/fuzz/fuzz.h
+
+# clang's libFuzzer is in libclang-rt-N-dev, which apt installs as clang's recommendation;
+# installed without recommendations, it is added here.
+deps-fuzz: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="$(FUZZ_DEB_PKGS)"
+	@[ -f "$$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ] || [ "$$(uname -m)" != x86_64 ] || \
+	  $(MAKE) --no-print-directory install-debs \
+	    PKGS="libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev"
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) BUILD=build/fuzz \
+	  CC=clang CFLAGS="$(FUZZ_CFLAGS)"
+	@tests/fuzz/make_dict.sh $(BUILD)/cloth >build/fuzz/scene.dict
+	@tests/fuzz/make_dict.sh $(BUILD)/cloth "[sweep]" "run = " "vary = " ": " "; " ", " \
+	  >build/fuzz/sweep.dict
+	@for t in $(FUZZ_TARGETS); do tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) build/fuzz/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
+	  build/fuzz/libcloth.a $(LDLIBS)
+
+$(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_COMMON) $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
+	  $(BUILD)/libcloth.a $(LDLIBS)
 
 clean:
 	rm -rf build
