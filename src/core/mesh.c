@@ -343,7 +343,10 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
     if (!m) {
         free(x);
         free(tris);
-        return CLOTH_ENOMEM;
+        free(*edges);
+        *edges = NULL;
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: mesh.obj: out of memory for '%s'", where,
+                           path);
     }
     memcpy(m->rest, x, sizeof(double) * 3 * (size_t)n);
     memcpy(m->tris, tris, sizeof(int) * 3 * (size_t)n_tris);
