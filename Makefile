@@ -22,7 +22,7 @@ APP_SRC  = $(shell find src/app -name '*.c' | sort)
 APP_OBJ  = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
-HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h)
+HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h tests/*/*.h)
 
 # Debian packages the build, the tests, the figures, the viewer's server and the
 # notebooks need.
@@ -86,6 +86,17 @@ $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
+# Fault injection (tests/faults/): the linker sends the library's allocations and file
+# opens, closes and renames through tests/faults/inject.c, which can make the k-th fail.
+FAULT_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=fopen \
+             -Wl,--wrap=fclose,--wrap=rename
+FAULT_OBJ  = $(BUILD)/obj/tests/faults/test_faults.o $(BUILD)/obj/tests/faults/inject.o \
+             $(BUILD)/obj/tests/testutil.o
+
+$(BUILD)/test_faults: $(FAULT_OBJ) $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) $(FAULT_WRAP) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
 # The viewer's commands are tested without sockets: the tests link them and cJSON.
 $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
@@ -96,11 +107,12 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libc
 # First the layering of src/ and the core layer's own tests, linked without kernels.
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
-	  $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
+	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
 	@$(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
+	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
