@@ -25,7 +25,8 @@
     X(interact) \
     X(commands) \
     X(intersect) \
-    X(strain_limit)
+    X(strain_limit) \
+    X(io_failures)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
