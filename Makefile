@@ -20,7 +20,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
 APP_SRC  = $(shell find src/app -name '*.c' | sort)
 APP_OBJ  = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
-TEST_SRC = $(wildcard tests/*.c)
+TEST_SRC = $(wildcard tests/*.c) tests/golden/golden.c
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h tests/*/*.h)
 
@@ -35,7 +35,7 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
-        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz
+        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -222,6 +222,22 @@ uninstall:
 check-install: deps
 	@$(MAKE) --no-print-directory all
 	MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" tests/example/check_install.sh
+
+# ------------------------------------------------------------------ golden results
+# make check compares every kernel's results on tests/golden/*.ini with
+# tests/golden/golden.tsv (tests/test_golden.c).  When a change of results is meant,
+# this rewrites the table: commit it with the change and say why in the message.
+golden: deps
+	@$(MAKE) --no-print-directory $(BUILD)/golden
+	@rm -rf $(BUILD)/golden-runs
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/golden tests/golden $(BUILD)/golden-runs \
+	  >$(BUILD)/golden.tsv
+	@mv $(BUILD)/golden.tsv tests/golden/golden.tsv
+	@git diff --stat -- tests/golden/golden.tsv 2>/dev/null || true
+
+$(BUILD)/golden: tests/golden/golden_main.c $(BUILD)/obj/tests/golden/golden.o $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
 
 # ------------------------------------------------------------------ fuzzing
 # Each reader under libFuzzer with ASan+UBSan for FUZZ_SECONDS (tests/fuzz/README.md).

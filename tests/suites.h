@@ -26,7 +26,8 @@
     X(commands) \
     X(intersect) \
     X(strain_limit) \
-    X(io_failures)
+    X(io_failures) \
+    X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
