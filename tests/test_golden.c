@@ -34,6 +34,12 @@ static int read_table(golden_row *rows, int max)
 START_TEST(every_kernel_matches_the_golden_table)
 {
 #if defined(__x86_64__)
+    /* threaded OpenBLAS sums in another order: Newton's results change with the threads */
+    const char *threads = getenv("OPENBLAS_NUM_THREADS");
+    if (!threads || strcmp(threads, "1") != 0) {
+        fprintf(stderr, "golden: not compared: OPENBLAS_NUM_THREADS is not 1 (make check sets it)\n");
+        return;
+    }
     golden_row want[GOLDEN_MAX_ROWS], got[GOLDEN_MAX_ROWS];
     int n_want = read_table(want, GOLDEN_MAX_ROWS);
     char why[600];
