@@ -69,6 +69,11 @@ int inject_sites(inject_kind kind)
     return n_sites[kind];
 }
 
+void *inject_site(inject_kind kind, int i)
+{
+    return i >= 0 && i < n_sites[kind] ? sites[kind][i] : NULL;
+}
+
 static void lock(void)
 {
     while (atomic_flag_test_and_set(&site_lock))

@@ -29,4 +29,7 @@ long inject_open_files(void);
 /* Distinct call sites (return addresses) that were made to fail so far. */
 int inject_sites(inject_kind kind);
 
+/* The i-th of them (0-based). */
+void *inject_site(inject_kind kind, int i);
+
 #endif

@@ -11,12 +11,14 @@
  * Each failure is tried once (only the k-th call fails) and persistently (every call
  * from the k-th on fails), for each kernel of the table where the operation has one.
  */
+#define _GNU_SOURCE /* dladdr, to list the sites */
 #include "cloth.h"
 #include "inject.h"
 #include "../testutil.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +255,22 @@ START_TEST(alloc_live_kernel_switch)
 }
 END_TEST
 
+/* omega_max: the dense stiffness matrix and LAPACK's eigenvalues (sim/modes.c). */
+static cloth_status run_omega_max(op *o, cloth_error *err)
+{
+    double w;
+    return cloth_sim_omega_max(o->sim, &w, err);
+}
+
+START_TEST(alloc_omega_max)
+{
+    op o = {.name = "omega_max", .kind = INJECT_ALLOC, .prepare = prepare_live,
+            .run = run_omega_max, .check = check_nomem, .cleanup = cleanup_live};
+    scene_for(&o, 0);
+    inject_both(&o);
+}
+END_TEST
+
 /* ------------------------------------------------------------------- runs */
 
 /* Empties dir (files and the folders of a sweep's runs); tu_temp_dir would start a
@@ -429,6 +447,16 @@ START_TEST(report_sites)
 {
     printf("faults: %d allocation call sites and %d file call sites made to fail\n",
            inject_sites(INJECT_ALLOC), inject_sites(INJECT_IO));
+    /* CLOTH_FAULT_SITES=1 lists them as offsets in the program for addr2line -e */
+    if (getenv("CLOTH_FAULT_SITES"))
+        for (int kind = 0; kind < 2; kind++)
+            for (int i = 0; i < inject_sites((inject_kind)kind); i++) {
+                Dl_info info;
+                void *site = inject_site((inject_kind)kind, i);
+                if (dladdr(site, &info) && info.dli_fbase)
+                    printf("site %s 0x%lx\n", kind ? "file" : "alloc",
+                           (unsigned long)((char *)site - (char *)info.dli_fbase - 1));
+            }
 }
 END_TEST
 
@@ -441,6 +469,7 @@ int main(void)
     tcase_add_loop_test(tc, alloc_mesh_create, 0, 2);
     tcase_add_loop_test(tc, alloc_sim_create, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, alloc_live_kernel_switch, 0, cloth_kernel_count());
+    tcase_add_test(tc, alloc_omega_max);
     tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
