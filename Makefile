@@ -35,7 +35,8 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
-        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden
+        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
+        valgrind
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -109,15 +110,26 @@ check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
-	@$(BUILD)/test_core
+	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
-	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_cloth
+	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
 	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+
+# The suite in one process (CK_FORK=no) under valgrind's memcheck, built -O1 -g without
+# -march (no AVX-512, which valgrind cannot run); a leak or memory error fails it.  Takes
+# about 5 minutes of CPU (12 on a busy machine), so CI does not run it.
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+           --show-leak-kinds=definite
+
+valgrind: deps
+	@$(MAKE) --no-print-directory install-debs PKGS=valgrind
+	@$(MAKE) --no-print-directory check BUILD=build/valgrind CFLAGS="-O1 -g" \
+	  TEST_RUNNER="CK_FORK=no $(VALGRIND)"
 
 # The browser viewer's page: node with npm (Debian's nodejs and npm unless some node is
 # already installed) and the page's npm packages (three, lil-gui, and playwright-core for
