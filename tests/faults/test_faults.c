@@ -374,7 +374,7 @@ static cloth_status run_sweep(op *o, cloth_error *err)
 {
     cloth_sweep *sw = o->sweep;
     if (!sw) {
-        cloth_status st = cloth_sweep_load(o->path, &sw, err);
+        cloth_status st = cloth_sweep_load(o->path, NULL, &sw, err);
         if (st != CLOTH_OK)
             return st;
     }
@@ -389,7 +389,7 @@ static void prepare_sweep_io(op *o)
 {
     prepare_out(o);
     cloth_error err;
-    EXPECT(o, cloth_sweep_load(o->path, &o->sweep, &err) == CLOTH_OK, "%s", err.msg);
+    EXPECT(o, cloth_sweep_load(o->path, NULL, &o->sweep, &err) == CLOTH_OK, "%s", err.msg);
 }
 
 static void cleanup_sweep_io(op *o)
