@@ -111,7 +111,8 @@ check: deps
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
 	@$(TEST_RUNNER) $(BUILD)/test_core
-	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; *) ex=experiments;; esac; \
+	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands) ex=;; \
+	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
@@ -257,7 +258,7 @@ $(BUILD)/golden: tests/golden/golden_main.c $(BUILD)/obj/tests/golden/golden.o $
 # under build/fuzz/crashes/, to be copied into tests/fuzz/regressions/<target>/ once
 # fixed: make check replays those (and the seeds) through the same targets built with the
 # normal compiler ($(BUILD)/replay_<target>).
-FUZZ_TARGETS  = scene obj sweep
+FUZZ_TARGETS  = scene obj sweep commands
 FUZZ_SECONDS ?= 60
 FUZZ_DEB_PKGS = clang
 FUZZ_CFLAGS   = -O1 -g -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -fno-omit-frame-pointer \
@@ -285,6 +286,19 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) build/fuzz/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
 	  build/fuzz/libcloth.a $(LDLIBS)
+
+# The viewer's commands live in the CLI (src/app/serve/commands.c) and need cJSON.
+build/fuzz/fuzz_commands: tests/fuzz/fuzz_commands.c $(FUZZ_COMMON) \
+                          build/fuzz/obj/app/serve/commands.o build/fuzz/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
+	  build/fuzz/obj/app/serve/commands.o build/fuzz/libcloth.a $(CJSON_LIBS) $(LDLIBS)
+
+$(BUILD)/replay_commands: tests/fuzz/fuzz_commands.c tests/fuzz/replay.c $(FUZZ_COMMON) \
+                          $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
+	  $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a $(CJSON_LIBS) $(LDLIBS)
 
 $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_COMMON) $(BUILD)/libcloth.a
 	@echo "  LD   $@"

@@ -14,6 +14,7 @@ log=build/fuzz/$t.log
 mkdir -p "$corpus" "$crashes"
 case $t in
     obj) seeds="experiments/meshes" dict=tests/fuzz/obj.dict ;;
+    commands) seeds="" dict=tests/fuzz/commands.dict ;;
     *) seeds="experiments" dict=build/fuzz/$t.dict ;;
 esac
 dirs="$corpus"
