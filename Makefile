@@ -20,9 +20,9 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
 APP_SRC  = $(shell find src/app -name '*.c' | sort)
 APP_OBJ  = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
-TEST_SRC = $(wildcard tests/*.c)
+TEST_SRC = $(wildcard tests/*.c) tests/golden/golden.c
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
-HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h)
+HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h tests/*/*.h)
 
 # Debian packages the build, the tests, the figures, the viewer's server and the
 # notebooks need.
@@ -35,7 +35,8 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
-        figures notebooks bench install uninstall check-install clean
+        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
+        valgrind
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -86,6 +87,17 @@ $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(WEB_LIBS) $(LDLIBS)
 
+# Fault injection (tests/faults/): the linker sends the library's allocations and file
+# opens, closes and renames through tests/faults/inject.c, which can make the k-th fail.
+FAULT_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=fopen \
+             -Wl,--wrap=fclose,--wrap=rename
+FAULT_OBJ  = $(BUILD)/obj/tests/faults/test_faults.o $(BUILD)/obj/tests/faults/inject.o \
+             $(BUILD)/obj/tests/testutil.o
+
+$(BUILD)/test_faults: $(FAULT_OBJ) $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) $(FAULT_WRAP) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
 # The viewer's commands are tested without sockets: the tests link them and cJSON.
 $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
 	@echo "  LD   $@"
@@ -95,14 +107,30 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o $(BUILD)/libc
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
 # First the layering of src/ and the core layer's own tests, linked without kernels.
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core
+	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
+	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
-	@$(BUILD)/test_core
-	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_cloth
+	@$(TEST_RUNNER) $(BUILD)/test_core
+	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands) ex=;; \
+	  *) ex=experiments;; esac; \
+	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
+	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
+	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
 	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+
+# The suite in one process (CK_FORK=no) under valgrind's memcheck, built -O1 -g without
+# -march (no AVX-512, which valgrind cannot run); a leak or memory error fails it.  Takes
+# about 5 minutes of CPU (12 on a busy machine), so CI does not run it.
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+           --show-leak-kinds=definite
+
+valgrind: deps
+	@$(MAKE) --no-print-directory install-debs PKGS=valgrind
+	@$(MAKE) --no-print-directory check BUILD=build/valgrind CFLAGS="-O1 -g" \
+	  TEST_RUNNER="CK_FORK=no $(VALGRIND)"
 
 # The browser viewer's page: node with npm (Debian's nodejs and npm unless some node is
 # already installed) and the page's npm packages (three, lil-gui, and playwright-core for
@@ -207,6 +235,75 @@ uninstall:
 check-install: deps
 	@$(MAKE) --no-print-directory all
 	MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" tests/example/check_install.sh
+
+# ------------------------------------------------------------------ golden results
+# make check compares every kernel's results on tests/golden/*.ini with
+# tests/golden/golden.tsv (tests/test_golden.c).  When a change of results is meant,
+# this rewrites the table: commit it with the change and say why in the message.
+golden: deps
+	@$(MAKE) --no-print-directory $(BUILD)/golden
+	@rm -rf $(BUILD)/golden-runs
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/golden tests/golden $(BUILD)/golden-runs \
+	  >$(BUILD)/golden.tsv
+	@mv $(BUILD)/golden.tsv tests/golden/golden.tsv
+	@git diff --stat -- tests/golden/golden.tsv 2>/dev/null || true
+
+$(BUILD)/golden: tests/golden/golden_main.c $(BUILD)/obj/tests/golden/golden.o $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
+
+# ------------------------------------------------------------------ fuzzing
+# Each reader under libFuzzer with ASan+UBSan for FUZZ_SECONDS (tests/fuzz/README.md).
+# The corpora grow in build/fuzz/corpus/; a crash stops make fuzz with the input saved
+# under build/fuzz/crashes/, to be copied into tests/fuzz/regressions/<target>/ once
+# fixed: make check replays those (and the seeds) through the same targets built with the
+# normal compiler ($(BUILD)/replay_<target>).
+FUZZ_TARGETS  = scene obj sweep commands
+FUZZ_SECONDS ?= 60
+FUZZ_DEB_PKGS = clang
+FUZZ_CFLAGS   = -O1 -g -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_COMMON   = tests/fuzz/fuzz_common.c tests/fuzz/fuzz.h
+
+# clang's libFuzzer is in libclang-rt-N-dev, which apt installs as clang's recommendation;
+# installed without recommendations, it is added here.
+deps-fuzz: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="$(FUZZ_DEB_PKGS)"
+	@[ -f "$$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ] || [ "$$(uname -m)" != x86_64 ] || \
+	  $(MAKE) --no-print-directory install-debs \
+	    PKGS="libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev"
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) BUILD=build/fuzz \
+	  CC=clang CFLAGS="$(FUZZ_CFLAGS)"
+	@tests/fuzz/make_dict.sh $(BUILD)/cloth >build/fuzz/scene.dict
+	@tests/fuzz/make_dict.sh $(BUILD)/cloth "[sweep]" "run = " "vary = " ": " "; " ", " \
+	  >build/fuzz/sweep.dict
+	@for t in $(FUZZ_TARGETS); do tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) build/fuzz/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
+	  build/fuzz/libcloth.a $(LDLIBS)
+
+# The viewer's commands live in the CLI (src/app/serve/commands.c) and need cJSON.
+build/fuzz/fuzz_commands: tests/fuzz/fuzz_commands.c $(FUZZ_COMMON) \
+                          build/fuzz/obj/app/serve/commands.o build/fuzz/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
+	  build/fuzz/obj/app/serve/commands.o build/fuzz/libcloth.a $(CJSON_LIBS) $(LDLIBS)
+
+$(BUILD)/replay_commands: tests/fuzz/fuzz_commands.c tests/fuzz/replay.c $(FUZZ_COMMON) \
+                          $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
+	  $(BUILD)/obj/app/serve/commands.o $(BUILD)/libcloth.a $(CJSON_LIBS) $(LDLIBS)
+
+$(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_COMMON) $(BUILD)/libcloth.a
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
+	  $(BUILD)/libcloth.a $(LDLIBS)
 
 clean:
 	rm -rf build

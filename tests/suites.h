@@ -25,7 +25,9 @@
     X(interact) \
     X(commands) \
     X(intersect) \
-    X(strain_limit)
+    X(strain_limit) \
+    X(io_failures) \
+    X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)

@@ -183,6 +183,8 @@ START_TEST(bad_obj_files_are_rejected_with_their_line)
         {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n", ":4: f:"},
         {"v 0 0 0\nv 1 0 0\nf 1 2\n", ":3: f:"},
         {"v 0 0 nan\n", ":1: v:"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3"
+         " 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2\n", ":4: f:"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *path = tu_temp_file("bad.obj", cases[c].text);
@@ -192,6 +194,28 @@ START_TEST(bad_obj_files_are_rejected_with_their_line)
         ck_assert(cloth_obj_read(path, &x, &n, &t, &nt, &err) == CLOTH_EPARSE);
         ck_assert_msg(strstr(err.msg, cases[c].needle), "%s", err.msg);
     }
+}
+END_TEST
+
+/* A line longer than the reader's buffer is refused, not split into two records; so is
+ * an endless file of NUL bytes, which would otherwise be read forever. */
+START_TEST(over_long_lines_and_nul_bytes_are_refused)
+{
+    static char text[6000];
+    memset(text, ' ', sizeof text - 2);
+    memcpy(text, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2", 26);
+    memcpy(text + sizeof text - 5, " 3\n", 4);
+    const char *path = tu_temp_file("long.obj", text);
+    double *x;
+    int *t, n, nt;
+    cloth_error err;
+    ck_assert(cloth_obj_read(path, &x, &n, &t, &nt, &err) == CLOTH_EPARSE);
+    ck_assert_msg(strstr(err.msg, ":4: line longer than"), "%s", err.msg);
+    ck_assert(cloth_obj_read("/dev/zero", &x, &n, &t, &nt, &err) == CLOTH_EPARSE);
+    ck_assert_msg(strstr(err.msg, "/dev/zero:1: line longer than"), "%s", err.msg);
+    cloth_scene s;
+    ck_assert(cloth_scene_load("/dev/zero", &s, &err) == CLOTH_EPARSE);
+    ck_assert_msg(strstr(err.msg, "larger than 16 MiB"), "%s", err.msg);
 }
 END_TEST
 
@@ -211,6 +235,7 @@ Suite *suite_mesh(void)
     tcase_add_test(tc, obj_round_trip);
     tcase_add_test(tc, obj_mesh_builds_edges_and_hinges);
     tcase_add_test(tc, bad_obj_files_are_rejected_with_their_line);
+    tcase_add_test(tc, over_long_lines_and_nul_bytes_are_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #define LINE_MAX_CHARS 1024
+/* A scene with the largest sweep (4096 runs of 16 overrides) is under 16 MiB; a larger
+ * "scene" is something else, and /dev/zero would fill the memory. */
+#define FILE_MAX_BYTES (16L << 20)
 
 /* Splits one comment-free, trimmed, non-empty line and hands it to visit. */
 static cloth_status visit_line(char *body, char *section, size_t section_size,
@@ -96,6 +99,12 @@ cloth_status cloth__ini_read_file(const char *path, char **out, cloth_error *err
         size += got;
         if (got < 4096)
             break;
+        if (size > FILE_MAX_BYTES) {
+            free(text);
+            fclose(f);
+            return cloth__fail(err, CLOTH_EPARSE, "%s:0: (file): larger than %ld MiB: not a "
+                               "scene file", path, FILE_MAX_BYTES >> 20);
+        }
     }
     int bad = ferror(f);
     fclose(f);

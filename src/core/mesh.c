@@ -343,7 +343,10 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
     if (!m) {
         free(x);
         free(tris);
-        return CLOTH_ENOMEM;
+        free(*edges);
+        *edges = NULL;
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: mesh.obj: out of memory for '%s'", where,
+                           path);
     }
     memcpy(m->rest, x, sizeof(double) * 3 * (size_t)n);
     memcpy(m->tris, tris, sizeof(int) * 3 * (size_t)n_tris);
@@ -413,9 +416,10 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     }
     for (int i = 0; i < m->n_springs; i++)
         if (!(m->springs[i].rest > 0)) {
+            st = cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
+                             s->source, m->springs[i].a, m->springs[i].b);
             cloth_mesh_destroy(m);
-            return cloth__fail(err, CLOTH_EINVAL, "%s: mesh: spring %d-%d has zero rest length",
-                               s->source, m->springs[i].a, m->springs[i].b);
+            return st;
         }
     *out = m;
     return CLOTH_OK;
@@ -501,8 +505,15 @@ cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tri
     int *tris = NULL, n = 0, n_tris = 0, cap_x = 0, cap_t = 0, line_no = 0;
     char line[4096];
     cloth_status st = CLOTH_OK;
-    while (fgets(line, sizeof line, f)) {
+    /* The last byte is a sentinel: when fgets fills the buffer without reaching a newline
+     * the line is too long (or holds NUL bytes: /dev/zero would be read forever). */
+    while ((line[sizeof line - 1] = 'x', fgets(line, sizeof line, f))) {
         line_no++;
+        if (line[sizeof line - 1] == '\0' && line[sizeof line - 2] != '\n') {
+            st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: line longer than %zu characters, or not "
+                             "text", path, line_no, sizeof line - 2);
+            goto done;
+        }
         char *save = NULL, *tok = strtok_r(line, " \t\r\n", &save);
         if (!tok || tok[0] == '#')
             continue;
@@ -525,12 +536,18 @@ cloth_status cloth_obj_read(const char *path, double **xs, int *n_out, int **tri
         } else if (strcmp(tok, "f") == 0) {
             int corner[64], k = 0;
             char *c;
-            while ((c = strtok_r(NULL, " \t\r\n", &save)) && k < 64)
+            while ((c = strtok_r(NULL, " \t\r\n", &save))) {
+                if (k == 64) {
+                    st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: more than 64 vertices", path,
+                                     line_no);
+                    goto done;
+                }
                 if (face_index(c, n, &corner[k++])) {
                     st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: bad vertex reference '%s'", path,
                                      line_no, c);
                     goto done;
                 }
+            }
             if (k < 3) {
                 st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: f: a face needs 3 or more vertices",
                                  path, line_no);

@@ -85,8 +85,9 @@ cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *sc
     sim->x_prev = malloc(n3 * sizeof(double));
     sim->force = malloc(n3 * sizeof(double));
     if (!sim->x || !sim->v || !sim->x_prev || !sim->force) {
+        st = cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
         cloth_sim_destroy(sim);
-        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
+        return st;
     }
     st = cloth__interact_create(sim, err);
     if (st != CLOTH_OK) {

@@ -1,0 +1,127 @@
+/* Golden results (golden.h): the runs and their hashes. */
+#include "golden.h"
+#include "cloth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fixed scenes; each runs with every kernel of the table. */
+static const char *const SCENES[] = {"hang.ini", "drape.ini"};
+/* The files hashed; a column named wall_ms (a timing) is dropped first. */
+static const char *const FILES[] = {"series.csv", "final.obj"};
+
+uint64_t golden_fnv1a(const char *text)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t size = 0, cap = 1 << 16, got;
+    char *text = malloc(cap);
+    while (text && (got = fread(text + size, 1, cap - size - 1, f)) > 0) {
+        size += got;
+        if (size + 1 == cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (!grown)
+                free(text);
+            text = grown;
+        }
+    }
+    fclose(f);
+    if (text)
+        text[size] = '\0';
+    return text;
+}
+
+/* Field index of name in a CSV header line, or -1. */
+static int column_of(const char *csv, const char *name)
+{
+    size_t len = strlen(name);
+    int col = 0;
+    for (const char *p = csv; *p && *p != '\n'; col++) {
+        size_t field = strcspn(p, ",\n");
+        if (field == len && strncmp(p, name, len) == 0)
+            return col;
+        p += field + (p[field] == ',');
+    }
+    return -1;
+}
+
+/* Removes field col of every line, in place. */
+static void drop_column(char *csv, int col)
+{
+    char *out = csv;
+    for (const char *p = csv; *p;) {
+        int c = 0, first = 1;
+        while (*p && *p != '\n') {
+            size_t field = strcspn(p, ",\n");
+            if (c != col) {
+                if (!first)
+                    *out++ = ',';
+                memmove(out, p, field);
+                out += field;
+                first = 0;
+            }
+            p += field;
+            if (*p == ',')
+                p++;
+            c++;
+        }
+        if (*p == '\n')
+            *out++ = *p++;
+    }
+    *out = '\0';
+}
+
+int golden_compute(const char *scene_dir, const char *tmp_dir, golden_row *rows, int max,
+                   char *why, size_t why_size)
+{
+    int n = 0;
+    for (size_t s = 0; s < sizeof SCENES / sizeof SCENES[0]; s++)
+        for (int k = 0; cloth_kernel_name(k); k++) {
+            char path[1100], out[1024], set[64];
+            snprintf(path, sizeof path, "%s/%s", scene_dir, SCENES[s]);
+            snprintf(out, sizeof out, "%s/%.*s-%s", tmp_dir,
+                     (int)(strlen(SCENES[s]) - 4), SCENES[s], cloth_kernel_name(k));
+            snprintf(set, sizeof set, "run.kernel=%s", cloth_kernel_name(k));
+            cloth_scene scene;
+            cloth_summary summary;
+            cloth_error err;
+            if (cloth_scene_load(path, &scene, &err) != CLOTH_OK ||
+                cloth_scene_set(&scene, set, 1, &err) != CLOTH_OK ||
+                cloth_run(&scene, out, NULL, &summary, &err) != CLOTH_OK) {
+                snprintf(why, why_size, "%s", err.msg);
+                return -1;
+            }
+            for (size_t f = 0; f < sizeof FILES / sizeof FILES[0]; f++) {
+                snprintf(path, sizeof path, "%s/%s", out, FILES[f]);
+                char *text = read_text(path);
+                if (!text || n == max) {
+                    snprintf(why, why_size, "%s: %s", path, text ? "too many rows" : "missing");
+                    free(text);
+                    return -1;
+                }
+                int wall = column_of(text, "wall_ms");
+                if (wall >= 0)
+                    drop_column(text, wall);
+                golden_row *r = &rows[n++];
+                snprintf(r->scene, sizeof r->scene, "%s", SCENES[s]);
+                snprintf(r->kernel, sizeof r->kernel, "%s", cloth_kernel_name(k));
+                snprintf(r->file, sizeof r->file, "%s", FILES[f]);
+                snprintf(r->hash, sizeof r->hash, "%016llx",
+                         (unsigned long long)golden_fnv1a(text));
+                free(text);
+            }
+        }
+    return n;
+}
