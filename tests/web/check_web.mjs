@@ -82,7 +82,10 @@ try {
   // screen projection and the server's pick), then let it run while dragging
   await V(() => clothViewer.send({ type: 'freeze', on: true }));
   await page.waitForFunction(() => clothViewer.state.frozen, null, { timeout: 5000 });
-  await sleep(300);
+  // the state comes before the positions of a frame stepped just before the freeze: two
+  // more binary frames and the page holds the frozen positions, however loaded the machine
+  const framesNow = await V(() => clothViewer.binaryFrames);
+  await page.waitForFunction((n) => clothViewer.binaryFrames >= n + 2, framesNow, { timeout: 5000 });
   const v = (hello.ny - 1) * hello.nx + hello.nx / 2;  // bottom row, middle
   const [mx, my] = await V((i) => clothViewer.project(i), v);
   const before = await V((i) => Array.from(clothViewer.positions.slice(3 * i, 3 * i + 3)), v);
@@ -106,7 +109,8 @@ try {
   check(pinnedWhileDragging === grabbed, 'it is held while the button is down');
   await page.screenshot({ path: path.join(outDir, '3-drag.png') });
   await page.mouse.up();
-  await sleep(300);
+  await page.waitForFunction(() => clothViewer.state.grabbed === -1, null, { timeout: 5000 })
+    .catch(() => {});
   check(await V(() => clothViewer.state.grabbed) === -1, 'mouse-up releases it');
   await sleep(1500);
   const after = await V((i) => Array.from(clothViewer.positions.slice(3 * i, 3 * i + 3)), grabbed);
