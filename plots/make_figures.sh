@@ -99,7 +99,8 @@ fig_drape_cond() {
     rm -f plots/data/drape_*.csv
     copy_data "$dir/sweep.csv" plots/data/drape_sweep.csv
     runs=0
-    for l in log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration; do
+    for l in log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration \
+        si-log-fixed si-cubic-dynamic-step; do
         [ -f "$dir/$l/series.csv" ] || { cat "$dir.log"; exit 1; }
         copy_data "$dir/$l/series.csv" "plots/data/drape_$l.csv"
         runs=$((runs + 1))
@@ -256,16 +257,20 @@ fig_strain_ablation() {
     mv "$table.part" "$table"
     copy_data "$table" "plots/data/${table##*/}"
 
-    # newton: the strain barrier with each barrier function
+    # newton: the strain barrier (ZOZO's band, beta = 0.5: it acts above tau/2) with each
+    # barrier function, on triangles' singular values and on edges
+    rm -f plots/data/strain_ablation_newton_log.csv plots/data/strain_ablation_newton_cubic.csv
+    for measure in triangle edge; do
     for barrier in log cubic; do
-        table=$OUT/strain_ablation/strain_ablation_newton_$barrier.csv
+        table=$OUT/strain_ablation/strain_ablation_newton_${measure}_$barrier.csv
         echo "label,tau,max_stretch,iterations_per_step,not_converged_steps,cond_max,cond_mean,wall_ms" \
             >"$table.part"
         for tau in off 0.20 0.10 0.05 0.02 0.01; do
             value=$tau
             [ "$tau" = off ] && value=0
-            run_case strain_ablation "newton_${barrier}_$tau" "$scene" --set run.kernel=newton \
-                --set run.substeps=1 --set newton.barrier="$barrier" \
+            run_case strain_ablation "newton_${measure}_${barrier}_$tau" "$scene" \
+                --set run.kernel=newton --set run.substeps=1 --set newton.barrier="$barrier" \
+                --set newton.strain_measure="$measure" --set newton.strain_band=0.5 \
                 --set newton.strain_limit="$value" --set newton.cond=estimate
             awk -F, -v label="$tau" -v tau="$value" '
                 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
@@ -274,11 +279,12 @@ fig_strain_ablation() {
                               $c["max_stretch"], $c["total_iterations"] / steps,
                               $c["not_converged"], $c["cond_max"], $c["cond_mean"],
                               $c["wall_ms"] }' \
-                "$OUT/strain_ablation/newton_${barrier}_$tau/summary.csv" >>"$table.part"
+                "$OUT/strain_ablation/newton_${measure}_${barrier}_$tau/summary.csv" >>"$table.part"
             runs=$((runs + 1))
         done
         mv "$table.part" "$table"
         copy_data "$table" "plots/data/${table##*/}"
+    done
     done
     render strain_ablation "$runs" "$t0"
 }
