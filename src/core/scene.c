@@ -13,6 +13,7 @@
 #include "core/ini.h"
 #include "core/scene.h"
 #include "core/status.h"
+#include "core/values.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -107,23 +108,6 @@ static int parse_pins(cloth_scene *s, const char *value, char *why, size_t n)
     return 0;
 }
 
-/* Reads exactly count finite numbers from text; 0 on success. */
-static int read_numbers(const char *text, double *out, int count)
-{
-    const char *p = text;
-    for (int i = 0; i < count; i++) {
-        char *end;
-        errno = 0;
-        out[i] = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(out[i]))
-            return 1;
-        p = end;
-    }
-    while (isspace((unsigned char)*p))
-        p++;
-    return *p != '\0';
-}
-
 static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
 {
     cloth_sphere_def *sp = &s->sphere;
@@ -133,7 +117,7 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
     }
     if (strncmp(value, "orbit", 5) == 0 && isspace((unsigned char)value[5])) {
         double v[2];
-        if (read_numbers(value + 5, v, 2) || v[0] < 0 || v[1] <= 0) {
+        if (cloth__read_numbers(value + 5, v, 2) || v[0] < 0 || v[1] <= 0) {
             snprintf(why, n, "expected 'orbit A T' with A >= 0 and T > 0");
             return 1;
         }
@@ -144,7 +128,7 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
     }
     if (strncmp(value, "path", 4) == 0 && isspace((unsigned char)value[4])) {
         double v[7];
-        if (read_numbers(value + 4, v, 7) || v[6] <= 0) {
+        if (cloth__read_numbers(value + 4, v, 7) || v[6] <= 0) {
             snprintf(why, n, "expected 'path x0 y0 z0 x1 y1 z1 T' with T > 0");
             return 1;
         }
@@ -257,17 +241,6 @@ static const cloth__key *key_at(const cloth__keyset *ks, int i)
     return NULL;
 }
 
-/* 1 if name is a kernel of ks. */
-static int kernel_known(const cloth__keyset *ks, const char *value)
-{
-    const char *name;
-    int n;
-    for (int k = 0; ks && ks->kernel_keys(k, &name, &n); k++)
-        if (strcmp(name, value) == 0)
-            return 1;
-    return 0;
-}
-
 const cloth__key *cloth__key_find(const cloth__keyset *ks, const char *section, const char *name,
                                   int *index)
 {
@@ -321,130 +294,6 @@ static void enable_section(cloth_scene *s, const char *section)
         s->floor.enabled = 1;
 }
 
-/* ------------------------------------------------------- values into fields */
-
-static const char *describe_range(const cloth__key *k, char *buf, size_t n)
-{
-    if (isinf(k->hi) && isinf(k->lo))
-        snprintf(buf, n, "a finite number");
-    else if (isinf(k->hi))
-        snprintf(buf, n, "%s %g", k->lo_open ? ">" : ">=", k->lo);
-    else
-        snprintf(buf, n, "in %c%g, %g%c", k->lo_open ? '(' : '[', k->lo, k->hi,
-                 k->hi_open ? ')' : ']');
-    return buf;
-}
-
-static int in_range(const cloth__key *k, double v)
-{
-    if (k->lo_open ? !(v > k->lo) : !(v >= k->lo))
-        return 0;
-    return k->hi_open ? v < k->hi : v <= k->hi;
-}
-
-/* Sets one key from its text; 0 on success, else why holds the reason. */
-static int set_value(const cloth__keyset *ks, cloth_scene *s, const cloth__key *k,
-                     const char *value, char *why, size_t n)
-{
-    char range[96];
-    if (*value == '\0' && k->type != CLOTH__KEY_STRING) {
-        snprintf(why, n, "missing value");
-        return 1;
-    }
-    switch (k->type) {
-    case CLOTH__KEY_DOUBLE: {
-        double v;
-        if (read_numbers(value, &v, 1)) {
-            snprintf(why, n, "expected one finite number, got '%s'", value);
-            return 1;
-        }
-        if (!in_range(k, v)) {
-            snprintf(why, n, "%s is out of range: must be %s", value,
-                     describe_range(k, range, sizeof range));
-            return 1;
-        }
-        *FIELD(double, s, k) = v;
-        return 0;
-    }
-    case CLOTH__KEY_INT:
-    case CLOTH__KEY_ULONG: {
-        char *end;
-        errno = 0;
-        long long v = strtoll(value, &end, 10);
-        while (isspace((unsigned char)*end))
-            end++;
-        if (end == value || *end || errno == ERANGE) {
-            snprintf(why, n, "expected a whole number, got '%s'", value);
-            return 1;
-        }
-        if (k->type == CLOTH__KEY_ULONG) {
-            if (v < 0) {
-                snprintf(why, n, "%s is out of range: must be >= 0", value);
-                return 1;
-            }
-            *FIELD(unsigned long, s, k) = (unsigned long)v;
-            return 0;
-        }
-        if (!in_range(k, (double)v)) {
-            snprintf(why, n, "%s is out of range: must be %s", value,
-                     describe_range(k, range, sizeof range));
-            return 1;
-        }
-        *FIELD(int, s, k) = (int)v;
-        return 0;
-    }
-    case CLOTH__KEY_VEC3: {
-        double v[3];
-        if (read_numbers(value, v, 3)) {
-            snprintf(why, n, "expected three finite numbers, got '%s'", value);
-            return 1;
-        }
-        memcpy(FIELD(double, s, k), v, sizeof v);
-        return 0;
-    }
-    case CLOTH__KEY_CHOICE:
-        for (int c = 0; k->choices[c]; c++)
-            if (strcmp(value, k->choices[c]) == 0) {
-                *FIELD(int, s, k) = c;
-                return 0;
-            }
-        {
-            char names[160] = "";
-            for (int c = 0; k->choices[c]; c++) {
-                strncat(names, c ? ", " : "", sizeof names - strlen(names) - 1);
-                strncat(names, k->choices[c], sizeof names - strlen(names) - 1);
-            }
-            snprintf(why, n, "'%s' is not one of: %s", value, names);
-        }
-        return 1;
-    case CLOTH__KEY_STRING:
-        if (strlen(value) >= k->size) {
-            snprintf(why, n, "longer than %zu characters", k->size - 1);
-            return 1;
-        }
-        memcpy(FIELD(char, s, k), value, strlen(value) + 1);
-        return 0;
-    case CLOTH__KEY_CUSTOM:
-        return k->parse(s, value, why, n);
-    case CLOTH__KEY_KERNEL:
-        if (!kernel_known(ks, value) || strlen(value) >= k->size) {
-            char names[256] = "";
-            const char *name;
-            int count;
-            for (int i = 0; ks && ks->kernel_keys(i, &name, &count); i++) {
-                strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
-                strncat(names, name, sizeof names - strlen(names) - 1);
-            }
-            snprintf(why, n, "unknown kernel '%s' (one of: %s)", value, names);
-            return 1;
-        }
-        memcpy(FIELD(char, s, k), value, strlen(value) + 1);
-        return 0;
-    }
-    snprintf(why, n, "unsupported key type");
-    return 1;
-}
-
 size_t cloth_scene_size(void)
 {
     return sizeof(cloth_scene);
@@ -456,7 +305,7 @@ void cloth__default_scene(const cloth__keyset *ks, cloth_scene *scene)
     snprintf(scene->source, sizeof scene->source, "<defaults>");
     char why[CLOTH_MSG_MAX];
     for (int i = 0; key_at(ks, i); i++)
-        (void)set_value(ks, scene, key_at(ks, i), key_at(ks, i)->def, why, sizeof why);
+        (void)cloth__value_set(ks, scene, key_at(ks, i), key_at(ks, i)->def, why, sizeof why);
 }
 
 /* ------------------------------------------------------------------ parsing */
@@ -472,7 +321,7 @@ static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
                            section, name, section);
     char why[CLOTH_MSG_MAX - 64];
-    if (set_value(ks, s, k, value, why, sizeof why))
+    if (cloth__value_set(ks, s, k, value, why, sizeof why))
         return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
     enable_section(s, section);
     if (index < CLOTH_MAX_KEYS) {
@@ -587,8 +436,6 @@ void cloth__scene_print_keys(const cloth__keyset *ks, FILE *out, const char *sec
     }
 }
 
-#define CFIELD(T, scene, key) ((const T *)((const char *)(scene) + (key)->offset))
-
 cloth_status cloth__scene_get(const cloth__keyset *ks, const cloth_scene *scene,
                               const char *key, char *value, size_t size, cloth_error *err)
 {
@@ -601,30 +448,7 @@ cloth_status cloth__scene_get(const cloth__keyset *ks, const cloth_scene *scene,
     const cloth__key *k = cloth__key_find(ks, section, dot + 1, &index);
     if (!k)
         return cloth__fail(err, CLOTH_EINVAL, "%.200s: unknown key", key);
-    switch (k->type) {
-    case CLOTH__KEY_DOUBLE:
-        snprintf(value, size, "%.17g", *CFIELD(double, scene, k));
-        break;
-    case CLOTH__KEY_INT:
-        snprintf(value, size, "%d", *CFIELD(int, scene, k));
-        break;
-    case CLOTH__KEY_ULONG:
-        snprintf(value, size, "%lu", *CFIELD(unsigned long, scene, k));
-        break;
-    case CLOTH__KEY_VEC3: {
-        const double *v = CFIELD(double, scene, k);
-        snprintf(value, size, "%.17g %.17g %.17g", v[0], v[1], v[2]);
-        break;
-    }
-    case CLOTH__KEY_CHOICE:
-        snprintf(value, size, "%s", k->choices[*CFIELD(int, scene, k)]);
-        break;
-    case CLOTH__KEY_STRING:
-    case CLOTH__KEY_KERNEL:
-        snprintf(value, size, "%s", CFIELD(char, scene, k));
-        break;
-    case CLOTH__KEY_CUSTOM:
+    if (cloth__value_get(k, scene, value, size))
         return cloth__fail(err, CLOTH_EINVAL, "%s: cannot be written back as text", key);
-    }
     return CLOTH_OK;
 }
