@@ -80,7 +80,8 @@ static int load_scene(int argc, char **argv, cloth_scene *scene, const char **ou
     return 0;
 }
 
-/* load_scene, then the sim; returns 0 or an exit code (bad input). */
+/* load_scene, then the sim; returns 0 or an exit code: 2 for bad input, 1 when the
+ * machine failed (out of memory). */
 static int make_sim(int argc, char **argv, cloth_sim **sim, const char **out_dir)
 {
     cloth_scene scene;
@@ -88,7 +89,12 @@ static int make_sim(int argc, char **argv, cloth_sim **sim, const char **out_dir
     if (code)
         return code;
     cloth_error err;
-    if (cloth_sim_create(&scene, sim, &err) != CLOTH_OK)
+    cloth_status st = cloth_sim_create(&scene, sim, &err);
+    if (st == CLOTH_ENOMEM) {
+        fprintf(stderr, "cloth: %s\n", err.msg);
+        return 1;
+    }
+    if (st != CLOTH_OK)
         return bad_input(err.msg);
     return 0;
 }
