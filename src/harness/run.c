@@ -184,14 +184,15 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
             break;
         }
         write_series_row(series.f, &fr);
-        fflush(series.f);
-        if (newton.f) {
+        if (newton.f)
             write_newton_rows(newton.f, sim);
-            fflush(newton.f);
-        }
         accumulate(&s, &fr, &cond_sum, &cond_count);
         s.frames = k;
         report_progress(progress, sim, k, frames);
+        /* rows reach the disk every frame; a write that fails (a full disk) ends the run
+         * here rather than at the last frame, and closing the file names it */
+        if (fflush(series.f) != 0 || (newton.f && fflush(newton.f) != 0))
+            break;
     }
     if (s.status == CLOTH_RUN_OK && s.not_converged > 0)
         s.status = CLOTH_RUN_NOT_CONVERGED;

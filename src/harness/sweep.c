@@ -234,8 +234,8 @@ static cloth_status validate(cloth_sweep *sw, const cloth_scene *base, cloth_err
 
 /* The [sweep] lines of a scene file, as the INI reader hands them over. */
 typedef struct sweep_reader {
-    decl *runs;
-    int n_runs;
+    decl *runs;                 /* grown as run lines arrive (a decl is 4 kB)         */
+    int n_runs, cap_runs;
     vary_decl *vary;
     int n_vary;
 } sweep_reader;
@@ -251,6 +251,15 @@ static cloth_status read_sweep_line(void *ctx, const cloth__ini_line *l, cloth_e
         if (r->n_runs == MAX_RUNS)
             return cloth__fail(err, CLOTH_EINVAL, "%s: sweep.run: more than %d runs", l->where,
                                MAX_RUNS);
+        if (r->n_runs == r->cap_runs) {
+            int cap = r->cap_runs ? 2 * r->cap_runs : 16;
+            decl *grown = realloc(r->runs, (size_t)cap * sizeof *grown);
+            if (!grown)
+                return cloth__fail(err, CLOTH_ENOMEM, "%s: sweep.run: out of memory", l->where);
+            r->runs = grown;
+            r->cap_runs = cap;
+        }
+        memset(&r->runs[r->n_runs], 0, sizeof r->runs[0]);
         r->runs[r->n_runs].line = l->line;
         return parse_run(value, &r->runs[r->n_runs++], l->where, err);
     }
@@ -274,8 +283,8 @@ cloth_status cloth_sweep_load(const char *path, const cloth_scene *base, cloth_s
     if (st != CLOTH_OK)
         return st;
     cloth_sweep *sw = calloc(1, sizeof *sw);
-    sweep_reader r = {calloc(MAX_RUNS, sizeof(decl)), 0, calloc(MAX_VARY, sizeof(vary_decl)), 0};
-    if (!sw || !r.runs || !r.vary)
+    sweep_reader r = {NULL, 0, 0, calloc(MAX_VARY, sizeof(vary_decl)), 0};
+    if (!sw || !r.vary)
         st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
     if (st == CLOTH_OK)
         st = cloth__ini_parse(text, path, read_sweep_line, &r, NULL, err);
