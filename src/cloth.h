@@ -116,10 +116,15 @@ typedef struct cloth_run_def {
     unsigned long seed;         /* seeds the wind turbulence                          */
 } cloth_run_def;
 
-typedef enum { CLOTH_EULER_FORWARD = 0, CLOTH_EULER_SYMPLECTIC = 1 } cloth_euler_scheme;
+typedef enum {
+    CLOTH_EULER_FORWARD = 0,
+    CLOTH_EULER_SYMPLECTIC = 1,
+    CLOTH_VELOCITY_VERLET = 2,
+    CLOTH_RK4 = 3
+} cloth_euler_scheme;
 
 typedef struct cloth_explicit_def {
-    cloth_euler_scheme scheme;  /* forward: x += h v; v += h a.  symplectic: v first  */
+    cloth_euler_scheme scheme;  /* forward, symplectic (Euler), velocity-verlet, rk4   */
     double decay;               /* velocity factor per step (1 = none; the explicit
                                  * mass-spring tutorial's 0.98)                       */
 } cloth_explicit_def;

@@ -76,6 +76,69 @@ START_TEST(symplectic_euler_keeps_energy_bounded_without_trend)
 }
 END_TEST
 
+/* The linear oscillator u'' = -w^2 u (z = w h) under two second- and fourth-order schemes,
+ * against their exact discrete maps:
+ *   velocity Verlet: u' = (1 - z^2/2) u + h v,  v' = v - h w^2 (u + u')/2
+ *   RK4: (u', v') = P (u, v) + h Q (v, -w^2 u),  P = 1 - z^2/2 + z^4/24,  Q = 1 - z^2/6 */
+static void discrete_step(int rk4, double w2, double h, double *u, double *v)
+{
+    double z2 = w2 * h * h;
+    if (rk4) {
+        double P = 1 - z2 / 2 + z2 * z2 / 24, Q = 1 - z2 / 6;
+        double un = P * *u + h * Q * *v, vn = P * *v - h * Q * w2 * *u;
+        *u = un;
+        *v = vn;
+    } else {
+        double un = (1 - z2 / 2) * *u + h * *v;
+        *v -= h * w2 * (*u + un) / 2;
+        *u = un;
+    }
+}
+
+START_TEST(velocity_verlet_and_rk4_follow_their_discrete_maps)
+{
+    int rk4 = _i;
+    double k = 50, m = 0.5, h = 0.01, w2 = k / m;
+    cloth_sim *sim = oscillator(rk4 ? "rk4" : "velocity-verlet", k, m, h);
+    const double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
+    double u = x[4] + 1, vel = v[4], scale = fabs(u);
+    cloth_frame f;
+    cloth_error err;
+    for (int step = 1; step <= 500; step++) {
+        ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+        discrete_step(rk4, w2, h, &u, &vel);
+        ck_assert_msg(fabs(x[4] + 1 - u) <= 1e-11 * scale, "step %d: u %.17g, map %.17g", step,
+                      x[4] + 1, u);
+        ck_assert(fabs(v[4] - vel) <= 1e-11 * scale * sqrt(w2));
+    }
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* Their order: the error at t = 1 s against u0 cos(w t) falls by 2^2 (velocity Verlet) or
+ * 2^4 (RK4) when h halves. */
+START_TEST(velocity_verlet_is_second_order_and_rk4_fourth)
+{
+    int rk4 = _i;
+    double k = 50, m = 0.5, w = sqrt(k / m), error[2];
+    for (int half = 0; half < 2; half++) {
+        double h = half ? 0.005 : 0.01;
+        cloth_sim *sim = oscillator(rk4 ? "rk4" : "velocity-verlet", k, m, h);
+        const double *x = cloth_sim_positions(sim);
+        double u0 = x[4] + 1;
+        cloth_frame f;
+        cloth_error err;
+        for (int step = 0; step < (int)lround(1 / h); step++)
+            ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+        error[half] = fabs(x[4] + 1 - u0 * cos(w * 1.0));
+        cloth_sim_destroy(sim);
+    }
+    double ratio = error[0] / error[1], want = rk4 ? 16 : 4;
+    ck_assert_msg(fabs(ratio / want - 1) < 0.1, "error ratio %g (%g, %g), expected %g", ratio,
+                  error[0], error[1], want);
+}
+END_TEST
+
 /* A chain of N free nodes hanging from a pinned one: at rest spring j (counted from the
  * bottom) carries j m g, so it is stretched by j m g / k, and the whole chain by
  * m g N (N + 1) / (2k). */
@@ -143,6 +206,8 @@ Suite *suite_explicit(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, forward_euler_gains_energy_by_the_closed_form_factor);
     tcase_add_test(tc, symplectic_euler_keeps_energy_bounded_without_trend);
+    tcase_add_loop_test(tc, velocity_verlet_and_rk4_follow_their_discrete_maps, 0, 2);
+    tcase_add_loop_test(tc, velocity_verlet_is_second_order_and_rk4_fourth, 0, 2);
     tcase_add_test(tc, damped_hanging_chain_settles_to_the_static_extension);
     tcase_add_test(tc, sphere_pushes_vertices_out_and_pins_hold);
     suite_add_tcase(s, tc);

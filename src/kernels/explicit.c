@@ -1,10 +1,16 @@
 /*
- * explicit — mass-spring cloth integrated by forward or symplectic Euler (SPEC 4.1;
- * the explicit mass-spring tutorial and the mass-spring cloth paper).
+ * explicit — mass-spring cloth integrated by an explicit scheme (SPEC 4.1; the explicit
+ * mass-spring tutorial and the mass-spring cloth paper).
  *
  *   a = f(x, v) / m        f: gravity, wind, air damping, Hooke springs, spring damping
  *   forward:     x' = x + h v,   v' = v + h a        (energy grows: unstable for springs)
  *   symplectic:  v' = v + h a,   x' = x + h v'       (energy bounded for h < 2/omega_max)
+ *   velocity-verlet (kick-drift-kick, second order, symplectic for conservative forces):
+ *                v* = v + h/2 a(x, v),  x' = x + h v*,  v' = v* + h/2 a(x', v*)
+ *   rk4 (classic Runge-Kutta, fourth order, not symplectic: for u'' = -w^2 u each step
+ *        multiplies (u, v) by (1 - z^2/2 + z^4/24) I + h (1 - z^2/6) A, z = w h):
+ *                k1 = F(y), k2 = F(y + h/2 k1), k3 = F(y + h/2 k2), k4 = F(y + h k3),
+ *                y' = y + h/6 (k1 + 2 k2 + 2 k3 + k4),  y = (x, v), F(y) = (v, a(x, v))
  *   v' *= decay                                      (the explicit mass-spring tutorial)
  *
  * Then pinned vertices return to their prescribed positions, and a vertex inside an
@@ -15,26 +21,110 @@
 #include "terms/obstacle.h"
 #include "sim/sim.h"
 
+#include "core/status.h"
+
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each.  The
+ * other schemes need only the sim's force buffer (work stays NULL). */
+typedef struct cloth__explicit {
+    double *x0, *v0;            /* the state at the start of the step                */
+    double *kx[4], *kv[4];      /* the four slopes: dx/dt = v, dv/dt = a              */
+} cloth__explicit;
+
+static void explicit_destroy(void *work)
+{
+    cloth__explicit *w = work;
+    if (!w)
+        return;
+    free(w->x0);
+    free(w->v0);
+    for (int k = 0; k < 4; k++) {
+        free(w->kx[k]);
+        free(w->kv[k]);
+    }
+    free(w);
+}
 
 static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
-    (void)sim;
-    (void)err;
-    *work = NULL; /* the sim's force buffer is all this kernel needs */
+    *work = NULL;
+    if (sim->scene.explicit_.scheme != CLOTH_RK4)
+        return CLOTH_OK;
+    size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
+    cloth__explicit *w = calloc(1, sizeof *w);
+    int ok = w && (w->x0 = malloc(bytes)) && (w->v0 = malloc(bytes));
+    for (int k = 0; k < 4 && ok; k++)
+        ok = (w->kx[k] = malloc(bytes)) && (w->kv[k] = malloc(bytes));
+    if (!ok) {
+        explicit_destroy(w);
+        return cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d vertices",
+                           sim->mesh->n);
+    }
+    *work = w;
     return CLOTH_OK;
+}
+
+/* a = f(x, v, t)/m into out (3n); pinned vertices get 0. */
+static void accelerations_at(cloth_sim *sim, const double *x, const double *v, double t,
+                             double *out)
+{
+    memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
+    cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
+    cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
+    for (int i = 0; i < sim->mesh->n; i++)
+        for (int c = 0; c < 3; c++)
+            out[3 * i + c] *= sim->mesh->inv_mass[i];
 }
 
 static void compute_accelerations(cloth_sim *sim)
 {
-    double *f = sim->force;
-    memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
-    cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
-    for (int i = 0; i < sim->mesh->n; i++)
-        for (int c = 0; c < 3; c++)
-            f[3 * i + c] *= sim->mesh->inv_mass[i];
+    accelerations_at(sim, sim->x, sim->v, sim->t, sim->force);
+}
+
+/* Velocity Verlet: kick h/2 with a(x, v), drift h, kick h/2 with a at the new positions
+ * (and the half-step velocity, for the velocity-dependent damping and drag). */
+static void velocity_verlet(cloth_sim *sim, double h)
+{
+    int n3 = 3 * sim->mesh->n;
+    compute_accelerations(sim);
+    for (int i = 0; i < n3; i++) {
+        sim->v[i] += 0.5 * h * sim->force[i];
+        sim->x[i] += h * sim->v[i];
+    }
+    accelerations_at(sim, sim->x, sim->v, sim->t + h, sim->force);
+    for (int i = 0; i < n3; i++)
+        sim->v[i] = (sim->v[i] + 0.5 * h * sim->force[i]) * sim->scene.explicit_.decay;
+}
+
+/* Classic RK4 on y = (x, v): four slopes at t, t + h/2, t + h/2, t + h. */
+static void runge_kutta_4(cloth_sim *sim, cloth__explicit *w, double h)
+{
+    static const double along[4] = {0, 0.5, 0.5, 1}, weight[4] = {1, 2, 2, 1};
+    int n3 = 3 * sim->mesh->n;
+    memcpy(w->x0, sim->x, sizeof(double) * (size_t)n3);
+    memcpy(w->v0, sim->v, sizeof(double) * (size_t)n3);
+    for (int k = 0; k < 4; k++) {
+        /* the stage's state: y0 + along[k] h k_{k-1} (sim->x, sim->v hold it) */
+        for (int i = 0; k > 0 && i < n3; i++) {
+            sim->x[i] = w->x0[i] + along[k] * h * w->kx[k - 1][i];
+            sim->v[i] = w->v0[i] + along[k] * h * w->kv[k - 1][i];
+        }
+        memcpy(w->kx[k], sim->v, sizeof(double) * (size_t)n3);
+        accelerations_at(sim, sim->x, sim->v, sim->t + along[k] * h, w->kv[k]);
+    }
+    double decay = sim->scene.explicit_.decay;
+    for (int i = 0; i < n3; i++) {
+        double dx = 0, dv = 0;
+        for (int k = 0; k < 4; k++) {
+            dx += weight[k] * w->kx[k][i];
+            dv += weight[k] * w->kv[k][i];
+        }
+        sim->x[i] = w->x0[i] + h / 6 * dx;
+        sim->v[i] = (w->v0[i] + h / 6 * dv) * decay;
+    }
 }
 
 static void integrate(cloth_sim *sim, double h)
@@ -93,35 +183,44 @@ static void collide(cloth_sim *sim, const double c_old[3], double h)
 static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
                                   cloth__step_stats *stats, cloth_error *err)
 {
-    (void)work;
     (void)err;
     double c_old[3];
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
-    compute_accelerations(sim);
-    integrate(sim, h);
+    switch (sim->scene.explicit_.scheme) {
+    case CLOTH_VELOCITY_VERLET:
+        velocity_verlet(sim, h);
+        break;
+    case CLOTH_RK4:
+        runge_kutta_4(sim, work, h);
+        break;
+    default:
+        compute_accelerations(sim);
+        integrate(sim, h);
+    }
     hold_pins(sim);
     collide(sim, c_old, h);
     stats->iterations = 0;
     return CLOTH_OK;
 }
 
-static const char *const scheme_names[] = {"forward", "symplectic", NULL};
+static const char *const scheme_names[] = {"forward", "symplectic", "velocity-verlet", "rk4",
+                                           NULL};
 
 static const cloth__key explicit_keys[] = {
     {"explicit", "scheme", CLOTH__KEY_CHOICE, offsetof(cloth_scene, explicit_.scheme), 0, 0,
      0, 0, 0, scheme_names, NULL, "symplectic",
-     "forward (x += h v; v += h a) or symplectic (v += h a; x += h v)"},
+     "forward or symplectic Euler, velocity-verlet (2nd order) or rk4 (4th order)"},
     {"explicit", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth_scene, explicit_.decay), 0, 0, 1,
      1, 0, NULL, NULL, "1", "velocity factor per step (the mass-spring tutorial: 0.98)"},
 };
 
 const cloth__kernel cloth__explicit_kernel = {
     "explicit",
-    "mass-spring forces, forward or symplectic Euler",
+    "mass-spring forces; forward or symplectic Euler, velocity Verlet, RK4",
     explicit_keys,
     (int)(sizeof explicit_keys / sizeof explicit_keys[0]),
     explicit_create,
-    NULL,
+    explicit_destroy,
     NULL,
     explicit_step,
     NULL,
