@@ -26,7 +26,8 @@ do for [term in "pngcairo svg"] {
         set title (system eq "spring" ? "one spring (ω = 10 rad/s)" : "chain of 5 free vertices")
         plot for [f in files] f using 1:(strcol(3) ne "diverged" ? $2 : 1/0) with linespoints lw 2 title series(f, system), \
              1e-1 * (x / 1e-2) with lines dt 2 lc rgb "gray40" title "slope 1 (h^1)", \
-             1e-3 * (x / 1e-2)**2 with lines dt 3 lc rgb "gray40" title "slope 2 (h^2)"
+             1e-3 * (x / 1e-2)**2 with lines dt 3 lc rgb "gray40" title "slope 2 (h^2)", \
+             1e-6 * (x / 1e-2)**5 with lines dt 4 lc rgb "gray40" title "slope 5 (h^5)"
     }
     unset multiplot
     set output
