@@ -316,7 +316,8 @@ fig_stability() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/stability"
     table=plots/data/stability_h.csv
-    echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet" >"$table.part"
+    echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet,h_velocity_verlet,h_rk4" \
+        >"$table.part"
     for k in 50 100 200 500 1000 2000 5000; do
         stiff="--set material.k_structural=$k --set material.k_shear=$((k * 2 / 5))"
         stiff="$stiff --set material.k_bend=$((k / 10))"
@@ -324,7 +325,7 @@ fig_stability() {
         hb=$("$CLOTH" stability experiments/stability.ini $stiff | awk '/h_max/ { print $2 }')
         w=$(awk "BEGIN { printf \"%.10g\", 2 / $hb }")
         row="$k,$w,$hb"
-        for scheme in forward symplectic verlet; do
+        for scheme in forward symplectic verlet velocity-verlet rk4; do
             # bisection on h in [h_bound/64, 4 h_bound]: 12 halvings
             lo=$(awk "BEGIN { print $hb / 64 }") hi=$(awk "BEGIN { print 4 * $hb }")
             i=0
@@ -341,7 +342,7 @@ fig_stability() {
             row="$row,$lo"
         done
         echo "$row" >>"$table.part"
-        printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet: %s\n' \
+        printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet, velocity-verlet, rk4: %s\n' \
             "$(($(date +%s) - START))" "$k" "$hb" "$(echo "$row" | cut -d, -f4-)"
     done
     mv "$table.part" "$table"

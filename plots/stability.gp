@@ -1,4 +1,5 @@
-# Figure 4 (stability): explicit schemes against the step bound h < 2/omega_max.
+# Figure 4 (stability): explicit schemes against the step bound h < 2/omega_max (and RK4's
+# h < 2 sqrt 2 / omega_max, where its amplification factor leaves the unit circle).
 # Left: energy drift against time at k = 500 N/m for steps around the bound
 # (plots/data/stability_energy_<scheme>-<h/h_bound>.csv).  Right: the largest stable h
 # found by bisection (no divergence, |drift| < 1 over 400 steps) against the stiffness,
@@ -32,8 +33,11 @@ do for [term in "pngcairo svg"] {
     set ylabel "h (s)"
     set key bottom left title ""
     plot datadir . "/stability_h.csv" using 1:3 with lines lw 2 dt 2 lc rgb "black" title "bound 2/ω_{max} (LAPACKE)", \
+         "" using 1:(sqrt(8) / $2) with lines lw 2 dt 3 lc rgb "#009e73" title "RK4's bound 2√2/ω_{max}", \
          "" using 1:5 with points pt 7 ps 1.4 title "symplectic Euler (measured)", \
          "" using 1:6 with points pt 6 ps 2 title "verlet (measured)", \
+         "" using 1:7 with points pt 4 ps 1.6 title "velocity Verlet (measured)", \
+         "" using 1:8 with points pt 9 ps 1.4 lc rgb "#009e73" title "RK4 (measured)", \
          "" using 1:4 with points pt 5 title "forward Euler (|drift| < 1 for 400 steps)"
     unset logscale
     unset multiplot
