@@ -644,7 +644,7 @@ START_TEST(kappa_weight)
         x[3 + c] = xa[c] + 0.107 * u[c];
     }
     cloth__spring_hessian(x, x + 3, k, l0, 1, H);
-    double l = 0.107, w = cloth__strain_kappa_weight(x, 2, H);
+    double l = 0.107, w = cloth__strain_kappa_weight(x, 2, H, NULL);
     ck_assert_double_le(fabs(w - k * l * l), 1e-13 * k * l * l);
     ck_assert_double_le(fabs(w - 0.5 * l * l * cloth__kappa_stencil_pair(u, H)), 1e-13 * w);
 
@@ -652,13 +652,15 @@ START_TEST(kappa_weight)
     for (int r = 0; r < 9; r++)
         I[10 * r] = 1;
     /* centroid (1/3, 2/3, 0): 5/9 + 8/9 + 17/9 = 30/9 */
-    ck_assert_double_le(fabs(cloth__strain_kappa_weight(y, 3, I) - 30.0 / 9), 1e-14);
+    double w2;
+    ck_assert_double_le(fabs(cloth__strain_kappa_weight(y, 3, I, &w2) - 30.0 / 9), 1e-14);
+    ck_assert_double_le(fabs(w2 - 30.0 / 9), 1e-14); /* |w|^2 = w^T I w */
     for (int r = 0; r < 9; r++)
         z[r] = y[r] + 7.5;
-    ck_assert_double_le(fabs(cloth__strain_kappa_weight(z, 3, I) - 30.0 / 9), 1e-13);
+    ck_assert_double_le(fabs(cloth__strain_kappa_weight(z, 3, I, NULL) - 30.0 / 9), 1e-13);
     for (int r = 0; r < 9; r++)
         z[r] = 2 * y[r];
-    ck_assert_double_le(fabs(cloth__strain_kappa_weight(z, 3, I) - 4 * 30.0 / 9), 1e-13);
+    ck_assert_double_le(fabs(cloth__strain_kappa_weight(z, 3, I, NULL) - 4 * 30.0 / 9), 1e-13);
 }
 END_TEST
 

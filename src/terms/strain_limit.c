@@ -397,8 +397,10 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
 
 /* ------------------------------------------------------------ stiffness weight */
 
-double cloth__strain_kappa_weight(const double *x, int k, const double *H)
+double cloth__strain_kappa_weight(const double *x, int k, const double *H, double *w2)
 {
+    if (w2)
+        *w2 = 0;
     if (k < 1 || k > 3)
         return 0;
     double centre[3] = {0, 0, 0}, w[9];
@@ -409,6 +411,8 @@ double cloth__strain_kappa_weight(const double *x, int k, const double *H)
     for (int i = 0; i < k; i++)
         for (int c = 0; c < 3; c++)
             w[3 * i + c] = x[3 * i + c] - centre[c];
+    for (int r = 0; w2 && r < n; r++)
+        *w2 += w[r] * w[r];
     double q = 0;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++)

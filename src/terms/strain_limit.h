@@ -140,7 +140,7 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
  * block (row-major, N/m, without inertia).  The result is in joules: ZOZO's stiffness of
  * the element is this plus its mass term.  For an edge w = (l/2)(-u, u), so this is
  * (l^2/2) s^T H s with s = (u, -u)/sqrt 2 the unit stencil of cloth__kappa_stencil_pair
- * (stiffness.h). */
-double cloth__strain_kappa_weight(const double *x, int k, const double *H);
+ * (stiffness.h).  w2, if not NULL, gets |w|^2 (m^2), the length scale of the si mass term. */
+double cloth__strain_kappa_weight(const double *x, int k, const double *H, double *w2);
 
 #endif

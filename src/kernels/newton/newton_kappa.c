@@ -45,19 +45,13 @@ static double element_kappa(const cloth__newton *w, const cloth_sim *sim, const 
                             const int *v, int k, double g, double dhat)
 {
     const cloth_mesh *m = sim->mesh;
-    double H[81], xs[9], centre[3] = {0, 0, 0}, w2 = 0, mass = 0;
+    double H[81], xs[9], w2, mass = 0;
     cloth__newton_gather(x, v, k, xs);
-    for (int i = 0; i < k; i++) {
-        mass += m->mass[v[i]] / k;
-        for (int c = 0; c < 3; c++)
-            centre[c] += xs[3 * i + c] / k;
-    }
     for (int i = 0; i < k; i++)
-        for (int c = 0; c < 3; c++)
-            w2 += (xs[3 * i + c] - centre[c]) * (xs[3 * i + c] - centre[c]);
+        mass += m->mass[v[i]] / k;
     elastic_block(w, m, x, v, k, H);
-    return cloth__strain_kappa_weight(xs, k, H) +
-           cloth__kappa_mass(sim->scene.newton.kappa_form, mass, g, dhat, w->h, w2);
+    double wHw = cloth__strain_kappa_weight(xs, k, H, &w2);
+    return wHw + cloth__kappa_mass(sim->scene.newton.kappa_form, mass, g, dhat, w->h, w2);
 }
 
 static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
