@@ -217,7 +217,8 @@ static cloth_status validate(cloth_sweep *sw, const cloth_scene *base, cloth_err
     for (int r = 0; r < sw->n_runs; r++) {
         cloth_scene copy = sw->base;
         for (int s = 0; s < sw->runs[r].n_sets; s++) {
-            st = cloth__scene_set_at(&cloth__kernels()->keys, &copy, sw->runs[r].sets[s], sw->runs[r].lines[s], err);
+            st = cloth__scene_set_at(&cloth__kernels()->keys, &copy, sw->runs[r].sets[s],
+                                     sw->runs[r].lines[s], err);
             if (st != CLOTH_OK)
                 return st;
             if (add_column(sw, sw->runs[r].sets[s]))
@@ -359,7 +360,8 @@ static void run_one(pool *p, int i)
     snprintf(dir, sizeof dir, "%s/%s", p->out_dir, run->folder);
     cloth_status st = CLOTH_OK;
     for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
-        st = cloth__scene_set_at(&cloth__kernels()->keys, &scene, run->sets[s], run->lines[s], &err);
+        st = cloth__scene_set_at(&cloth__kernels()->keys, &scene, run->sets[s], run->lines[s],
+                                 &err);
     snprintf(res->kernel, sizeof res->kernel, "%s", scene.run.kernel);
     if (st == CLOTH_OK)
         st = cloth_run(&scene, dir, NULL, &res->summary, &err);

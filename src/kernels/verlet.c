@@ -198,7 +198,8 @@ static int collide(cloth_sim *sim)
             continue;
         double gap = HUGE_VAL;
         if (s->sphere.enabled)
-            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL, NULL);
+            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL,
+                                    NULL);
         if (s->floor.enabled)
             gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
         if (gap < 0) {

@@ -62,7 +62,8 @@ static void measure_gaps(const cloth_sim *sim, cloth_frame *f)
         const double *x = sim->x + 3 * i;
         double gap = HUGE_VAL;
         if (s->sphere.enabled)
-            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL, NULL);
+            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL,
+                                    NULL);
         if (s->floor.enabled)
             gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
         f->min_gap = fmin(f->min_gap, gap);

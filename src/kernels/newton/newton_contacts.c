@@ -242,7 +242,8 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                "%s: newton: vertex %d starts inside the sphere (radius + offset); "
                                "the barriers need a positive gap",
                                s->source, i);
-        if (s->floor.enabled && cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
+        if (s->floor.enabled &&
+            cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
             return cloth__fail(err, CLOTH_EINVAL,
                                "%s: newton: vertex %d starts below the plane (height + offset); "
                                "the barriers need a positive gap",
