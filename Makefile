@@ -11,10 +11,10 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout): core < terms < sim < kernels < harness < app.  The
-# library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
+# src/ is layered (README, Layout): core < linalg < terms < sim < kernels < harness <
+# app.  The library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
 # needs no web libraries.
-LAYERS   = core terms sim kernels harness
+LAYERS   = core linalg terms sim kernels harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))

@@ -33,7 +33,7 @@ lapack_int LAPACKE_dpotrf_work(int layout, char uplo, lapack_int n, double *a,
     if (!real) {
         void *sym = dlsym(RTLD_NEXT, "LAPACKE_dpotrf_work");
         if (!sym)
-            return -1; /* linalg.c reports an illegal argument */
+            return -1; /* linalg/dense.c reports an illegal argument */
         memcpy(&real, &sym, sizeof real);
     }
     return real(layout, uplo, n, a, lda);

@@ -1,5 +1,5 @@
 /* Fault injection for the tests, after SQLite's: the test binary carries its own
- * LAPACKE_dpotrf_work, which the library's linalg.c then calls in place of LAPACKE's.
+ * LAPACKE_dpotrf_work, which the library's linalg/dense.c then calls in place of LAPACKE's.
  * Unarmed, it passes every call on to LAPACKE.  Armed, it passes `pass` more calls on
  * and answers every later one with info > 0 without factoring, as dpotrf does when the
  * leading minor of order info is not positive definite, so that a test can make a

@@ -1,6 +1,6 @@
 /* Dense linear algebra: exact and estimated condition numbers against closed forms,
  * solve residuals, and the Tikhonov fallback. */
-#include "terms/linalg.h"
+#include "linalg/dense.h"
 #include "suites.h"
 
 #include <math.h>

@@ -17,7 +17,7 @@
  * s = 1e-4, room for the constants of the problem.  Measured: at most 1e-7 (gradients
  * and Hessians) at s = 1e-4, 1e-8 at s = 1e-3 and about 1e-9 for s >= 0.02. */
 #include "terms/barrier.h"
-#include "terms/linalg.h"
+#include "linalg/dense.h"
 #include "terms/spring.h"
 #include "terms/stiffness.h"
 #include "terms/strain_limit.h"

@@ -8,7 +8,7 @@
  * under symplectic Euler (or Verlet) is stable exactly when h omega < 2 (the step matrix
  * has |trace| < 2), which makes 2/omega_max the step bound of an explicit cloth.
  */
-#include "terms/linalg.h"
+#include "linalg/dense.h"
 #include "sim/sim.h"
 #include "terms/spring.h"
 

@@ -21,7 +21,7 @@
  *
  * Stages of a step (newton_step below): predict (x~, wind, kappa tables), and for each
  * Newton iteration: assemble (the active set at x, E, grad E, H), solve (dense Cholesky
- * with a recorded Tikhonov fallback, linalg.c), condition number, line search (largest
+ * with a recorded Tikhonov fallback, linalg/dense.c), condition number, line search (largest
  * feasible alpha <= 1, then Armijo), log; finally the velocity update.  A stage that
  * fails says why in the error object; the sim puts "SCENE: frame N: newton: " in front.
  *
@@ -107,7 +107,7 @@ static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *
                        it->row, why);
 }
 
-/* Solve: H dx = -grad E by Cholesky, with the recorded Tikhonov fallback (linalg.c). */
+/* Solve: H dx = -grad E by Cholesky, with the recorded Tikhonov fallback (linalg/dense.c). */
 static cloth_status solve(cloth__newton *w, iteration *it, cloth_error *err)
 {
     cloth_status st = cloth__linalg_factor(w->la, w->H, &it->eps, err);

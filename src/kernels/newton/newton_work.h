@@ -5,7 +5,7 @@
 #define CLOTH_NEWTON_WORK_H
 
 #include "kernels/newton/newton.h"
-#include "terms/linalg.h"
+#include "linalg/dense.h"
 #include "terms/spatial_hash.h"
 
 #include <stddef.h>

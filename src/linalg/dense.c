@@ -1,6 +1,6 @@
-/* Dense SPD solves and condition numbers through LAPACKE; contract in linalg.h. */
+/* Dense SPD solves and condition numbers through LAPACKE; contract in dense.h. */
 #include "core/status.h"
-#include "terms/linalg.h"
+#include "linalg/dense.h"
 
 #include <lapacke.h>
 #include <math.h>
