@@ -161,6 +161,7 @@ typedef enum { CLOTH_KAPPA_PER_STEP = 0, CLOTH_KAPPA_PER_ITERATION = 1 } cloth_k
 typedef enum { CLOTH_COND_EXACT = 0, CLOTH_COND_ESTIMATE = 1, CLOTH_COND_OFF = 2 } cloth_cond_mode;
 typedef enum { CLOTH_STRAIN_TRIANGLE = 0, CLOTH_STRAIN_EDGE = 1 } cloth_strain_measure;
 typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
+typedef enum { CLOTH_SOLVER_CHOLMOD = 0, CLOTH_SOLVER_PCG = 1, CLOTH_SOLVER_DENSE = 2 } cloth_solver;
 
 typedef struct cloth_newton_def {
     cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
@@ -179,6 +180,9 @@ typedef struct cloth_newton_def {
     cloth_cond_mode cond;       /* condition number: exact, estimate or off           */
     int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
     double eta;                 /* line search keeps gaps above eta * current gap     */
+    cloth_solver solver;        /* the Newton system's solver: cholmod, pcg or dense  */
+    double pcg_tol;             /* PCG stops at |r| <= pcg_tol |b|                    */
+    int pcg_max_iters;          /* PCG iterations at most (then reported)             */
 } cloth_newton_def;
 
 /* Where a key got its value: the file (or "--set") and the line (or argument number). */
@@ -292,6 +296,7 @@ typedef struct cloth_frame {
     char cond_method[16];       /* how: "exact-2norm" or "estimate-1norm"; "" if none  */
     int not_converged;          /* kernel steps this frame that did not converge      */
     int regularized;            /* Newton solves that needed Tikhonov this frame      */
+    int lin_capped;             /* Newton solves whose PCG stopped at its cap         */
     double wall_ms;             /* wall time of the frame's kernel work               */
 } cloth_frame;
 
@@ -307,6 +312,7 @@ typedef struct cloth_newton_iter {
     double kappa_max;           /* largest barrier stiffness in use                   */
     int active_contacts;        /* active contact and strain-limit terms              */
     int regularized;            /* 1 when Cholesky needed eps*I                       */
+    int lin_iters;              /* PCG iterations of the solve (0: a direct solver)   */
     char cond_method[16];       /* "exact-2norm", "estimate-1norm" or "off"           */
 } cloth_newton_iter;
 
@@ -477,6 +483,7 @@ typedef struct cloth_summary {
     long total_iterations;
     long not_converged;         /* kernel steps that did not converge                 */
     long regularized;           /* Newton solves that needed Tikhonov                 */
+    long lin_capped;            /* Newton solves whose PCG stopped at pcg_max_iters   */
     double cond_mean, cond_max; /* over frames with a condition number (else NaN)     */
     char cond_method[16];       /* how they were computed: exact-2norm,
                                  * estimate-1norm, mixed, or off                      */

@@ -147,6 +147,9 @@ static int cmd_run(int argc, char **argv)
     if (s.status == CLOTH_RUN_NOT_CONVERGED)
         fprintf(stderr, "cloth: %s: warning: %ld kernel steps did not converge (see "
                 "summary.csv)\n", argv[2], s.not_converged);
+    if (s.lin_capped > 0)
+        fprintf(stderr, "cloth: %s: warning: %ld Newton solves stopped at newton.pcg_max_iters "
+                "(lin_capped in summary.csv)\n", argv[2], s.lin_capped);
     return 0;
 }
 

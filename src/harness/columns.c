@@ -71,6 +71,7 @@ static const field series_others[] = {
     F(has_cond, NULL, "1 when cond_max has a value"),
     F(not_converged, NULL, "kernel steps in the frame that did not converge"),
     F(regularized, NULL, "Newton solves in the frame that needed Tikhonov regularisation"),
+    F(lin_capped, NULL, "Newton solves in the frame whose PCG stopped at newton.pcg_max_iters"),
     F(cond_method, NULL, "how cond_max was computed: exact-2norm, estimate-1norm; empty if none"),
 };
 #undef F
@@ -89,6 +90,7 @@ static const field newton_columns[] = {
     F(kappa_max, "largest barrier stiffness in use"),
     F(active_contacts, "active contact and strain-limit terms"),
     F(regularized, "1 when the Cholesky factorisation needed eps I"),
+    F(lin_iters, "PCG iterations of the solve; 0 for a direct solver (cholmod, dense)"),
     F(cond_method, "exact-2norm (eigenvalues), estimate-1norm (dpocon) or off"),
 };
 #undef F
@@ -115,6 +117,7 @@ static const field summary_columns[] = {
     F(total_iterations, "sum of iterations"),
     F(not_converged, "kernel steps that did not converge"),
     F(regularized, "Newton solves that needed Tikhonov regularisation"),
+    F(lin_capped, "Newton solves whose PCG stopped at newton.pcg_max_iters (0 = none)"),
     F(cond_mean, "mean cond_max over frames with one; empty when none"),
     F(cond_max, "largest cond_max; empty when none"),
     F(cond_method, "how cond was computed: exact-2norm, estimate-1norm, mixed; off if never"),

@@ -120,6 +120,7 @@ static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum
     s->total_iterations += fr->iterations;
     s->not_converged += fr->not_converged;
     s->regularized += fr->regularized;
+    s->lin_capped += fr->lin_capped;
     if (fr->has_cond) {
         s->cond_max = isnan(s->cond_max) ? fr->cond_max : fmax(s->cond_max, fr->cond_max);
         *cond_sum += fr->cond_max;

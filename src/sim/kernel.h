@@ -21,6 +21,7 @@ typedef struct cloth__step_stats {
     long iterations;            /* passes or Newton iterations of this step          */
     int not_converged;          /* 1 if this step stopped before its tolerance       */
     int regularized;            /* Newton solves that needed Tikhonov                */
+    int lin_capped;             /* Newton solves whose PCG stopped at its cap        */
     double cond_max;            /* largest condition number seen (NaN if none)       */
     const char *cond_method;    /* how it was computed ("exact-2norm", ...) or NULL  */
 } cloth__step_stats;

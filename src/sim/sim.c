@@ -184,7 +184,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     int substeps = sim->scene.run.substeps;
     double h = sim->scene.run.dt / substeps;
     long iterations = 0;
-    int not_converged = 0, regularized = 0;
+    int not_converged = 0, regularized = 0, lin_capped = 0;
     double cond_max = NAN;
     const char *cond_method = "";
     sim->step_failed = 0;
@@ -197,13 +197,14 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     for (int s = 0; s < substeps; s++) {
         /* obstacles are where they will be at the end of the step */
         cloth__sim_move_obstacles(sim, sim->t + h);
-        cloth__step_stats st = {0, 0, 0, NAN, NULL};
+        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
         cloth_error why = {""};
         cloth_status status = sim->kernel->step(sim, sim->work, h, &st, &why);
         sim->t = (sim->frame * substeps + s + 1) * h;
         iterations += st.iterations;
         not_converged += st.not_converged;
         regularized += st.regularized;
+        lin_capped += st.lin_capped;
         if (!isnan(st.cond_max))
             cond_max = isnan(cond_max) ? st.cond_max : fmax(cond_max, st.cond_max);
         if (st.cond_method)
@@ -226,6 +227,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     out->iterations = iterations;
     out->not_converged = not_converged;
     out->regularized = regularized;
+    out->lin_capped = lin_capped;
     out->has_cond = !isnan(cond_max);
     out->cond_max = cond_max;
     snprintf(out->cond_method, sizeof out->cond_method, "%s", cond_method);

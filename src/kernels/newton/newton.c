@@ -80,12 +80,15 @@ typedef struct iteration {
     double eps;                 /* Tikhonov shift the factor needed, 0 when none      */
     double cond;                /* condition number of H, NaN when off                */
     double alpha;               /* accepted step length, 0 when x stays               */
+    int lin_iters;              /* PCG iterations of the solve, 0 for direct solvers  */
+    int capped;                 /* 1 when PCG stopped at newton.pcg_max_iters         */
 } iteration;
 
 /* Predict: the potential of this step (x~, wind, kappa tables), and its first iterate,
  * x_n moved out of a sphere that swept over it. */
 static void predict(cloth__newton *w, const cloth_sim *sim, double h)
 {
+    w->steps++;
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     cloth__newton_start_outside_obstacles(w, sim);
@@ -97,7 +100,7 @@ static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *
 {
     if (sim->scene.newton.kappa_update == CLOTH_KAPPA_PER_ITERATION)
         cloth__newton_clear_kappa(w, sim->mesh);
-    it->energy = cloth__newton_potential(w, sim, w->x, w->grad, w->H, 0);
+    it->energy = cloth__newton_potential(w, sim, w->x, w->grad, 1, 0);
     it->seen = w->eval;
     if (isfinite(it->energy))
         return CLOTH_OK;
@@ -107,40 +110,19 @@ static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *
                        it->row, why);
 }
 
-/* Solve: H dx = -grad E by Cholesky, with the recorded Tikhonov fallback (linalg/dense.c). */
-static cloth_status solve(cloth__newton *w, iteration *it, cloth_error *err)
+/* Solve: H dx = -grad E by newton.solver (newton_system.c). */
+static cloth_status solve(cloth__newton *w, const cloth_sim *sim, iteration *it,
+                          cloth_error *err)
 {
-    cloth_status st = cloth__linalg_factor(w->la, w->H, &it->eps, err);
-    if (st != CLOTH_OK)
-        return st;
-    for (int k = 0; k < w->ndof; k++)
-        w->step[k] = -w->grad[k];
-    return cloth__linalg_solve(w->la, w->step, w->step, err);
+    return cloth__newton_system_solve(w, sim, &it->eps, &it->lin_iters, &it->capped, err);
 }
 
-/* How the condition number of H is computed: newton.cond = exact is the 2-norm
- * lambda_max/lambda_min from its eigenvalues, up to newton.cond_exact_max unknowns; above
- * that (and with cond = estimate) it is dpocon's 1-norm estimate from the factor, and
- * every output says so (cond_method). */
-static const char *cond_method(const cloth__newton *w, const cloth_newton_def *nd)
+/* Condition number: newton.cond = exact is the 2-norm lambda_max/lambda_min, estimate
+ * the factor's 1-norm estimate; every output says which (cond_method). */
+static cloth_status condition_number(cloth__newton *w, const cloth_sim *sim, iteration *it,
+                                     cloth_error *err)
 {
-    if (nd->cond == CLOTH_COND_OFF)
-        return "off";
-    if (nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max)
-        return "exact-2norm";
-    return "estimate-1norm";
-}
-
-static cloth_status condition_number(cloth__newton *w, const cloth_newton_def *nd,
-                                     iteration *it, cloth_error *err)
-{
-    it->cond = NAN;
-    const char *how = cond_method(w, nd);
-    if (how[1] == 'x') /* exact-2norm */
-        return cloth__linalg_cond_exact(w->la, w->H, &it->cond, err);
-    if (how[0] == 'e') /* estimate-1norm */
-        return cloth__linalg_cond_estimate(w->la, &it->cond, err);
-    return CLOTH_OK;
+    return cloth__newton_system_cond(w, sim, &it->cond, err);
 }
 
 /* Line search: x moves to x + alpha dx.  When dx is no descent direction (grad E = 0 at
@@ -167,7 +149,8 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
     double dx_norm = inf_norm(w->step, w->ndof);
     stats->iterations++;
     stats->regularized += it->eps > 0;
-    const char *how = cond_method(w, &sim->scene.newton);
+    stats->lin_capped += it->capped;
+    const char *how = cloth__newton_cond_method(w, &sim->scene.newton);
     if (!isnan(it->cond)) {
         stats->cond_max = isnan(stats->cond_max) ? it->cond : fmax(stats->cond_max, it->cond);
         stats->cond_method = how;
@@ -177,7 +160,7 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
         *row = (cloth_newton_iter){
             sim->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
             it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
-            it->eps > 0, ""};
+            it->eps > 0, it->lin_iters, ""};
         snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
     }
     return dx_norm / w->h < tol;
@@ -220,7 +203,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
 {
     cloth__newton *w = work;
     const cloth_newton_def *nd = &sim->scene.newton;
-    *stats = (cloth__step_stats){0, 0, 0, NAN, NULL};
+    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL};
     if (w->ndof == 0)
         return CLOTH_OK;
     predict(w, sim, h);
@@ -234,10 +217,10 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         if ((st = assemble(w, sim, &it, err)) != CLOTH_OK)
             return st;
         t[1] = now_ms();
-        if ((st = solve(w, &it, err)) != CLOTH_OK)
+        if ((st = solve(w, sim, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
         t[2] = now_ms();
-        if ((st = condition_number(w, nd, &it, err)) != CLOTH_OK)
+        if ((st = condition_number(w, sim, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
         t[3] = now_ms();
         line_search(w, sim, &it);
@@ -320,8 +303,7 @@ static void newton_destroy(void *work)
     free(w->grad);
     free(w->grad_b);
     free(w->step);
-    free(w->H);
-    cloth__linalg_destroy(w->la);
+    cloth__newton_system_destroy(w);
     cloth__spatial_hash_destroy(w->hash);
     free(w->contacts);
     free(w->kappa_sphere);
@@ -352,7 +334,7 @@ static int number_unknowns(cloth__newton *w, const cloth_mesh *m)
     return 1;
 }
 
-/* The step's vectors and the dense Newton matrix. */
+/* The step's vectors. */
 static int alloc_step(cloth__newton *w, const cloth_mesh *m)
 {
     size_t n3 = 3 * (size_t)w->n, nd = (size_t)w->ndof + 1;
@@ -366,9 +348,8 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
     w->grad = malloc(nd * sizeof(double));
     w->grad_b = malloc(nd * sizeof(double));
     w->step = malloc(nd * sizeof(double));
-    w->H = malloc(nd * nd * sizeof(double));
     return w->x_n && w->x_tilde && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
-           w->grad && w->grad_b && w->step && w->H;
+           w->grad && w->grad_b && w->step;
 }
 
 /* The active-term list, the kappa tables and the log rows (after build_topology). */
@@ -424,7 +405,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     cloth_status st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1,
                                                  &w->hash, err);
     if (st == CLOTH_OK && w->ndof > 0)
-        st = cloth__linalg_create(w->ndof, &w->la, err);
+        st = cloth__newton_system_create(w, sim, err);
     if (st == CLOTH_OK)
         st = cloth__newton_check_initial_state(w, sim, err);
     if (st != CLOTH_OK) {

@@ -16,12 +16,17 @@ extern const cloth__kernel cloth__newton_kernel;
 void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
 
 /* The incremental potential E(x) of SPEC 4.4 at x (3n positions; pinned vertices must sit
- * where the sim has them).  grad (ndof) and hess (ndof x ndof, both halves) may be NULL.
- * exact = 0 assembles the Newton matrix (PSD-clamped springs, contact barriers' normal part
- * only); exact = 1 the true Hessian, for finite-difference tests.  Kappa follows the
- * scene's rule; only newton.kappa = fixed makes E a fixed function of x. */
+ * where the sim has them).  grad (ndof) may be NULL; hess = 1 assembles the Newton
+ * matrix into the work's sparse H (cloth__newton_hessian_dense reads it).  exact = 0
+ * assembles the Newton matrix (PSD-clamped springs, contact barriers' normal part only);
+ * exact = 1 the true Hessian, for finite-difference tests.  Kappa follows the scene's
+ * rule; only newton.kappa = fixed makes E a fixed function of x. */
 double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
-                               double *grad, double *hess, int exact);
+                               double *grad, int hess, int exact);
+
+/* D (ndof x ndof, both halves) <- the matrix the last cloth__newton_potential with
+ * hess = 1 assembled. */
+void cloth__newton_hessian_dense(const cloth__newton *w, double *D);
 
 /* Wall time spent in each stage of the Newton iterations since the sim was created or
  * reset (for the benchmark, SPEC 9): assembly (contact set, E, grad E, H), solve (Cholesky

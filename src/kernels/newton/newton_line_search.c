@@ -96,7 +96,7 @@ double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double 
     for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
             w->x_trial[i] = w->x[i] + alpha * w->dir[i];
-        double e = cloth__newton_potential(w, sim, w->x_trial, NULL, NULL, 0);
+        double e = cloth__newton_potential(w, sim, w->x_trial, NULL, 0, 0);
         if (e <= e0 + ARMIJO_C * alpha * slope)
             return alpha;
     }

@@ -49,20 +49,18 @@ static void add_grad(const cloth__newton *w, double *grad, int v, const double *
             grad[d + c] += s * g3[c];
 }
 
-/* H[dof(va), dof(vb)] += s * B, B 3x3 with row stride `stride`. */
-static void add_block(const cloth__newton *w, double *H, int va, int vb, const double *B,
-                      int stride, double s)
+/* H[dof(va), dof(vb)] += s * B, B 3x3 with row stride `stride` (the pattern holds every
+ * block a term adds: the mesh's and, by cloth__newton_system_pattern, the contacts'). */
+static void add_block(const cloth__newton *w, cloth__sparse *H, int va, int vb,
+                      const double *B, int stride, double s)
 {
     int da = w->dof[va], db = w->dof[vb];
-    if (da < 0 || db < 0)
-        return;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            H[(size_t)(da + r) * w->ndof + db + c] += s * B[stride * r + c];
+    if (da >= 0 && db >= 0)
+        cloth__sparse_add_block(H, da / 3, db / 3, B, stride, s);
 }
 
 /* A two-vertex 6x6 Hessian (row-major) into H. */
-static void add_pair_blocks(const cloth__newton *w, double *H, int a, int b, const double *K6,
+static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int b, const double *K6,
                             double s)
 {
     add_block(w, H, a, a, K6, 6, s);
@@ -75,7 +73,7 @@ static void add_pair_blocks(const cloth__newton *w, double *H, int a, int b, con
 
 /* 1/(2h^2) |x - x~|^2_M + c/(2h) |x - x_n|^2 - f_wind . x */
 static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                  double *grad, double *H)
+                                  double *grad, cloth__sparse *H)
 {
     const cloth_mesh *m = sim->mesh;
     double h = w->h, c_air = sim->scene.world.air_damping;
@@ -96,14 +94,14 @@ static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const 
                                c_air / h * dx[c] - w->f_ext[3 * i + c];
         if (H)
             for (int c = 0; c < 3; c++)
-                H[(size_t)(d + c) * w->ndof + d + c] += m->mass[i] / (h * h) + c_air / h;
+                cloth__sparse_add_diag(H, d + c, m->mass[i] / (h * h) + c_air / h);
     }
     return e;
 }
 
 /* sum 1/2 k (l - l0)^2 + c_d/(2h) (u_n . (dx_b - dx_a))^2 */
 static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                  double *grad, double *H, int exact)
+                                  double *grad, cloth__sparse *H, int exact)
 {
     const cloth_mesh *m = sim->mesh;
     double cd = sim->scene.material.spring_damping / w->h, e = 0;
@@ -144,7 +142,7 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
  * of an edge or of both singular values of a triangle, with its full Hessian, which is
  * PSD as it is (SPEC 4.4). */
 static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                          const double *x, double kappa, double *grad, double *H)
+                          const double *x, double kappa, double *grad, cloth__sparse *H)
 {
     const cloth_newton_def *nd = &sim->scene.newton;
     cloth__strain_band band = {nd->barrier, nd->strain_limit, nd->strain_band, kappa};
@@ -181,7 +179,7 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
  * keep their full Hessian (strain_term). */
 double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
                                   const cloth__contact *c, const double *x, double kappa,
-                                  double *grad, double *H, int exact)
+                                  double *grad, cloth__sparse *H, int exact)
 {
     if (cloth__newton_is_strain(c->kind))
         return strain_term(w, sim, c, x, kappa, grad, H);
@@ -212,19 +210,22 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
 /* ------------------------------------------------------------ the whole */
 
 double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
-                               double *grad, double *hess, int exact)
+                               double *grad, int want_hess, int exact)
 {
     const cloth_newton_def *nd = &sim->scene.newton;
     cloth__newton_seen *seen = &w->eval;
     int at_iterate = grad != NULL;
+    cloth__sparse *hess = want_hess ? w->H : NULL;
+    cloth__newton_collect_contacts(w, sim, x);
     if (grad)
         memset(grad, 0, sizeof(double) * (size_t)w->ndof);
-    if (hess)
-        memset(hess, 0, sizeof(double) * (size_t)w->ndof * (size_t)w->ndof);
+    if (hess) {
+        cloth__newton_system_pattern(w); /* the active contact pairs are blocks */
+        cloth__sparse_zero(hess);
+    }
     double e = inertia_and_damping(w, sim, x, grad, hess);
     e += springs_and_damping(w, sim, x, grad, hess, exact);
 
-    cloth__newton_collect_contacts(w, sim, x);
     *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
     for (int k = 0; k < w->n_contacts; k++)
         if (!cloth__newton_is_strain(w->contacts[k].kind))
@@ -245,6 +246,11 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
             seen->self_gap = fmin(seen->self_gap, g);
     }
     return e;
+}
+
+void cloth__newton_hessian_dense(const cloth__newton *w, double *D)
+{
+    cloth__sparse_to_dense(w->H, D);
 }
 
 void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)

@@ -6,6 +6,7 @@
 
 #include "kernels/newton/newton.h"
 #include "linalg/dense.h"
+#include "linalg/sparse.h"
 #include "terms/spatial_hash.h"
 
 #include <stddef.h>
@@ -68,8 +69,18 @@ struct cloth__newton {
     double *grad;               /* ndof                                               */
     double *grad_b;             /* ndof: contact barrier gradient at kappa = 1 (IPC)   */
     double *step;               /* ndof: the solve's result                           */
-    double *H;                  /* ndof x ndof                                        */
-    cloth__linalg *la;          /* NULL when ndof = 0                                 */
+    long steps;                 /* steps begun since create                           */
+
+    /* the Newton matrix (newton_system.c) */
+    cloth__sparse *H;           /* 3x3 blocks, one block row per free vertex          */
+    int *pat_start, *pat_rows;  /* scratch of a pattern: nb + 1, block_cap            */
+    int *pat_pairs;             /* 2 per self-contact pair in the pattern (blocks)    */
+    int n_pat_pairs, pair_block_cap;
+    long pat_step;              /* the step in which the pattern was last built       */
+    long pattern_builds;        /* since create                                       */
+    double *H_dense;            /* ndof x ndof: solver = dense, or exact cond by
+                                 * dsyevd; else NULL                                  */
+    cloth__linalg *la;          /* the dense factor and eigenvalues, with H_dense     */
 
     /* contacts */
     cloth__spatial_hash *hash;  /* self-contact candidates                            */
@@ -121,6 +132,32 @@ static inline void cloth__newton_gather(const double *x, const int *v, int k, do
         for (int c = 0; c < 3; c++)
             out[3 * i + c] = x[3 * v[i] + c];
 }
+
+/* ------------------------------------ the linear system (newton_system.c) */
+
+/* The Newton matrix's storage, solvers and condition-number work for the scene's
+ * newton.solver and newton.cond (at create; after build_topology and alloc_contacts). */
+cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
+                                         cloth_error *err);
+void cloth__newton_system_destroy(cloth__newton *w);
+
+/* Makes every active self-contact pair of w->contacts a block of the pattern, rebuilding
+ * the pattern when one is missing (the mesh's couplings, the pairs of this step so far
+ * and the new ones).  Values become 0 when it is rebuilt. */
+void cloth__newton_system_pattern(cloth__newton *w);
+
+/* Solves H dx = -grad E into w->step by newton.solver; records the Tikhonov shift the
+ * factor needed (*eps) and the iterations of PCG (*lin_iters, 0 for direct solvers) and
+ * whether it stopped at its cap (*capped). */
+cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth_sim *sim, double *eps,
+                                        int *lin_iters, int *capped, cloth_error *err);
+
+/* How newton.cond is computed for this mesh ("exact-2norm", "estimate-1norm", "off"). */
+const char *cloth__newton_cond_method(const cloth__newton *w, const cloth_newton_def *nd);
+
+/* The condition number of H by newton.cond (NaN when off); after a solve. */
+cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, double *cond,
+                                       cloth_error *err);
 
 /* ------------------------------------------- contacts (newton_contacts.c) */
 
@@ -180,7 +217,7 @@ void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth_sim *sim, cons
  * into H (contacts: the normal part only unless exact). */
 double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
                                   const cloth__contact *c, const double *x, double kappa,
-                                  double *grad, double *H, int exact);
+                                  double *grad, cloth__sparse *H, int exact);
 
 /* w->measured <- the barrier energy and smallest self-contact gap of the sim's state, in
  * a pass of its own (at start; a step records them from its own evaluations of E). */
