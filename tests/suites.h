@@ -25,6 +25,7 @@
     X(interact) \
     X(commands) \
     X(intersect) \
+    X(distance) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)
