@@ -26,6 +26,7 @@
     X(commands) \
     X(intersect) \
     X(distance) \
+    X(ccd) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)
