@@ -3,6 +3,7 @@
  * gradients and Hessians against central differences (near-degenerate cases included),
  * and the edge-edge mollifier. */
 #include "terms/distance.h"
+#include "terms/vec3.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -18,24 +19,6 @@ static void random_points(unsigned long *seed, double lo, double hi, int n, doub
 {
     for (int k = 0; k < n; k++)
         x[k] = lo + (hi - lo) * next_random(seed);
-}
-
-static double dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void minus(const double a[3], const double b[3], double out[3])
-{
-    for (int c = 0; c < 3; c++)
-        out[c] = a[c] - b[c];
 }
 
 /* The pair's squared distance of a type, on 12 coordinates: pair 0 is point-triangle,
@@ -154,26 +137,26 @@ static double closed_form(int kind, const double *v[4])
     double a[3], b[3], n[3], w[3];
     switch (kind) {
     case 0: /* PP: v0, v1 */
-        minus(v[0], v[1], w);
-        return dot(w, w);
+        cloth__sub(v[0], v[1], w);
+        return cloth__dot(w, w);
     case 1: /* PE: point v0, line (v1, v2) */
-        minus(v[1], v[0], a);
-        minus(v[2], v[0], b);
-        cross(a, b, n);
-        minus(v[2], v[1], w);
-        return dot(n, n) / dot(w, w);
+        cloth__sub(v[1], v[0], a);
+        cloth__sub(v[2], v[0], b);
+        cloth__cross(a, b, n);
+        cloth__sub(v[2], v[1], w);
+        return cloth__dot(n, n) / cloth__dot(w, w);
     default: /* plane of (v1, v2, v3) and v0, or the lines (v0, v1) and (v2, v3) */
         if (kind == 2) {
-            minus(v[2], v[1], a);
-            minus(v[3], v[1], b);
-            minus(v[0], v[1], w);
+            cloth__sub(v[2], v[1], a);
+            cloth__sub(v[3], v[1], b);
+            cloth__sub(v[0], v[1], w);
         } else {
-            minus(v[1], v[0], a);
-            minus(v[3], v[2], b);
-            minus(v[0], v[2], w);
+            cloth__sub(v[1], v[0], a);
+            cloth__sub(v[3], v[2], b);
+            cloth__sub(v[0], v[2], w);
         }
-        cross(a, b, n);
-        return dot(w, n) * dot(w, n) / dot(n, n);
+        cloth__cross(a, b, n);
+        return cloth__dot(w, n) * cloth__dot(w, n) / cloth__dot(n, n);
     }
 }
 
@@ -212,7 +195,7 @@ static double residual2(int pair, const double *x, double s, double t)
     for (int c = 0; c < 3; c++)
         r[c] = pair == 0 ? x[c] - x[3 + c] - s * (x[6 + c] - x[3 + c]) - t * (x[9 + c] - x[3 + c])
                          : x[c] + s * (x[3 + c] - x[c]) - x[6 + c] - t * (x[9 + c] - x[6 + c]);
-    return dot(r, r);
+    return cloth__dot(r, r);
 }
 
 static double inner_min(int pair, const double *x, double s)
@@ -272,9 +255,9 @@ static void turn(double x[3])
     const double n = sqrt(14.0), k[3] = {1 / n, 2 / n, 3 / n}, c = cos(0.7), s = sin(0.7);
     const double move[3] = {0.3, -0.2, 0.1};
     double kx[3], y[3];
-    cross(k, x, kx);
+    cloth__cross(k, x, kx);
     for (int i = 0; i < 3; i++)
-        y[i] = x[i] * c + kx[i] * s + k[i] * dot(k, x) * (1 - c) + move[i];
+        y[i] = x[i] * c + kx[i] * s + k[i] * cloth__dot(k, x) * (1 - c) + move[i];
     for (int i = 0; i < 3; i++)
         x[i] = y[i];
 }
@@ -425,11 +408,11 @@ START_TEST(mollifier_derivatives_match_finite_differences)
             x[6 + c] += x[c] + 0.3;                   /* eb roughly parallel to ea */
             x[9 + c] = x[6 + c] + 0.8 * (x[3 + c] - x[c]) + 0.02 * (next_random(&seed) - 0.5);
         }
-        minus(x + 3, x, u);
-        minus(x + 9, x + 6, v);
-        cross(u, v, n);
-        double eps = 1e-3 * dot(u, u) * dot(v, v);
-        if (dot(n, n) >= eps)
+        cloth__sub(x + 3, x, u);
+        cloth__sub(x + 9, x + 6, v);
+        cloth__cross(u, v, n);
+        double eps = 1e-3 * cloth__dot(u, u) * cloth__dot(v, v);
+        if (cloth__dot(n, n) >= eps)
             continue;
         double g[12], H[144], fd[144];
         cloth__edge_edge_mollifier(x, x + 3, x + 6, x + 9, eps, g, H);

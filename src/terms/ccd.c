@@ -2,6 +2,7 @@
  * conservative is in ccd.h. */
 #include "terms/ccd.h"
 #include "terms/distance.h"
+#include "terms/vec3.h"
 #include "cloth.h"
 
 #include <math.h>
@@ -18,18 +19,13 @@ static double pair_distance(cloth__ccd_pair pair, const double x[12])
                                            NULL, NULL));
 }
 
-static double norm3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
 /* l_p of ccd.h: the point (vertex 0) against the triangle (1..3), or edge (0, 1) against
  * edge (2, 3) */
 static double closing_speed_bound(cloth__ccd_pair pair, const double p[12])
 {
     double n[4];
     for (int i = 0; i < 4; i++)
-        n[i] = norm3(p + 3 * i);
+        n[i] = cloth__norm(p + 3 * i);
     if (pair == CLOTH__CCD_POINT_TRIANGLE)
         return n[0] + fmax(n[1], fmax(n[2], n[3]));
     return fmax(n[0], n[1]) + fmax(n[2], n[3]);

@@ -1,34 +1,18 @@
 /* Point-triangle and edge-edge distances, their types and derivatives, and the edge-edge
  * mollifier; the maths is in distance.h. */
 #include "terms/distance.h"
+#include "terms/vec3.h"
 
 #include <math.h>
 #include <string.h>
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void sub3(const double a[3], const double b[3], double out[3])
-{
-    for (int c = 0; c < 3; c++)
-        out[c] = a[c] - b[c];
-}
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* 1 when u and v are parallel in the sense of CLOTH__PARALLEL_SIN2 (or one is zero) */
 static int parallel(const double u[3], const double v[3])
 {
     double n[3];
-    cross3(u, v, n);
-    return dot3(n, n) < CLOTH__PARALLEL_SIN2 * dot3(u, u) * dot3(v, v) || dot3(n, n) == 0;
+    cloth__cross(u, v, n);
+    double nn = cloth__dot(n, n);
+    return nn < CLOTH__PARALLEL_SIN2 * cloth__dot(u, u) * cloth__dot(v, v) || nn == 0;
 }
 
 /* ------------------------------------------------------------- the types */
@@ -86,19 +70,20 @@ static double form_distance2(const affine_form *f, const double *const x[4],
     /* A lam = -b with A_ab = s_a . s_b, b_a = r0 . s_a; inv = A^-1 */
     double lam[2] = {0, 0}, inv[2][2] = {{0, 0}, {0, 0}};
     if (k == 1) {
-        double a = dot3(s[0], s[0]);
+        double a = cloth__dot(s[0], s[0]);
         if (a == 0)
             goto degenerate;
         inv[0][0] = 1 / a;
-        lam[0] = -dot3(r, s[0]) / a;
+        lam[0] = -cloth__dot(r, s[0]) / a;
     } else if (k == 2) {
         double n[3];
-        cross3(s[0], s[1], n);
-        double det = dot3(n, n); /* = a00 a11 - a01^2, without the cancellation */
+        cloth__cross(s[0], s[1], n);
+        double det = cloth__dot(n, n); /* = a00 a11 - a01^2, without the cancellation */
         if (det == 0)
             goto degenerate;
-        double a00 = dot3(s[0], s[0]), a01 = dot3(s[0], s[1]), a11 = dot3(s[1], s[1]);
-        double b0 = dot3(r, s[0]), b1 = dot3(r, s[1]);
+        double a00 = cloth__dot(s[0], s[0]), a01 = cloth__dot(s[0], s[1]);
+        double a11 = cloth__dot(s[1], s[1]);
+        double b0 = cloth__dot(r, s[0]), b1 = cloth__dot(r, s[1]);
         inv[0][0] = a11 / det;
         inv[1][1] = a00 / det;
         inv[0][1] = inv[1][0] = -a01 / det;
@@ -111,13 +96,13 @@ static double form_distance2(const affine_form *f, const double *const x[4],
             r[c] += lam[a] * s[a][c];
     /* once more onto the complement of the s_a: what the solve's rounding left */
     if (k == 1) {
-        double t = dot3(r, s[0]) / dot3(s[0], s[0]);
+        double t = cloth__dot(r, s[0]) / cloth__dot(s[0], s[0]);
         for (int c = 0; c < 3; c++)
             r[c] -= t * s[0][c];
     } else if (k == 2) {
         double n[3];
-        cross3(s[0], s[1], n);
-        double t = dot3(r, n) / dot3(n, n);
+        cloth__cross(s[0], s[1], n);
+        double t = cloth__dot(r, n) / cloth__dot(n, n);
         for (int c = 0; c < 3; c++)
             r[c] = t * n[c];
     }
@@ -149,7 +134,7 @@ static double form_distance2(const affine_form *f, const double *const x[4],
                         hess[12 * (3 * i + p) + 3 * j + q] = 2 * h;
                     }
     }
-    return dot3(r, r);
+    return cloth__dot(r, r);
 
 degenerate:
     if (grad)
@@ -184,29 +169,29 @@ static double point_segment(const double p[3], const double e0[3], const double 
                             int *where)
 {
     double e[3], w[3], n[3];
-    sub3(e1, e0, e);
-    sub3(p, e0, w);
-    double ee = dot3(e, e), t = dot3(e, w);
+    cloth__sub(e1, e0, e);
+    cloth__sub(p, e0, w);
+    double ee = cloth__dot(e, e), t = cloth__dot(e, w);
     if (ee == 0 || t <= 0) {
         *where = 0;
-        return dot3(w, w);
+        return cloth__dot(w, w);
     }
     if (t >= ee) {
-        sub3(p, e1, w);
+        cloth__sub(p, e1, w);
         *where = 1;
-        return dot3(w, w);
+        return cloth__dot(w, w);
     }
-    cross3(e, w, n);
+    cloth__cross(e, w, n);
     *where = 2;
-    return dot3(n, n) / ee;
+    return cloth__dot(n, n) / ee;
 }
 
 cloth__pt_type cloth__point_triangle_type(const double p[3], const double t0[3],
                                           const double t1[3], const double t2[3])
 {
     double ab[3], ac[3], ap[3], bp[3], cp[3];
-    sub3(t1, t0, ab);
-    sub3(t2, t0, ac);
+    cloth__sub(t1, t0, ab);
+    cloth__sub(t2, t0, ac);
     if (parallel(ab, ac)) {
         /* no face: the nearest of the three edges, each a PE or its nearer vertex */
         static const cloth__pt_type at[3][3] = {{CLOTH__P_T0, CLOTH__P_T1, CLOTH__P_E0},
@@ -227,19 +212,19 @@ cloth__pt_type cloth__point_triangle_type(const double p[3], const double t0[3],
     }
     /* Ericson 5.1.5: the signs of dot products and of the barycentric numerators va, vb,
      * vc (each |n|^2 times a barycentric coordinate of p's projection) */
-    sub3(p, t0, ap);
-    double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+    cloth__sub(p, t0, ap);
+    double d1 = cloth__dot(ab, ap), d2 = cloth__dot(ac, ap);
     if (d1 <= 0 && d2 <= 0)
         return CLOTH__P_T0;
-    sub3(p, t1, bp);
-    double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+    cloth__sub(p, t1, bp);
+    double d3 = cloth__dot(ab, bp), d4 = cloth__dot(ac, bp);
     if (d3 >= 0 && d4 <= d3)
         return CLOTH__P_T1;
     double vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0)
         return CLOTH__P_E0;
-    sub3(p, t2, cp);
-    double d5 = dot3(ab, cp), d6 = dot3(ac, cp);
+    cloth__sub(p, t2, cp);
+    double d5 = cloth__dot(ab, cp), d6 = cloth__dot(ac, cp);
     if (d6 >= 0 && d5 <= d6)
         return CLOTH__P_T2;
     double vb = d5 * d2 - d1 * d6;
@@ -255,15 +240,15 @@ cloth__ee_type cloth__edge_edge_type(const double ea0[3], const double ea1[3],
                                      const double eb0[3], const double eb1[3])
 {
     double u[3], v[3], w[3], n[3];
-    sub3(ea1, ea0, u);
-    sub3(eb1, eb0, v);
-    sub3(ea0, eb0, w);
+    cloth__sub(ea1, ea0, u);
+    cloth__sub(eb1, eb0, v);
+    cloth__sub(ea0, eb0, w);
     if (!parallel(u, v)) {
         /* the lines' closest points ea0 + s u, eb0 + t v: the normal equations
          * a s - b t = -d, b s - c t = -e, with a c - b^2 = |u x v|^2 */
-        cross3(u, v, n);
-        double a = dot3(u, u), b = dot3(u, v), c = dot3(v, v);
-        double d = dot3(u, w), e = dot3(v, w), D = dot3(n, n);
+        cloth__cross(u, v, n);
+        double a = cloth__dot(u, u), b = cloth__dot(u, v), c = cloth__dot(v, v);
+        double d = cloth__dot(u, w), e = cloth__dot(v, w), D = cloth__dot(n, n);
         double s = (b * e - c * d) / D, t = (a * e - b * d) / D;
         if (s > 0 && s < 1 && t > 0 && t < 1)
             return CLOTH__EA_EB;
@@ -296,9 +281,9 @@ double cloth__edge_edge_mollifier_eps(const double ea0[3], const double ea1[3],
                                       const double eb0[3], const double eb1[3])
 {
     double u[3], v[3];
-    sub3(ea1, ea0, u);
-    sub3(eb1, eb0, v);
-    return 1e-3 * dot3(u, u) * dot3(v, v);
+    cloth__sub(ea1, ea0, u);
+    cloth__sub(eb1, eb0, v);
+    return 1e-3 * cloth__dot(u, u) * cloth__dot(v, v);
 }
 
 double cloth__edge_edge_mollifier(const double ea0[3], const double ea1[3],
@@ -306,10 +291,10 @@ double cloth__edge_edge_mollifier(const double ea0[3], const double ea1[3],
                                   double grad[12], double hess[144])
 {
     double u[3], v[3], n[3];
-    sub3(ea1, ea0, u);
-    sub3(eb1, eb0, v);
-    cross3(u, v, n);
-    double c = dot3(n, n);
+    cloth__sub(ea1, ea0, u);
+    cloth__sub(eb1, eb0, v);
+    cloth__cross(u, v, n);
+    double c = cloth__dot(n, n);
     if (grad)
         memset(grad, 0, 12 * sizeof *grad);
     if (hess)
@@ -318,7 +303,7 @@ double cloth__edge_edge_mollifier(const double ea0[3], const double ea1[3],
         return 1.0;
     double m = (2 - c / eps_x) * c / eps_x;
     double m1 = 2 * (eps_x - c) / (eps_x * eps_x), m2 = -2 / (eps_x * eps_x);
-    double uu = dot3(u, u), uv = dot3(u, v), vv = dot3(v, v);
+    double uu = cloth__dot(u, u), uv = cloth__dot(u, v), vv = cloth__dot(v, v);
     /* grad c on u and v; vertex i is sign_u[i] u + sign_v[i] v */
     double gu[3], gv[3];
     for (int k = 0; k < 3; k++) {
