@@ -443,11 +443,14 @@ cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *va
  * For a line search that must keep the distance above eta times its current value d(0),
  * pass dmin = eta d(0): every step fraction up to *toi keeps it there.
  */
+
+/* The point p against the triangle (a, b, c). */
 int cloth_ccd_point_triangle(const double p0[3], const double a0[3], const double b0[3],
                              const double c0[3], const double p1[3], const double a1[3],
                              const double b1[3], const double c1[3], double dmin,
                              double *toi);
 
+/* The edge (a, b) against the edge (c, d). */
 int cloth_ccd_edge_edge(const double a0[3], const double b0[3], const double c0[3],
                         const double d0[3], const double a1[3], const double b1[3],
                         const double c1[3], const double d1[3], double dmin, double *toi);
