@@ -425,6 +425,42 @@ int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius);
 cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
                              size_t size, cloth_error *err);
 
+/* --------------------------------------------------------- contact queries */
+/*
+ * Continuous collision detection of one pair moving linearly: a point p and a triangle
+ * (a, b, c), or an edge (a, b) and an edge (c, d).  Each vertex goes from its start
+ * position (suffix 0) at t = 0 to its end position (suffix 1) at t = 1,
+ * x(t) = x0 + t (x1 - x0), and d(t) is the distance between the closed primitives.  The
+ * method is additive CCD (Li, Kaufman and Jiang 2021, "Codimensional Incremental
+ * Potential Contact"): steps forward in t that the distance and a bound on the closing
+ * speed prove safe.
+ *
+ * Returns 1, a hit, when d may come within dmin (>= 0; 0 is contact) during the motion:
+ * *toi is then a time up to which d is proven to stay above dmin, so at most the first
+ * time d reaches dmin.  Returns 0 when d stays above dmin on all of [0, 1], with
+ * *toi = 1.  Conservative: a motion that reaches dmin is never reported as 0 (touching
+ * exactly at t = 1 included).  A motion that stays away is reported as a hit only when d
+ * comes within dmin + 1e-3 (d(0) - dmin) (then *toi is a time when it is that close), or
+ * when the proof would take more than 10^6 distance evaluations (a vertex sliding along
+ * a face at a tiny gap; then *toi is where it gave up).  A pair that starts within dmin
+ * is a hit with *toi = 0.  Returns -1, *toi = 0, for dmin negative or not finite or a
+ * coordinate not finite.  toi may be NULL.  Allocates nothing.
+ *
+ * For a line search that must keep the distance above eta times its current value d(0),
+ * pass dmin = eta d(0): every step fraction up to *toi keeps it there.
+ */
+
+/* The point p against the triangle (a, b, c). */
+int cloth_ccd_point_triangle(const double p0[3], const double a0[3], const double b0[3],
+                             const double c0[3], const double p1[3], const double a1[3],
+                             const double b1[3], const double c1[3], double dmin,
+                             double *toi);
+
+/* The edge (a, b) against the edge (c, d). */
+int cloth_ccd_edge_edge(const double a0[3], const double b0[3], const double c0[3],
+                        const double d0[3], const double a1[3], const double b1[3],
+                        const double c1[3], const double d1[3], double dmin, double *toi);
+
 /* ------------------------------------------------------------------- kernels */
 
 int cloth_kernel_count(void);

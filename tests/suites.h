@@ -25,6 +25,8 @@
     X(interact) \
     X(commands) \
     X(intersect) \
+    X(distance) \
+    X(ccd) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)
