@@ -35,7 +35,7 @@ struct cloth__eigs {
     double *workl;  /* ncv_max (ncv_max + 8), ARPACK's minimum: the tridiagonal
                        matrix and ARPACK's bookkeeping                         */
     double *d;      /* ncv: Ritz values from dseupd                            */
-    int *select;    /* ncv: dseupd's workspace                                 */
+    int *select;    /* ncv: dseupd's selection (unused with howmny = "A")      */
 };
 
 cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
@@ -54,7 +54,7 @@ cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
         e->workd = malloc(3 * (size_t)n * sizeof *e->workd);
         e->workl = malloc(ncv * (ncv + 8) * sizeof *e->workl);
         e->d = malloc(ncv * sizeof *e->d);
-        e->select = malloc(ncv * sizeof *e->select);
+        e->select = calloc(ncv, sizeof *e->select); /* ARPACK's C wrapper reads it */
     }
     if (!e || !e->resid || !e->v || !e->workd || !e->workl || !e->d || !e->select) {
         cloth__eigs_destroy(e);
