@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -591,6 +592,52 @@ START_TEST(eigs_cond_and_indefinite)
 }
 END_TEST
 
+/* One Lanczos run in each of two threads at once (two sims of a sweep): ARPACK's shared
+ * state is behind eigs.c's lock, so each gets what it gets alone, bit for bit. */
+typedef struct eigs_job {
+    cloth__sparse *A;   /* (-1, 2, -1) + shift I                   */
+    double lo, hi;      /* its extreme eigenvalues                 */
+    cloth_status st;    /* of the factor, then of the eigenvalues  */
+} eigs_job;
+
+static void *run_eigs_job(void *arg)
+{
+    eigs_job *job = arg;
+    cloth__chol *ch;
+    cloth__eigs *e;
+    cloth_error err;
+    double eps;
+    job->st = cloth__chol_create(job->A->n, &ch, &err);
+    if (job->st == CLOTH_OK && (job->st = cloth__eigs_create(job->A->n, &e, &err)) == CLOTH_OK) {
+        job->st = cloth__chol_factor(ch, job->A, &eps, &err);
+        if (job->st == CLOTH_OK)
+            job->st = cloth__eigs_range(e, job->A, ch, eps, 1e-8, &job->lo, &job->hi, &err);
+        cloth__eigs_destroy(e);
+    }
+    cloth__chol_destroy(ch);
+    return NULL;
+}
+
+START_TEST(eigs_two_threads_at_once)
+{
+    eigs_job alone[2], together[2];
+    pthread_t thread[2];
+    for (int k = 0; k < 2; k++) {
+        alone[k].A = together[k].A = tridiagonal_blocks(100 + 50 * k, 0.1 * k);
+        run_eigs_job(&alone[k]);
+        ck_assert_int_eq(alone[k].st, CLOTH_OK);
+    }
+    for (int k = 0; k < 2; k++)
+        ck_assert_int_eq(pthread_create(&thread[k], NULL, run_eigs_job, &together[k]), 0);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(pthread_join(thread[k], NULL), 0);
+        ck_assert_int_eq(together[k].st, CLOTH_OK);
+        ck_assert(together[k].lo == alone[k].lo && together[k].hi == alone[k].hi);
+        cloth__sparse_destroy(alone[k].A);
+    }
+}
+END_TEST
+
 START_TEST(eigs_errors_are_messages)
 {
     cloth__eigs *e;
@@ -645,6 +692,7 @@ Suite *suite_sparse(void)
     tcase_add_loop_test(tc, eigs_match_dsyevd, 0,
                         (int)(sizeof eig_blocks / sizeof eig_blocks[0]));
     tcase_add_test(tc, eigs_cond_and_indefinite);
+    tcase_add_test(tc, eigs_two_threads_at_once);
     tcase_add_test(tc, eigs_errors_are_messages);
     suite_add_tcase(s, tc);
     return s;
