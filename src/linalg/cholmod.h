@@ -32,9 +32,12 @@ cloth_status cloth__chol_create(int n, cloth__chol **out, cloth_error *err);
 void cloth__chol_destroy(cloth__chol *ch);
 
 /* Fill-reducing ordering and symbolic factor of A's pattern (cholmod_analyze: AMD, and
- * METIS too where AMD's fill is poor), only when A (the same object) has a pattern_id
- * other than the one last analysed; otherwise a no-op.  CLOTH_EINVAL when A is not n x n;
- * CLOTH_ENOMEM or CLOTH_ENUMERIC ("CHOLMOD: analyse: ...") when CHOLMOD fails. */
+ * METIS too where AMD's fill is poor), only when A is another object than the one last
+ * analysed or has another pattern_id; otherwise a no-op.  As the address and the id are
+ * the key, a context must not outlive its matrix: one created later at the same address
+ * could carry the same id with another pattern (destroy and create both together).
+ * CLOTH_EINVAL when A is not n x n; CLOTH_ENOMEM or CLOTH_ENUMERIC ("CHOLMOD: analyse:
+ * ...") when CHOLMOD fails. */
 cloth_status cloth__chol_analyse(cloth__chol *ch, const cloth__sparse *A, cloth_error *err);
 
 /* Numeric factor L L' = P (A + eps I) P' (cholmod_factorize_p with beta = eps), A analysed
