@@ -5,7 +5,8 @@ BUILD   ?= build
 WARN     = -Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
-LDLIBS   = -llapacke -lopenblas -lm -pthread
+# CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
+LDLIBS   = -lcholmod -larpack -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
@@ -26,8 +27,8 @@ HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h tests/*/*.h)
 
 # Debian packages the build, the tests, the figures, the viewer's server and the
 # notebooks need.
-DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev check gnuplot-nox \
-           libwebsockets-dev libcjson-dev \
+DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev \
+           libarpack2-dev check gnuplot-nox libwebsockets-dev libcjson-dev \
            jupyter-nbconvert python3-nbclient python3-ipykernel python3-numpy \
            python3-matplotlib
 # Debian's Python (python3 on PATH may be another interpreter without these packages)

@@ -17,6 +17,7 @@
     X(barrier) \
     X(contact) \
     X(linalg) \
+    X(sparse) \
     X(spatial_hash) \
     X(stiffness) \
     X(newton) \

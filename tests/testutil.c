@@ -48,6 +48,12 @@ double tu_rel_error(const double *a, const double *b, int n, double floor)
     return err / scale;
 }
 
+double tu_random(unsigned long *state)
+{
+    *state = *state * 6364136223846793005UL + 1442695040888963407UL;
+    return (double)(*state >> 11) / (double)(1UL << 52) - 1.0;
+}
+
 const char *tu_temp_file(const char *name, const char *text)
 {
     static char paths[8][256];

@@ -19,6 +19,10 @@ void tu_fd_jacobian(tu_vector_fn g, void *ctx, const double *x, int n, double h,
  * INFINITY when any value of a or b is not finite. */
 double tu_rel_error(const double *a, const double *b, int n, double floor);
 
+/* A reproducible number in [-1, 1) from a 64-bit linear congruential state (Knuth's
+ * MMIX constants); the same state gives the same sequence on every machine. */
+double tu_random(unsigned long *state);
+
 /* Writes text to a fresh temporary file and returns its path (static buffer per call
  * index 0..7, so up to eight may be alive at once). */
 const char *tu_temp_file(const char *name, const char *text);

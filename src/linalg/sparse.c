@@ -4,6 +4,7 @@
 
 #include "core/status.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,13 @@ void cloth__sparse_destroy(cloth__sparse *A)
 cloth_status cloth__sparse_create(int nb, int block_cap, cloth__sparse **out, cloth_error *err)
 {
     *out = NULL;
+    /* 9 entries an off-diagonal block, 6 a diagonal one (its upper triangle); colp holds
+     * entry indices as int (CHOLMOD's int interface), so their count must fit one */
+    if (nb < 0 || block_cap < 0 || 9.0 * block_cap + 6.0 * nb > INT_MAX)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "sparse: %d x %d blocks with %d off the diagonal (need counts >= 0 "
+                           "and at most %d stored entries)", nb, nb, block_cap, INT_MAX);
     cloth__sparse *A = calloc(1, sizeof *A);
-    /* 9 entries an off-diagonal block, 6 a diagonal one (its upper triangle) */
     size_t blocks = (size_t)block_cap + (size_t)nb, nnz = 9 * (size_t)block_cap + 6 * (size_t)nb;
     if (A) {
         A->nb = nb;

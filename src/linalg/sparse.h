@@ -31,7 +31,9 @@ typedef struct cloth__sparse {
 } cloth__sparse;
 
 /* A matrix of nb x nb blocks with room for block_cap off-diagonal blocks; its pattern is
- * the block diagonal until set.  CLOTH_ENOMEM with a message when out of memory. */
+ * the block diagonal until set.  CLOTH_EINVAL when nb or block_cap is negative or the
+ * entries (9 block_cap + 6 nb) would not fit an int; CLOTH_ENOMEM with a message when out
+ * of memory. */
 cloth_status cloth__sparse_create(int nb, int block_cap, cloth__sparse **out, cloth_error *err);
 void cloth__sparse_destroy(cloth__sparse *A);
 

@@ -1,0 +1,217 @@
+/* Sparse Cholesky through CHOLMOD; contract in cholmod.h. */
+#include "linalg/cholmod.h"
+
+#include "core/status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <suitesparse/cholmod.h>
+
+struct cloth__chol {
+    int n;                          /* rows and columns                                 */
+    cholmod_common c;               /* CHOLMOD's settings, statistics and workspace     */
+    cholmod_sparse A;               /* header over the arrays of the matrix at hand     */
+    cholmod_factor *L;              /* symbolic after analyse, numeric after a factor   */
+    const cloth__sparse *analysed;  /* the matrix whose pattern L is for ...            */
+    unsigned long pattern_id;       /* ... and that pattern's id                        */
+    long analyses;                  /* cholmod_analyze calls since create               */
+    int factored;                   /* 1 while L holds a factor of the last matrix      */
+    cholmod_dense *X, *Y, *E;       /* cholmod_solve2's solution and workspaces, reused */
+};
+
+/* ------------------------------------------------------------------ statuses */
+
+/* A failed CHOLMOD call (Common->status < 0) as a status and a message. */
+static cloth_status fail_cholmod(const cloth__chol *ch, const char *stage, cloth_error *err)
+{
+    int s = ch->c.status;
+    switch (s) {
+    case CHOLMOD_OUT_OF_MEMORY:
+        return cloth__fail(err, CLOTH_ENOMEM,
+                           "CHOLMOD: %s: out of memory (%d unknowns, %.3g entries in the "
+                           "factor)", stage, ch->n, ch->c.lnz);
+    case CHOLMOD_TOO_LARGE:
+        return cloth__fail(err, CLOTH_ENUMERIC,
+                           "CHOLMOD: %s: the factor is too large for 32-bit indices (%d "
+                           "unknowns, %.3g entries)", stage, ch->n, ch->c.lnz);
+    case CHOLMOD_INVALID:
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "CHOLMOD: %s: invalid input (a bug in clothbench's call)", stage);
+    case CHOLMOD_NOT_INSTALLED:
+        return cloth__fail(err, CLOTH_ENUMERIC,
+                           "CHOLMOD: %s: this build of CHOLMOD lacks the method asked for",
+                           stage);
+    case CHOLMOD_GPU_PROBLEM:
+        return cloth__fail(err, CLOTH_ENUMERIC, "CHOLMOD: %s: GPU failure", stage);
+    default:
+        return cloth__fail(err, CLOTH_ENUMERIC, "CHOLMOD: %s failed (status %d)", stage, s);
+    }
+}
+
+/* ------------------------------------------------------------------ create, destroy */
+
+cloth_status cloth__chol_create(int n, cloth__chol **out, cloth_error *err)
+{
+    *out = NULL;
+    if (n < 1)
+        return cloth__fail(err, CLOTH_EINVAL, "CHOLMOD: %d unknowns (need at least 1)", n);
+    cloth__chol *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return cloth__fail(err, CLOTH_ENOMEM, "CHOLMOD: out of memory for its context");
+    ch->n = n;
+    if (!cholmod_start(&ch->c)) {
+        free(ch);
+        return cloth__fail(err, CLOTH_ENOMEM, "CHOLMOD: cholmod_start failed");
+    }
+    ch->c.print = 0;                        /* statuses become our messages instead   */
+    ch->c.error_handler = NULL;
+    ch->c.supernodal = CHOLMOD_AUTO;        /* supernodal when flops per entry pay    */
+    ch->c.quick_return_if_not_posdef = 1;   /* a failed pivot ends the attempt        */
+    ch->c.final_ll = 1;                     /* simplicial LL' too: LDL' would accept an
+                                               indefinite matrix the shift must fix    */
+    ch->X = cholmod_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &ch->c);
+    if (!ch->X) {
+        cloth__chol_destroy(ch);
+        return cloth__fail(err, CLOTH_ENOMEM, "CHOLMOD: out of memory for %d unknowns", n);
+    }
+    *out = ch;
+    return CLOTH_OK;
+}
+
+void cloth__chol_destroy(cloth__chol *ch)
+{
+    if (!ch)
+        return;
+    cholmod_free_factor(&ch->L, &ch->c);
+    cholmod_free_dense(&ch->X, &ch->c);
+    cholmod_free_dense(&ch->Y, &ch->c);
+    cholmod_free_dense(&ch->E, &ch->c);
+    cholmod_finish(&ch->c);
+    free(ch);
+}
+
+/* ------------------------------------------------------------------ analyse, factor */
+
+/* The header CHOLMOD reads A through: A's own arrays, upper triangle (stype = 1), rows
+ * sorted within each column, packed.  CHOLMOD reads them and never writes. */
+static void point_at(cloth__chol *ch, const cloth__sparse *A)
+{
+    ch->A = (cholmod_sparse){
+        .nrow = (size_t)A->n, .ncol = (size_t)A->n, .nzmax = (size_t)A->nnz,
+        .p = A->colp, .i = A->rowi, .nz = NULL, .x = A->val, .z = NULL,
+        .stype = 1, .itype = CHOLMOD_INT, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE,
+        .sorted = 1, .packed = 1,
+    };
+}
+
+static cloth_status check_size(const cloth__chol *ch, const cloth__sparse *A, cloth_error *err)
+{
+    if (A->n != ch->n)
+        return cloth__fail(err, CLOTH_EINVAL, "CHOLMOD: a %d x %d matrix for a context of %d",
+                           A->n, A->n, ch->n);
+    return CLOTH_OK;
+}
+
+cloth_status cloth__chol_analyse(cloth__chol *ch, const cloth__sparse *A, cloth_error *err)
+{
+    cloth_status st = check_size(ch, A, err);
+    if (st != CLOTH_OK)
+        return st;
+    if (ch->L && ch->analysed == A && ch->pattern_id == A->pattern_id)
+        return CLOTH_OK;
+    cholmod_free_factor(&ch->L, &ch->c);
+    ch->factored = 0;
+    ch->analysed = NULL;
+    point_at(ch, A);
+    ch->L = cholmod_analyze(&ch->A, &ch->c);
+    if (!ch->L)
+        return fail_cholmod(ch, "analyse", err);
+    ch->analysed = A;
+    ch->pattern_id = A->pattern_id;
+    ch->analyses++;
+    return CLOTH_OK;
+}
+
+cloth_status cloth__chol_factor(cloth__chol *ch, const cloth__sparse *A, double *eps_used,
+                                cloth_error *err)
+{
+    *eps_used = 0;
+    ch->factored = 0;
+    int row, col;
+    cloth_status st = check_size(ch, A, err);
+    if (st != CLOTH_OK)
+        return st;
+    /* a NaN or inf would fail every shifted factor, so it is named instead */
+    long bad = cloth__sparse_find_nonfinite(A, &row, &col);
+    if (bad >= 0)
+        return cloth__fail(err, CLOTH_ENUMERIC, "CHOLMOD: entry (%d, %d) is %g", row + 1,
+                           col + 1, A->val[bad]);
+    st = cloth__chol_analyse(ch, A, err);
+    if (st != CLOTH_OK)
+        return st;
+    point_at(ch, A);
+    double scale = 0;
+    for (int q = 0; q < A->n; q++)
+        scale = fmax(scale, fabs(A->val[A->colp[q + 1] - 1])); /* diagonal: last in column */
+    if (scale == 0)
+        scale = 1;
+    /* Tikhonov, as dense.c: A + eps I for eps = 0, then 1e-8 s, 1e-7 s, ..., 10 s */
+    double eps = 0;
+    int minor_col = -1;
+    for (int attempt = 0; attempt <= 10; attempt++) {
+        double beta[2] = {eps, 0};
+        if (!cholmod_factorize_p(&ch->A, beta, NULL, 0, ch->L, &ch->c) || ch->c.status < 0)
+            return fail_cholmod(ch, "factor", err);
+        if (ch->c.status != CHOLMOD_NOT_POSDEF && ch->L->minor >= ch->L->n) {
+            ch->factored = 1;
+            *eps_used = eps;
+            return CLOTH_OK;
+        }
+        /* L->minor counts columns after the fill-reducing permutation; name A's own */
+        if (attempt == 0 && ch->L->minor < ch->L->n)
+            minor_col = ((const int *)ch->L->Perm)[ch->L->minor];
+        eps = 1e-8 * scale * pow(10.0, attempt);
+    }
+    return cloth__fail(err, CLOTH_ENUMERIC,
+                       "CHOLMOD: not positive definite (the pivot of column %d), nor with a "
+                       "Tikhonov shift of up to 10 max|A_ii| = %.3g", minor_col + 1, 10 * scale);
+}
+
+/* ------------------------------------------------------------------ solve, info */
+
+cloth_status cloth__chol_solve(cloth__chol *ch, const double *b, double *x, cloth_error *err)
+{
+    if (!ch->factored)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "CHOLMOD: solve: no factor (none made, or the last one failed)");
+    cholmod_dense B = {
+        .nrow = (size_t)ch->n, .ncol = 1, .nzmax = (size_t)ch->n, .d = (size_t)ch->n,
+        .x = (void *)b, .z = NULL, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE,
+    };
+    /* X, Y and E keep their size from one call to the next, so only the first solve
+     * after an analyse allocates (simplicial factors excepted: cholmod.h) */
+    if (!cholmod_solve2(CHOLMOD_A, ch->L, &B, NULL, &ch->X, NULL, &ch->Y, &ch->E, &ch->c))
+        return fail_cholmod(ch, "solve", err);
+    memcpy(x, ch->X->x, (size_t)ch->n * sizeof *x);
+    return CLOTH_OK;
+}
+
+void cloth__chol_info(const cloth__chol *ch, long *factor_nnz, int *is_supernodal,
+                      long *analyses)
+{
+    *factor_nnz = 0;
+    *is_supernodal = 0;
+    *analyses = ch->analyses;
+    const cholmod_factor *L = ch->L;
+    if (!L)
+        return;
+    *is_supernodal = L->is_super;
+    if (L->is_super) {
+        *factor_nnz = (long)L->xsize;
+    } else {
+        const int *count = L->ColCount;
+        for (size_t j = 0; j < L->n; j++)
+            *factor_nnz += count[j];
+    }
+}

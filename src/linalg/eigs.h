@@ -1,0 +1,43 @@
+/* Private: the extreme eigenvalues of a large sparse symmetric matrix, and its exact 2-norm
+ * condition number, by ARPACK's implicitly restarted Lanczos (dsaupd/dseupd), the only file
+ * that calls ARPACK (STYLE 8).  Every ARPACK workspace is sized at create.
+ *
+ * ARPACK keeps its iteration state in Fortran SAVE variables, shared by the whole process:
+ * two Lanczos runs at once (two sims in two threads of a sweep) would corrupt each other.
+ * So every run holds one process-wide lock (eigs.c), the only global of the library; other
+ * threads wait their turn. */
+#ifndef CLOTH_LINALG_EIGS_H
+#define CLOTH_LINALG_EIGS_H
+
+#include "cloth.h"
+#include "linalg/cholmod.h"
+#include "linalg/sparse.h"
+
+typedef struct cloth__eigs cloth__eigs;
+
+/* Lanczos workspaces for n x n matrices (n >= 2), up to min(n, 40) basis vectors.
+ * CLOTH_EINVAL for n < 2; CLOTH_ENOMEM ("ARPACK: out of memory ...") when out of memory. */
+cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err);
+void cloth__eigs_destroy(cloth__eigs *e);
+
+/* The smallest and largest eigenvalue of A, each to relative accuracy about tol (ARPACK
+ * stops when a Ritz pair's residual |A y - theta y| <= tol |theta|; 1e-8 gives the ratio
+ * to 1e-6 with room to spare):
+ *  - *hi by Lanczos on A (mode 1, which = "LA"),
+ *  - *lo by shift-invert Lanczos (mode 3, sigma = -eps): the largest nu of
+ *    (A + eps I)^-1, whose products are solves with ch, which must hold the factor of
+ *    this A + eps I (cloth__chol_factor's eps_used); then lo = 1/nu - eps.
+ * The start vector is fixed (ones, perturbed by a hash of the index), so results repeat
+ * run to run.  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
+ * "ARPACK: dsaupd: <reason> for lambda_max|lambda_min (info = K)" (or dseupd) when ARPACK
+ * does not converge or fails; a failed solve with ch returns its CHOLMOD message. */
+cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,
+                               double eps, double tol, double *lo, double *hi,
+                               cloth_error *err);
+
+/* Exact 2-norm condition number lambda_max / lambda_min of A from cloth__eigs_range; +inf
+ * when lambda_min <= 0. */
+cloth_status cloth__eigs_cond(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,
+                              double eps, double tol, double *cond, cloth_error *err);
+
+#endif
