@@ -186,12 +186,16 @@ notebooks: deps
 	  echo "       $$(($$(date +%s) - start)) s"; done
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
+# bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
+# (private headers: it reads the newton kernel's profile).  One thread (OpenBLAS).
+BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench
 	@mkdir -p tests/bench/results
-	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee tests/bench/results/$$(uname -m)-$$(nproc)cores.csv
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
 
-$(BUILD)/bench: tests/bench/bench.c $(BUILD)/libcloth.a src/cloth.h
+$(BUILD)/bench $(BUILD)/newton_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 

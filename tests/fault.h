@@ -8,6 +8,14 @@
 #define CLOTH_FAULT_H
 
 void tu_fault_dpotrf(long pass, int info);
+
+/* The same for the sparse path: after `pass` calls, cholmod_factorize_p reports that
+ * CHOLMOD ran out of memory, or ARPACK's dsaupd_c that it failed (info = -9999, "could not
+ * build an Arnoldi factorization"). */
+void tu_fault_cholmod(long pass);
+void tu_fault_arpack(long pass);
+
+/* Disarms every hook. */
 void tu_fault_off(void);
 
 #endif

@@ -91,6 +91,10 @@ static const struct { const char *text, *prefix; } bad[] = {
     {"[mesh]\nnx 3\n", "bad.ini:2: nx 3: "},
     {"[mesh] junk\n", "bad.ini:1: [mesh] junk: "},
     {"[explicit]\ndecay = 1.5\n", "bad.ini:2: explicit.decay: "},
+    {"[newton]\nsolver = lu\n", "bad.ini:2: newton.solver: "},
+    {"[newton]\npcg_tol = 0\n", "bad.ini:2: newton.pcg_tol: "},
+    {"[newton]\n\npcg_tol = -1e-3\n", "bad.ini:3: newton.pcg_tol: "},
+    {"[newton]\npcg_max_iters = 0\n", "bad.ini:2: newton.pcg_max_iters: "},
     {"\n# only a comment\n\n", "bad.ini:1: (file): "},
     {"", "bad.ini:1: (file): "},
 };

@@ -17,7 +17,7 @@
  * paying.  lambda_min under shift-invert is 1/nu with nu well separated, so 8 vectors
  * (8 solves a restart) suffice; each solve costs far more than a product with A. */
 #define NCV_MAX 40
-#define NCV_MIN 8
+#define NCV_MIN 20
 /* Restarts allowed: lambda_max of the (-1, 2, -1) matrix of 3000 unknowns, whose top
  * eigenvalues are 3e-6 apart, takes about 370 at tol = 1e-8. */
 #define MAX_RESTARTS 3000

@@ -189,11 +189,11 @@ static cloth_status at_iteration(cloth_status st, int row, cloth_error *err)
     return cloth__fail(err, st, "%s at iteration %d", why, row);
 }
 
+/* The solve stage's own split (analyse, factor, solve) is newton_system.c's. */
 static void add_stage_times(cloth__newton_profile *p, const double t[5])
 {
     p->iterations++;
     p->assembly_ms += t[1] - t[0];
-    p->solve_ms += t[2] - t[1];
     p->cond_ms += t[3] - t[2];
     p->line_search_ms += t[4] - t[3];
 }
@@ -390,15 +390,6 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     *work = NULL;
     if (!w || !number_unknowns(w, m))
         goto fail_alloc;
-    if (w->ndof > CLOTH__LINALG_MAX) {
-        cloth_status st = cloth__fail(err, CLOTH_EINVAL,
-                                      "%s: mesh: %d free vertices make %d unknowns; the dense "
-                                      "newton solver takes at most %d",
-                                      sim->scene.source, w->ndof / 3, w->ndof,
-                                      CLOTH__LINALG_MAX);
-        newton_destroy(w);
-        return st;
-    }
     if (!cloth__newton_build_topology(w, m) || !alloc_step(w, m) || !alloc_contacts(w, sim))
         goto fail_alloc;
 
@@ -449,6 +440,7 @@ static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
+static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 
 static const cloth__key newton_keys[] = {
     {"newton", "barrier", CLOTH__KEY_CHOICE, OFF(barrier), 0, 0, 0, 0, 0, barrier_names, NULL,
@@ -479,10 +471,17 @@ static const cloth__key newton_keys[] = {
      "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
     {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,
      "50", "Newton iterations per step at most (then reported as not converged)"},
+    {"newton", "solver", CLOTH__KEY_CHOICE, OFF(solver), 0, 0, 0, 0, 0, solver_names, NULL,
+     "cholmod", "Newton system: cholmod (sparse Cholesky), pcg (block Jacobi) or dense"},
+    {"newton", "pcg_tol", CLOTH__KEY_DOUBLE, OFF(pcg_tol), 0, 0, 1, 1, 1, NULL, NULL, "1e-3",
+     "PCG stops when |r| <= pcg_tol |b|"},
+    {"newton", "pcg_max_iters", CLOTH__KEY_INT, OFF(pcg_max_iters), 0, 1, 1000000, 0, 0, NULL,
+     NULL, "10000", "PCG iterations at most (a solve that stops there is counted)"},
     {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",
-     "condition number of H: exact (eigenvalues, up to cond_exact_max), estimate, off"},
+     "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
     {"newton", "cond_exact_max", CLOTH__KEY_INT, OFF(cond_exact_max), 0, 0, 100000, 0, 0,
-     NULL, NULL, "4000", "exact condition numbers up to this many unknowns, dpocon above"},
+     NULL, NULL, "4000", "exact condition numbers by dsyevd up to this many unknowns, "
+     "ARPACK's Lanczos above"},
     {"newton", "eta", CLOTH__KEY_DOUBLE, OFF(eta), 0, 0, 1, 1, 1, NULL, NULL, "0.1",
      "line search keeps every gap above eta times its current value"},
 };
@@ -502,7 +501,7 @@ const cloth__kernel cloth__newton_kernel = {
     /* a dense Cholesky of 3 x (free vertices) unknowns several times a frame, ~0.1 s
      * each at 2000 unknowns: beyond 1000 a viewer would stop answering for seconds */
     .interactive_max = 1000,
-    .dense_max = CLOTH__LINALG_MAX,
+    .dense_max = 0, /* newton.solver = dense has its own limit (newton_system.c) */
     .iteration_key = "max_iters",
     .stiffness_key = NULL,
     .stiffness_max = 0,

@@ -29,16 +29,24 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
 void cloth__newton_hessian_dense(const cloth__newton *w, double *D);
 
 /* Wall time spent in each stage of the Newton iterations since the sim was created or
- * reset (for the benchmark, SPEC 9): assembly (contact set, E, grad E, H), solve (Cholesky
- * with any Tikhonov retries, and the triangular solves), cond (condition number), line
- * search (feasibility filter and the Armijo energies).  Times never reach the CSV files,
- * which stay deterministic. */
+ * reset (for the benchmark, SPEC 9): assembly (contact set, E, grad E, H), analyse
+ * (CHOLMOD's ordering and symbolic factor, when the pattern changed), factor (numeric
+ * factorisation with any Tikhonov retries; dense: dpotrf), solve (triangular solves, or
+ * all of PCG), cond (condition number), line search (feasibility filter and the Armijo
+ * energies); and the sizes behind them.  Times never reach the CSV files, which stay
+ * deterministic. */
 typedef struct cloth__newton_profile {
     long iterations;            /* Newton iterations timed                            */
     double assembly_ms;
+    double analyse_ms;
+    double factor_ms;
     double solve_ms;
     double cond_ms;
     double line_search_ms;
+    long analyses;              /* symbolic analyses (pattern changes) since create   */
+    long lin_iters;             /* PCG iterations, summed                             */
+    long nnz;                   /* entries of H's upper triangle, at the last iteration */
+    long factor_nnz;            /* entries of the last Cholesky factor (0: none)      */
 } cloth__newton_profile;
 
 void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out);

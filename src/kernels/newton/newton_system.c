@@ -6,12 +6,18 @@
  * active self-contact joins them.  The mesh's couplings never change; contacts come and
  * go, so the pattern is the mesh's blocks plus the contact pairs met in the current step:
  * rebuilt (and re-analysed by CHOLMOD) only when a pair outside it becomes active. */
+#include "core/scene.h"
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"
+#include "linalg/cholmod.h"
+#include "linalg/condest.h"
+#include "linalg/eigs.h"
+#include "linalg/pcg.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---------------------------------------------------------------- pattern */
 
@@ -115,30 +121,96 @@ void cloth__newton_system_pattern(cloth__newton *w)
 
 /* ------------------------------------------------------------------ solve */
 
-/* H_dense <- H (both halves) for the dense factor or dsyevd. */
-static void densify(cloth__newton *w)
+static double now_ms(void)
 {
-    cloth__sparse_to_dense(w->H, w->H_dense);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* CHOLMOD's factor of H + eps I, analysed when the pattern changed; timed. */
+static cloth_status factor_sparse(cloth__newton *w, double *eps, cloth_error *err)
+{
+    double t0 = now_ms();
+    cloth_status st = cloth__chol_analyse(w->chol, w->H, err);
+    double t1 = now_ms();
+    if (st == CLOTH_OK)
+        st = cloth__chol_factor(w->chol, w->H, eps, err);
+    double t2 = now_ms();
+    w->profile.analyse_ms += t1 - t0;
+    w->profile.factor_ms += t2 - t1;
+    if (st == CLOTH_OK) {
+        w->factored = 1;
+        w->factor_eps = *eps;
+        int supernodal;
+        cloth__chol_info(w->chol, &w->profile.factor_nnz, &supernodal, &w->profile.analyses);
+    }
+    return st;
+}
+
+static cloth_status solve_cholmod(cloth__newton *w, double *eps, cloth_error *err)
+{
+    cloth_status st = factor_sparse(w, eps, err);
+    if (st != CLOTH_OK)
+        return st;
+    double t0 = now_ms();
+    for (int k = 0; k < w->ndof; k++)
+        w->step[k] = -w->grad[k];
+    st = cloth__chol_solve(w->chol, w->step, w->step, err);
+    w->profile.solve_ms += now_ms() - t0;
+    return st;
+}
+
+/* PCG from dx = 0 to |r| <= pcg_tol |grad E|; a breakdown (H not positive definite
+ * along a search direction) is an error, a stop at the cap is counted. */
+static cloth_status solve_pcg(cloth__newton *w, const cloth_newton_def *nd, int *lin_iters,
+                              int *capped, cloth_error *err)
+{
+    double t0 = now_ms();
+    for (int k = 0; k < w->ndof; k++)
+        w->rhs[k] = -w->grad[k];
+    int converged = 1;
+    cloth_status st = cloth__pcg_solve(w->pcg, w->H, w->rhs, w->step, nd->pcg_tol,
+                                       nd->pcg_max_iters, lin_iters, &converged, err);
+    *capped = st == CLOTH_OK && !converged;
+    w->profile.solve_ms += now_ms() - t0;
+    w->profile.lin_iters += *lin_iters;
+    return st;
 }
 
 static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
 {
-    densify(w);
+    double t0 = now_ms();
+    cloth__sparse_to_dense(w->H, w->H_dense);
     cloth_status st = cloth__linalg_factor(w->la, w->H_dense, eps, err);
+    double t1 = now_ms();
+    w->profile.factor_ms += t1 - t0;
     if (st != CLOTH_OK)
         return st;
     for (int k = 0; k < w->ndof; k++)
         w->step[k] = -w->grad[k];
-    return cloth__linalg_solve(w->la, w->step, w->step, err);
+    st = cloth__linalg_solve(w->la, w->step, w->step, err);
+    w->profile.solve_ms += now_ms() - t1;
+    return st;
 }
 
 cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth_sim *sim, double *eps,
                                         int *lin_iters, int *capped, cloth_error *err)
 {
-    (void)sim;
+    const cloth_newton_def *nd = &sim->scene.newton;
+    *eps = 0;
     *lin_iters = 0;
     *capped = 0;
-    return solve_dense(w, eps, err);
+    w->factored = 0;
+    w->profile.nnz = w->H->nnz;
+    switch (nd->solver) {
+    case CLOTH_SOLVER_PCG:
+        return solve_pcg(w, nd, lin_iters, capped, err);
+    case CLOTH_SOLVER_DENSE:
+        return solve_dense(w, eps, err);
+    default:
+        return solve_cholmod(w, eps, err);
+    }
 }
 
 /* ------------------------------------------------------- condition number */
@@ -147,31 +219,80 @@ const char *cloth__newton_cond_method(const cloth__newton *w, const cloth_newton
 {
     if (nd->cond == CLOTH_COND_OFF)
         return "off";
-    if (nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max)
-        return "exact-2norm";
-    return "estimate-1norm";
+    return nd->cond == CLOTH_COND_EXACT ? "exact-2norm" : "estimate-1norm";
+    (void)w;
+}
+
+/* 1 when the exact condition number comes from dsyevd on the dense H (small systems),
+ * 0 when from ARPACK. */
+static int cond_by_dsyevd(const cloth__newton *w, const cloth_newton_def *nd)
+{
+    return nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max;
+}
+
+static cloth_status chol_solve_in_place(void *ctx, double *x, cloth_error *err)
+{
+    return cloth__chol_solve(ctx, x, x, err);
 }
 
 cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, double *cond,
                                        cloth_error *err)
 {
+    const cloth_newton_def *nd = &sim->scene.newton;
     *cond = NAN;
-    const char *how = cloth__newton_cond_method(w, &sim->scene.newton);
-    if (how[1] == 'x') { /* exact-2norm: the factor kept H_dense as it was */
-        densify(w);
+    if (nd->cond == CLOTH_COND_OFF)
+        return CLOTH_OK;
+    if (cond_by_dsyevd(w, nd)) {
+        if (nd->solver != CLOTH_SOLVER_DENSE) /* the dense factor worked on a copy */
+            cloth__sparse_to_dense(w->H, w->H_dense);
         return cloth__linalg_cond_exact(w->la, w->H_dense, cond, err);
     }
-    if (how[0] == 'e') /* estimate-1norm */
+    if (nd->cond == CLOTH_COND_ESTIMATE && nd->solver == CLOTH_SOLVER_DENSE)
         return cloth__linalg_cond_estimate(w->la, cond, err);
-    return CLOTH_OK;
+    /* ARPACK, or the 1-norm estimate, from CHOLMOD's factor of H (+ eps I): PCG made
+     * none, so one is made here (its time counts as the condition number's) */
+    double eps = w->factor_eps;
+    cloth_status st = CLOTH_OK;
+    if (!w->factored) {
+        cloth__newton_profile keep = w->profile;
+        st = factor_sparse(w, &eps, err);
+        keep.analyses = w->profile.analyses;
+        keep.factor_nnz = w->profile.factor_nnz;
+        w->profile = keep;
+    }
+    if (st != CLOTH_OK)
+        return st;
+    /* each extreme eigenvalue to a residual of 2e-7 |theta|: for a symmetric matrix an
+     * eigenvalue lies within the residual of theta, so the ratio is good to 1e-6 */
+    if (nd->cond == CLOTH_COND_EXACT)
+        return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
+    return cloth__condest_1norm(w->condest, w->H, eps, chol_solve_in_place, w->chol, cond, err);
 }
 
 /* ------------------------------------------------------- create, destroy */
 
+/* The most unknowns of a dense Newton matrix (newton.solver = dense). */
+static cloth_status check_dense_size(const cloth__newton *w, const cloth_sim *sim,
+                                     cloth_error *err)
+{
+    if (sim->scene.newton.solver != CLOTH_SOLVER_DENSE || w->ndof <= CLOTH__LINALG_MAX)
+        return CLOTH_OK;
+    char where[256];
+    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "solver"), where,
+                     sizeof where);
+    return cloth__fail(err, CLOTH_EINVAL,
+                       "%s: newton.solver: dense takes at most %d unknowns; the mesh's %d free "
+                       "vertices make %d (use cholmod or pcg)",
+                       where, CLOTH__LINALG_MAX, w->ndof / 3, w->ndof);
+}
+
 cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
                                          cloth_error *err)
 {
-    (void)sim;
+    const cloth_newton_def *nd = &sim->scene.newton;
+    cloth_status st = check_dense_size(w, sim, err);
+    if (st != CLOTH_OK)
+        return st;
     int nb = w->ndof / 3, mesh_blocks = 0;
     for (int v = 0; v < w->n; v++)
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
@@ -181,20 +302,38 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
     w->pat_start = malloc(((size_t)nb + 1) * sizeof *w->pat_start);
     w->pat_rows = malloc(((size_t)cap + 1) * sizeof *w->pat_rows);
     w->pat_pairs = malloc((2 * (size_t)w->pair_block_cap + 1) * sizeof *w->pat_pairs);
-    size_t nd = (size_t)w->ndof;
-    w->H_dense = malloc(nd * nd * sizeof *w->H_dense);
-    if (!w->pat_start || !w->pat_rows || !w->pat_pairs || !w->H_dense)
-        return cloth__fail(err, CLOTH_ENOMEM, "newton: out of memory for the Newton matrix "
-                           "(%d unknowns)", w->ndof);
-    cloth_status st = cloth__sparse_create(nb, cap, &w->H, err);
-    if (st == CLOTH_OK)
+    w->rhs = malloc(((size_t)w->ndof + 1) * sizeof *w->rhs);
+    if (!w->pat_start || !w->pat_rows || !w->pat_pairs || !w->rhs)
+        goto fail_alloc;
+    st = cloth__sparse_create(nb, cap, &w->H, err);
+    /* what newton.solver and newton.cond use, and nothing else */
+    int dense = nd->solver == CLOTH_SOLVER_DENSE || cond_by_dsyevd(w, nd);
+    int chol = nd->solver == CLOTH_SOLVER_CHOLMOD ||
+               (nd->cond != CLOTH_COND_OFF && !dense);
+    if (st == CLOTH_OK && dense) {
+        size_t n = (size_t)w->ndof;
+        if (!(w->H_dense = malloc(n * n * sizeof *w->H_dense)))
+            goto fail_alloc;
         st = cloth__linalg_create(w->ndof, &w->la, err);
+    }
+    if (st == CLOTH_OK && chol)
+        st = cloth__chol_create(w->ndof, &w->chol, err);
+    if (st == CLOTH_OK && nd->solver == CLOTH_SOLVER_PCG)
+        st = cloth__pcg_create(w->ndof, &w->pcg, err);
+    if (st == CLOTH_OK && chol && nd->cond == CLOTH_COND_EXACT)
+        st = cloth__eigs_create(w->ndof, &w->eigs, err);
+    if (st == CLOTH_OK && chol && nd->cond == CLOTH_COND_ESTIMATE)
+        st = cloth__condest_create(w->ndof, &w->condest, err);
     if (st != CLOTH_OK)
         return st;
     w->n_pat_pairs = 0;
     w->pat_step = -1;
     build_pattern(w);
     return CLOTH_OK;
+
+fail_alloc:
+    return cloth__fail(err, CLOTH_ENOMEM, "newton: out of memory for the Newton matrix "
+                       "(%d unknowns)", w->ndof);
 }
 
 void cloth__newton_system_destroy(cloth__newton *w)
@@ -202,7 +341,12 @@ void cloth__newton_system_destroy(cloth__newton *w)
     free(w->pat_start);
     free(w->pat_rows);
     free(w->pat_pairs);
+    free(w->rhs);
     free(w->H_dense);
     cloth__sparse_destroy(w->H);
     cloth__linalg_destroy(w->la);
+    cloth__chol_destroy(w->chol);
+    cloth__pcg_destroy(w->pcg);
+    cloth__eigs_destroy(w->eigs);
+    cloth__condest_destroy(w->condest);
 }

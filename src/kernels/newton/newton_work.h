@@ -81,6 +81,13 @@ struct cloth__newton {
     double *H_dense;            /* ndof x ndof: solver = dense, or exact cond by
                                  * dsyevd; else NULL                                  */
     cloth__linalg *la;          /* the dense factor and eigenvalues, with H_dense     */
+    struct cloth__chol *chol;   /* CHOLMOD: solver = cholmod, or cond by its factor   */
+    struct cloth__pcg *pcg;     /* solver = pcg                                       */
+    struct cloth__eigs *eigs;   /* ARPACK: exact cond above cond_exact_max            */
+    struct cloth__condest *condest; /* 1-norm estimate from CHOLMOD's factor          */
+    double *rhs;                /* ndof: -grad E for PCG                              */
+    int factored;               /* chol holds the factor of this iteration's H        */
+    double factor_eps;          /* the shift that factor needed                       */
 
     /* contacts */
     cloth__spatial_hash *hash;  /* self-contact candidates                            */

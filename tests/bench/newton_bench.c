@@ -1,0 +1,160 @@
+/*
+ * make bench, part 2: what one Newton iteration of the newton kernel costs, stage by
+ * stage (issue "Newton at scale"), with the sizes behind it.
+ *
+ * Scenes: the hanging cloth of experiments/hanging.ini (30 x 24, 2070 unknowns) and the
+ * drape of experiments/drape.ini at 30 x 24, 64 x 64, 128 x 128 and 256 x 256 (the same
+ * 1.5 m cloth, finer), dropped from just above the sphere so that contacts and the
+ * strain limit are active within a few frames.  Each runs with newton.solver = cholmod
+ * and pcg (dense too where it fits, as the reference), condition numbers off, for a few
+ * frames after a warm-up; then the exact 2-norm condition number at 64 x 64 and
+ * 128 x 128 (ARPACK) against the time of one factorisation.
+ *
+ * Columns: scene, nx, ny, unknowns, solver, iterations timed, nnz (upper triangle of H),
+ * factor_nnz (entries of the Cholesky factor, the fill), then milliseconds per Newton
+ * iteration: assembly, analyse, factor, solve (PCG: all of it), cond, line_search,
+ * total; lin_iters per iteration (PCG).  Output: CSV on stdout; `make bench` stores it
+ * in tests/bench/results/<machine>-newton.csv.
+ */
+#include "cloth.h"
+#include "kernels/newton/newton.h"
+#include "sim/sim.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Applies "key=value" settings; 0 on the first that fails (printed). */
+static int apply(cloth_scene *s, const char *const *sets, int n)
+{
+    cloth_error err;
+    for (int i = 0; i < n; i++)
+        if (sets[i] && cloth_scene_set(s, sets[i], i + 1, &err) != CLOTH_OK) {
+            fprintf(stderr, "newton_bench: %s\n", err.msg);
+            return 0;
+        }
+    return 1;
+}
+
+/* The scene: hanging.ini (drape = 0) or drape.ini at nx x nx, newton with `solver`. */
+static int make_scene(cloth_scene *s, int drape, int nx, int ny, const char *solver,
+                      const char *cond)
+{
+    cloth_error err;
+    const char *path = drape ? "experiments/drape.ini" : "experiments/hanging.ini";
+    if (cloth_scene_load(path, s, &err) != CLOTH_OK) {
+        fprintf(stderr, "newton_bench: %s (run from the repository's root)\n", err.msg);
+        return 0;
+    }
+    char mesh[3][64], sol[64], cnd[64];
+    snprintf(mesh[0], sizeof mesh[0], "mesh.nx=%d", nx);
+    snprintf(mesh[1], sizeof mesh[1], "mesh.ny=%d", ny);
+    snprintf(mesh[2], sizeof mesh[2], "mesh.spacing=%.17g", 1.5 / (nx - 1));
+    snprintf(sol, sizeof sol, "newton.solver=%s", solver);
+    snprintf(cnd, sizeof cnd, "newton.cond=%s", cond);
+    const char *sets[] = {"run.kernel=newton", "run.substeps=1", sol, cnd,
+                          drape ? mesh[0] : NULL, drape ? mesh[1] : NULL,
+                          drape ? mesh[2] : NULL,
+                          /* 2 cm above the sphere's top: in contact after ~4 frames */
+                          drape ? "mesh.origin=-0.75 0.53 -0.75" : NULL};
+    return apply(s, sets, (int)(sizeof sets / sizeof sets[0]));
+}
+
+/* Runs `frames` frames after `warm` and prints one row; 0 when the run failed. */
+static int bench_row(const char *name, int drape, int nx, int ny, const char *solver,
+                     int warm, int frames)
+{
+    cloth_scene s;
+    cloth_sim *sim;
+    cloth_error err;
+    if (!make_scene(&s, drape, nx, ny, solver, "off"))
+        return 0;
+    if (cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+        fprintf(stderr, "newton_bench: %s %dx%d %s: %s\n", name, nx, ny, solver, err.msg);
+        return 0;
+    }
+    cloth_frame f;
+    int ok = 1;
+    for (int k = 0; k < warm && ok; k++)
+        ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK;
+    cloth__newton_profile p0, p1;
+    cloth__newton_profile_get(sim->work, &p0);
+    for (int k = 0; k < frames && ok; k++)
+        ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK;
+    if (!ok)
+        fprintf(stderr, "newton_bench: %s %dx%d %s: %s\n", name, nx, ny, solver, err.msg);
+    cloth__newton_profile_get(sim->work, &p1);
+    double it = (double)(p1.iterations - p0.iterations);
+    if (it > 0) {
+        double a = (p1.assembly_ms - p0.assembly_ms) / it,
+               an = (p1.analyse_ms - p0.analyse_ms) / it,
+               fa = (p1.factor_ms - p0.factor_ms) / it,
+               so = (p1.solve_ms - p0.solve_ms) / it, co = (p1.cond_ms - p0.cond_ms) / it,
+               ls = (p1.line_search_ms - p0.line_search_ms) / it;
+        printf("%s,%d,%d,%d,%s,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g\n", name,
+               nx, ny, cloth__newton_ndof(sim->work), solver, it, p1.nnz, p1.factor_nnz, a,
+               an, fa, so, co, ls, a + an + fa + so + co + ls,
+               (double)(p1.lin_iters - p0.lin_iters) / it);
+        fflush(stdout);
+    }
+    cloth_sim_destroy(sim);
+    return ok;
+}
+
+/* The exact 2-norm condition number at the drape's nx x nx, by ARPACK: its time per
+ * iteration against one factorisation's (stderr, and a row with solver "cond-exact"). */
+static void bench_cond(int nx, int warm)
+{
+    cloth_scene s;
+    cloth_sim *sim;
+    cloth_error err;
+    if (!make_scene(&s, 1, nx, nx, "cholmod", "exact") ||
+        cloth_sim_create(&s, &sim, &err) != CLOTH_OK)
+        return;
+    cloth_frame f;
+    int ok = 1;
+    for (int k = 0; k < warm + 1 && ok; k++)
+        ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK;
+    cloth__newton_profile p;
+    cloth__newton_profile_get(sim->work, &p);
+    if (ok && p.iterations > 0) {
+        double it = (double)p.iterations;
+        printf("drape-cond-exact,%d,%d,%d,cholmod,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
+               "%.4g,0\n", nx, nx, cloth__newton_ndof(sim->work), it, p.nnz, p.factor_nnz,
+               p.assembly_ms / it, p.analyse_ms / it, p.factor_ms / it, p.solve_ms / it,
+               p.cond_ms / it, p.line_search_ms / it,
+               (p.assembly_ms + p.analyse_ms + p.factor_ms + p.solve_ms + p.cond_ms +
+                p.line_search_ms) / it);
+        fprintf(stderr, "newton_bench: %dx%d: exact cond %.3g ms = %.2f factorisations\n",
+                nx, nx, p.cond_ms / it, p.cond_ms / p.factor_ms);
+    }
+    cloth_sim_destroy(sim);
+}
+
+int main(void)
+{
+    double t0 = now_s();
+    printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
+           "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters\n");
+    static const char *const solvers[] = {"cholmod", "pcg", "dense"};
+    for (int k = 0; k < 3; k++)
+        bench_row("hanging", 0, 30, 24, solvers[k], 2, 30);
+    static const int sizes[] = {30, 64, 128, 256};
+    for (int g = 0; g < 4; g++) {
+        int nx = sizes[g], frames = nx <= 64 ? 10 : nx <= 128 ? 4 : 2;
+        for (int k = 0; k < 3; k++)
+            if (k < 2 || 3 * nx * nx <= 6000)
+                bench_row("drape", 1, nx, nx, solvers[k], 5, frames);
+    }
+    bench_cond(64, 5);
+    bench_cond(128, 5);
+    fprintf(stderr, "newton_bench: %.0f s\n", now_s() - t0);
+    return 0;
+}
