@@ -178,6 +178,27 @@ cloth_status cloth__chol_factor(cloth__chol *ch, const cloth__sparse *A, double 
                        "Tikhonov shift of up to 10 max|A_ii| = %.3g", minor_col + 1, 10 * scale);
 }
 
+cloth_status cloth__chol_factor_shifted(cloth__chol *ch, const cloth__sparse *A, double beta,
+                                        cloth_error *err)
+{
+    ch->factored = 0;
+    cloth_status st = check_size(ch, A, err);
+    if (st == CLOTH_OK)
+        st = cloth__chol_analyse(ch, A, err);
+    if (st != CLOTH_OK)
+        return st;
+    point_at(ch, A);
+    double b[2] = {beta, 0};
+    if (!cholmod_factorize_p(&ch->A, b, NULL, 0, ch->L, &ch->c) || ch->c.status < 0)
+        return fail_cholmod(ch, "factor", err);
+    if (ch->c.status == CHOLMOD_NOT_POSDEF || ch->L->minor < ch->L->n)
+        return cloth__fail(err, CLOTH_ENUMERIC,
+                           "CHOLMOD: A + %g I is not positive definite (pivot of column %d)",
+                           beta, ((const int *)ch->L->Perm)[ch->L->minor] + 1);
+    ch->factored = 1;
+    return CLOTH_OK;
+}
+
 /* ------------------------------------------------------------------ solve, info */
 
 cloth_status cloth__chol_solve(cloth__chol *ch, const double *b, double *x, cloth_error *err)

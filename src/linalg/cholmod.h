@@ -51,6 +51,13 @@ cloth_status cloth__chol_analyse(cloth__chol *ch, const cloth__sparse *A, cloth_
 cloth_status cloth__chol_factor(cloth__chol *ch, const cloth__sparse *A, double *eps_used,
                                 cloth_error *err);
 
+/* Numeric factor of A + beta I for the given beta alone (no retries), A analysed first if
+ * its pattern is new: for a shift-invert whose shift is known to lie below the spectrum
+ * (eigs.c).  CLOTH_ENUMERIC "CHOLMOD: A + beta I is not positive definite (pivot of column
+ * K)" when it is not; the factor then is gone. */
+cloth_status cloth__chol_factor_shifted(cloth__chol *ch, const cloth__sparse *A, double beta,
+                                        cloth_error *err);
+
 /* x = (A + eps I)^-1 b with the last factor (cholmod_solve2, workspaces kept between
  * calls); x may alias b.  CLOTH_EINVAL when there is no factor; CLOTH_ENOMEM "CHOLMOD:
  * solve: out of memory ..." when its workspace cannot be had. */

@@ -9,13 +9,16 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Lanczos basis sizes.  lambda_max of a cloth's matrix sits in a cluster (relative gaps of
  * 1e-4 and less), and a larger basis needs fewer restarts: on a 2-D cloth-like matrix of
  * 50 000 unknowns ncv = 40 takes about 840 products with A against 1225 for ncv = 24, and
  * the orthogonalisation against the basis (n ncv flops a step) keeps larger ones from
- * paying.  lambda_min under shift-invert is 1/nu with nu well separated, so 8 vectors
- * (8 solves a restart) suffice; each solve costs far more than a product with A. */
+ * paying.  lambda_min under shift-invert is 1/nu, usually well separated; but a falling
+ * cloth's matrix is nearly m/h^2 I, whose bottom is a cluster too, and there 8 vectors
+ * settled on the second eigenvalue (1.8e-5 above the first, the newton tests' drape):
+ * 20 find the first. */
 #define NCV_MAX 40
 #define NCV_MIN 20
 /* Restarts allowed: lambda_max of the (-1, 2, -1) matrix of 3000 unknowns, whose top
@@ -36,7 +39,13 @@ struct cloth__eigs {
                        matrix and ARPACK's bookkeeping                         */
     double *d;      /* ncv: Ritz values from dseupd                            */
     int *select;    /* ncv: dseupd's selection (unused with howmny = "A")      */
+    double floor;   /* known lower bound of lambda_min, or -inf                */
 };
+
+void cloth__eigs_set_floor(cloth__eigs *e, double floor)
+{
+    e->floor = floor;
+}
 
 cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
 {
@@ -46,6 +55,7 @@ cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
     cloth__eigs *e = calloc(1, sizeof *e);
     if (e) {
         e->n = n;
+        e->floor = -INFINITY;
         e->ncv_max = n < NCV_MAX ? n : NCV_MAX;
         e->ncv_min = n < NCV_MIN ? n : NCV_MIN;
         size_t ncv = (size_t)e->ncv_max;
@@ -134,10 +144,10 @@ static void start_vector(cloth__eigs *e)
 }
 
 /* One eigenvalue of A: mode 1 with which = "LA" (the largest, OP = A), or mode 3 with
- * which = "LM" (the nearest to sigma = -eps, OP = (A + eps I)^-1 by ch).  Called with
- * arpack_lock held. */
+ * which = "LM" (the nearest to sigma, OP = (A - sigma I)^-1 by ch, which holds that
+ * factor).  Called with arpack_lock held. */
 static cloth_status lanczos(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch, int mode,
-                            double eps, double tol, double *lambda, cloth_error *err)
+                            double sigma, double tol, double *lambda, cloth_error *err)
 {
     const char *which = mode == 1 ? "LA" : "LM", *what = mode == 1 ? "lambda_max" : "lambda_min";
     int n = e->n, ido = 0, info = 1; /* info = 1: resid holds our start vector */
@@ -168,7 +178,7 @@ static cloth_status lanczos(cloth__eigs *e, const cloth__sparse *A, cloth__chol 
     if (iparam[4] < 1)
         return fail_arpack("dsaupd", 1, what, tol, err);
     /* Ritz values only (rvec = 0); in mode 3 dseupd returns lambda = sigma + 1/nu */
-    dseupd_c(0, "A", e->select, e->d, e->v, n, -eps, "I", n, which, 1, tol, e->resid, ncv,
+    dseupd_c(0, "A", e->select, e->d, e->v, n, sigma, "I", n, which, 1, tol, e->resid, ncv,
              e->v, n, iparam, ipntr, e->workd, e->workl, lworkl, &info);
     if (info != 0)
         return fail_arpack("dseupd", info, what, tol, err);
@@ -186,9 +196,32 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
     if (!(tol > 0 && tol < 1))
         return cloth__fail(err, CLOTH_EINVAL, "ARPACK: tolerance %g (need 0 < tol < 1)", tol);
     pthread_mutex_lock(&arpack_lock);
-    cloth_status st = lanczos(e, A, ch, 1, eps, tol, hi, err);
-    if (st == CLOTH_OK)
-        st = lanczos(e, A, ch, 3, eps, tol, lo, err);
+    cloth_status st = lanczos(e, A, ch, 1, 0, tol, hi, err);
+    /* lambda_min: with a floor, shift-invert about sigma = floor - 1e-3 floor, below the
+     * spectrum, so A - sigma I is positive definite (one more factor); its bottom
+     * eigenvalues, clustered within 1e-7 of each other, become 1/(lambda - sigma),
+     * spread by 1e-4 and more, which Lanczos resolves in a few restarts.  Without one
+     * (or if that factor fails) about -eps with the caller's factor of A + eps I. */
+    int shifted = 0;
+    if (st == CLOTH_OK && e->floor > 0) {
+        double sigma = e->floor * (1 - 1e-3);
+        cloth_error ignored;
+        shifted = cloth__chol_factor_shifted(ch, A, -sigma, &ignored) == CLOTH_OK;
+        /* ARPACK's residual bounds nu to tol_nu relative, so lambda - sigma too: lambda
+         * is known to tol_nu (lambda - sigma), which is tol lambda for tol_nu = tol
+         * lambda / (lambda - sigma), 1e3 tol at the floor.  A first pass at 1e-4 finds
+         * lambda, a second runs only if that was not enough. */
+        double loose = 1e-4;
+        if (shifted)
+            st = lanczos(e, A, ch, 3, sigma, loose, lo, err);
+        double need = st == CLOTH_OK && shifted ? tol * *lo / (*lo - sigma) : loose;
+        if (st == CLOTH_OK && shifted && need < loose)
+            st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
+        else /* the caller's factor is gone: made again */
+            st = cloth__chol_factor_shifted(ch, A, eps, err);
+    }
+    if (st == CLOTH_OK && !shifted)
+        st = lanczos(e, A, ch, 3, -eps, tol, lo, err);
     pthread_mutex_unlock(&arpack_lock);
     return st;
 }

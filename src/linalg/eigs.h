@@ -35,6 +35,17 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
                                double eps, double tol, double *lo, double *hi,
                                cloth_error *err);
 
+/* A number the caller knows to be <= lambda_min of the matrices it will pass (-inf, the
+ * default, when none is known).  The newton kernel knows one: its matrix is
+ * M/h^2 + (c/h) I plus positive semi-definite terms, so lambda_min >= min m/h^2 + c/h.
+ * With a floor, lambda_min is found by shift-invert about sigma = (1 - 1e-3) floor, with
+ * a factor of A - sigma I that cloth__eigs_range makes in ch (so ch no longer holds the
+ * caller's factor afterwards).  This is what makes a cloth's matrix tractable: thousands
+ * of its bottom eigenvalues (motions across the cloth, which flat springs do not resist)
+ * lie within 1e-7 of m/h^2, a cluster that shift-invert about 0 cannot resolve: ARPACK's
+ * residual test never passes, in any number of restarts. */
+void cloth__eigs_set_floor(cloth__eigs *e, double floor);
+
 /* Exact 2-norm condition number lambda_max / lambda_min of A from cloth__eigs_range; +inf
  * when lambda_min <= 0. */
 cloth_status cloth__eigs_cond(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,

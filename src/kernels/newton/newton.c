@@ -323,11 +323,13 @@ static int number_unknowns(cloth__newton *w, const cloth_mesh *m)
     if (!w->dof)
         return 0;
     double mass = 0;
+    w->min_mass = INFINITY;
     for (int i = 0; i < m->n; i++) {
         w->dof[i] = m->pinned[i] ? -1 : w->ndof;
         if (!m->pinned[i]) {
             w->ndof += 3;
             mass += m->mass[i];
+            w->min_mass = fmin(w->min_mass, m->mass[i]);
         }
     }
     w->mean_mass = w->ndof ? mass / (w->ndof / 3) : 0;
@@ -498,9 +500,10 @@ const cloth__kernel cloth__newton_kernel = {
     newton_measure,
     newton_log,
     newton_begin_frame,
-    /* a dense Cholesky of 3 x (free vertices) unknowns several times a frame, ~0.1 s
-     * each at 2000 unknowns: beyond 1000 a viewer would stop answering for seconds */
-    .interactive_max = 1000,
+    /* a sparse Cholesky of 3 x (free vertices) unknowns a few times a frame (make bench:
+     * ~10 ms an iteration at 2070 unknowns, ~22 ms at 2700, ~130 ms at 12 288): past
+     * about 6000 a frame takes longer than a viewer can wait */
+    .interactive_max = 6000,
     .dense_max = 0, /* newton.solver = dense has its own limit (newton_system.c) */
     .iteration_key = "max_iters",
     .stiffness_key = NULL,

@@ -249,11 +249,12 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
     }
     if (nd->cond == CLOTH_COND_ESTIMATE && nd->solver == CLOTH_SOLVER_DENSE)
         return cloth__linalg_cond_estimate(w->la, cond, err);
-    /* ARPACK, or the 1-norm estimate, from CHOLMOD's factor of H (+ eps I): PCG made
-     * none, so one is made here (its time counts as the condition number's) */
-    double eps = w->factor_eps;
+    /* ARPACK (which makes the factors it needs: the floor below), or the 1-norm
+     * estimate from CHOLMOD's factor of H (+ eps I): PCG made none, so one is made here
+     * (its time counts as the condition number's) */
+    double eps = w->factored ? w->factor_eps : 0;
     cloth_status st = CLOTH_OK;
-    if (!w->factored) {
+    if (!w->factored && nd->cond == CLOTH_COND_ESTIMATE) {
         cloth__newton_profile keep = w->profile;
         st = factor_sparse(w, &eps, err);
         keep.analyses = w->profile.analyses;
@@ -264,8 +265,15 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
         return st;
     /* each extreme eigenvalue to a residual of 2e-7 |theta|: for a symmetric matrix an
      * eigenvalue lies within the residual of theta, so the ratio is good to 1e-6 */
-    if (nd->cond == CLOTH_COND_EXACT)
+    if (nd->cond == CLOTH_COND_EXACT) {
+        /* H = M/h^2 + (c/h) I + positive semi-definite terms (PSD-clamped springs,
+         * spring damping, the barriers' normal parts, the strain terms): its spectrum
+         * starts at or above min m/h^2 + c/h */
+        double c_air = sim->scene.world.air_damping;
+        cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h * w->h) + c_air / w->h);
+        w->factored = 0; /* eigs leaves its own factor in chol */
         return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
+    }
     return cloth__condest_1norm(w->condest, w->H, eps, chol_solve_in_place, w->chol, cond, err);
 }
 

@@ -49,6 +49,7 @@ struct cloth__newton {
     int ndof;                   /* unknowns, 3 per free vertex                        */
     int *dof;                   /* n: first unknown of each vertex, -1 when pinned     */
     double mean_mass;           /* over free vertices                                 */
+    double min_mass;            /* the smallest mass of a free vertex                 */
 
     /* mesh adjacency, built once */
     int *adj_start, *adj;       /* CSR, sorted: vertices joined by a spring or a triangle */
