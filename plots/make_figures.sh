@@ -364,8 +364,27 @@ fig_stability() {
     render stability "$runs" "$t0"
 }
 
+# 7. pcg_iters: the drape at 64 x 64 by PCG, log vs cubic x each kappa rule: PCG
+# iterations per Newton iteration beside the exact condition number of each matrix
+fig_pcg_iters() {
+    has_kernel "$(scene_kernel experiments/pcg_iters.ini)" || return 0
+    t0=$(date +%s)
+    mkdir -p "$OUT/pcg_iters"
+    rm -rf "$OUT/pcg_iters/runs"
+    run_sweep pcg_iters runs experiments/pcg_iters.ini 2
+    rm -f plots/data/pcg_iters_*.csv
+    copy_data "$OUT/pcg_iters/runs/sweep.csv" plots/data/pcg_iters_sweep.csv
+    runs=0
+    for l in log-fixed log-ipc log-dynamic cubic-fixed cubic-ipc cubic-dynamic; do
+        [ -f "$OUT/pcg_iters/runs/$l/newton.csv" ] || { cat "$OUT/pcg_iters/runs.log"; exit 1; }
+        copy_data "$OUT/pcg_iters/runs/$l/newton.csv" "plots/data/pcg_iters_$l.csv"
+        runs=$((runs + 1))
+    done
+    render pcg_iters "$runs" "$t0"
+}
+
 # FIGURES="hanging stability ..." renders only those; by default every figure.
-ALL=${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence}
+ALL=${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence pcg_iters}
 COUNT=$(echo $ALL | wc -w) INDEX=0
 for fig in $ALL; do
     INDEX=$((INDEX + 1))
