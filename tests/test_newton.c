@@ -605,6 +605,7 @@ START_TEST(cond_method_is_reported)
         {"newton.solver=pcg", "exact-2norm"},
         {"newton.cond_exact_max=100;newton.solver=pcg", "exact-2norm"},
         {"newton.cond=estimate;newton.solver=dense", "estimate-1norm"},
+        {"newton.cond_exact_max=100;newton.solver=dense", "exact-2norm"},
         {"newton.cond=estimate;newton.solver=pcg", "estimate-1norm"},
     };
     char text[2048];
@@ -858,8 +859,8 @@ START_TEST(a_failed_factorisation_names_the_minor_and_keeps_the_rows)
 END_TEST
 
 /* CHOLMOD out of memory (forced by fault.h's hook after 30 factorisations) or ARPACK
- * failing (after 3000 reverse-communication calls, a few frames) ends the run with the library and the frame named, and the
- * rows before it kept.  _i: CHOLMOD, ARPACK. */
+ * failing (after 3000 reverse-communication calls, a few frames) ends the run with the
+ * library and the frame named, and the rows before it kept.  _i: CHOLMOD, ARPACK. */
 START_TEST(a_failed_sparse_library_is_named_and_keeps_the_rows)
 {
     char text[2048];
@@ -934,7 +935,7 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 4);
     tcase_add_loop_test(tc, si_form_gives_the_same_drape_in_centimetres, 0, 12);
     tcase_add_test(tc, paper_form_gives_another_drape_in_centimetres);
-    tcase_add_loop_test(tc, cond_method_is_reported, 0, 8);
+    tcase_add_loop_test(tc, cond_method_is_reported, 0, 9);
     tcase_add_loop_test(tc, cond_by_arpack_and_estimate_against_dsyevd, 0, 2);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);

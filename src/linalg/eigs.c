@@ -202,7 +202,7 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
      * eigenvalues, clustered within 1e-7 of each other, become 1/(lambda - sigma),
      * spread by 1e-4 and more, which Lanczos resolves in a few restarts.  Without one
      * (or if that factor fails) about -eps with the caller's factor of A + eps I. */
-    int shifted = 0;
+    int shifted = 0, unfactored = 0;
     if (st == CLOTH_OK && e->floor > 0) {
         double sigma = e->floor * (1 - 1e-3);
         cloth_error ignored;
@@ -218,7 +218,14 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
         if (st == CLOTH_OK && shifted && need < loose)
             st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
         else /* the caller's factor is gone: made again */
-            st = cloth__chol_factor_shifted(ch, A, eps, err);
+            unfactored = (st = cloth__chol_factor_shifted(ch, A, eps, err)) == CLOTH_ENUMERIC;
+    }
+    int row, col;
+    if (unfactored && cloth__sparse_find_nonfinite(A, &row, &col) < 0) {
+        /* A + eps I is not positive definite: lambda_min < -eps, the range has no bottom */
+        *lo = -INFINITY;
+        st = CLOTH_OK;
+        shifted = 1; /* nothing more to find */
     }
     if (st == CLOTH_OK && !shifted)
         st = lanczos(e, A, ch, 3, -eps, tol, lo, err);

@@ -30,7 +30,9 @@ void cloth__eigs_destroy(cloth__eigs *e);
  * The start vector is fixed (ones, perturbed by a hash of the index), so results repeat
  * run to run.  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
  * "ARPACK: dsaupd: <reason> for lambda_max|lambda_min (info = K)" (or dseupd) when ARPACK
- * does not converge or fails; a failed solve with ch returns its CHOLMOD message. */
+ * does not converge or fails; a failed solve with ch returns its CHOLMOD message.  With a
+ * floor, when neither A - sigma I nor A + eps I can be factored (A is finite but not
+ * positive definite), *lo = -inf (and cloth__eigs_cond gives +inf). */
 cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,
                                double eps, double tol, double *lo, double *hi,
                                cloth_error *err);

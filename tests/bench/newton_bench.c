@@ -3,12 +3,13 @@
  * stage (issue "Newton at scale"), with the sizes behind it.
  *
  * Scenes: the hanging cloth of experiments/hanging.ini (30 x 24, 2070 unknowns) and the
- * drape of experiments/drape.ini at 30 x 24, 64 x 64, 128 x 128 and 256 x 256 (the same
+ * drape of experiments/drape.ini at 30 x 30, 64 x 64, 128 x 128 and 256 x 256 (the same
  * 1.5 m cloth, finer; contact distances at most 0.4 spacings), dropped from just above
- * the sphere so that contacts and the strain limit are active within a few frames.  Each runs with newton.solver = cholmod
- * and pcg (dense too where it fits, as the reference), condition numbers off, for a few
- * frames after a warm-up; then the exact 2-norm condition number at 64 x 64 and
- * 128 x 128 (ARPACK) against the time of one factorisation.
+ * the sphere so that contacts and the strain limit are active within a few frames.
+ * Each runs with newton.solver = cholmod and pcg (dense too where it fits, as the
+ * reference), condition numbers off, for a few frames after a warm-up; then the exact
+ * 2-norm condition number at 64 x 64 and 128 x 128 (ARPACK) against the time of one
+ * factorisation.
  *
  * Columns: scene, nx, ny, unknowns, solver, iterations timed, nnz (upper triangle of H),
  * factor_nnz (entries of the Cholesky factor, the fill), then milliseconds per Newton

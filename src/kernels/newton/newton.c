@@ -20,8 +20,8 @@
  * v_{n+1} = (x - x_n)/h.
  *
  * Stages of a step (newton_step below): predict (x~, wind, kappa tables), and for each
- * Newton iteration: assemble (the active set at x, E, grad E, H), solve (dense Cholesky
- * with a recorded Tikhonov fallback, linalg/dense.c), condition number, line search (largest
+ * Newton iteration: assemble (the active set at x, E, grad E, H), solve (newton.solver, with
+ * a recorded Tikhonov fallback for the factorisations), condition number, line search (largest
  * feasible alpha <= 1, then Armijo), log; finally the velocity update.  A stage that
  * fails says why in the error object; the sim puts "SCENE: frame N: newton: " in front.
  *
@@ -36,6 +36,8 @@
  *                         initial-state check, the restart outside a moving sphere
  *   newton_kappa.c        the barrier stiffness rules: fixed, IPC, dynamic
  *   newton_line_search.c  the feasibility filter and Armijo backtracking
+ *   newton_system.c       the sparse Newton matrix's pattern, its solve by newton.solver
+ *                         (CHOLMOD, PCG, dense) and its condition number by newton.cond
  */
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"

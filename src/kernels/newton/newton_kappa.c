@@ -90,7 +90,8 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
 static cloth__pair_slot *pair_lookup(cloth__newton *w, int a, int b, int insert)
 {
     long long key = (long long)a * w->n + b;
-    unsigned slot = (unsigned)((unsigned long long)key * 0x9E3779B97F4A7C15ull >> 32) & w->pair_mask;
+    unsigned slot =
+        (unsigned)((unsigned long long)key * 0x9E3779B97F4A7C15ull >> 32) & w->pair_mask;
     for (unsigned probe = 0; probe <= w->pair_mask; probe++) {
         cloth__pair_slot *p = &w->pair_kappa[(slot + probe) & w->pair_mask];
         if (p->key == key)

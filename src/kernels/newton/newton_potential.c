@@ -60,8 +60,8 @@ static void add_block(const cloth__newton *w, cloth__sparse *H, int va, int vb,
 }
 
 /* A two-vertex 6x6 Hessian (row-major) into H. */
-static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int b, const double *K6,
-                            double s)
+static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int b,
+                            const double *K6, double s)
 {
     add_block(w, H, a, a, K6, 6, s);
     add_block(w, H, a, b, K6 + 3, 6, s);

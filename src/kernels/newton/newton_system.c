@@ -317,7 +317,8 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
     /* what newton.solver and newton.cond use, and nothing else */
     int dense = nd->solver == CLOTH_SOLVER_DENSE || cond_by_dsyevd(w, nd);
     int chol = nd->solver == CLOTH_SOLVER_CHOLMOD ||
-               (nd->cond != CLOTH_COND_OFF && !dense);
+               (nd->cond == CLOTH_COND_EXACT && !cond_by_dsyevd(w, nd)) ||
+               (nd->cond == CLOTH_COND_ESTIMATE && nd->solver != CLOTH_SOLVER_DENSE);
     if (st == CLOTH_OK && dense) {
         size_t n = (size_t)w->ndof;
         if (!(w->H_dense = malloc(n * n * sizeof *w->H_dense)))
