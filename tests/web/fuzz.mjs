@@ -215,16 +215,19 @@ try {
     // a frame under ASan: ten frames get a minute.
     const fresh = await open();
     const alive = await waitFor(() => fresh.log.hello && fresh.log.metrics > 10, 60000);
-    // newton (sparse Cholesky) is taken on this 720-vertex scene: no refusal, the state
-    // names it
+    // newton (sparse Cholesky) is not refused for its size on this 720-vertex scene: the
+    // switch is taken, or refused for a reason of the fuzzed state (a sphere moved into
+    // the cloth, which the barriers cannot start from), said in an error reply
+    const errorsBefore = fresh.log.errors;
     fresh.send(JSON.stringify({ type: 'set', name: 'kernel', value: 'newton' }));
-    const switched = await waitFor(() => fresh.log.state && fresh.log.state.params &&
-      fresh.log.state.params.kernel === 'newton', 20000);
-    const refused = !switched || /would solve/.test(fresh.log.lastError || '');
+    const switched = await waitFor(() => (fresh.log.state && fresh.log.state.params &&
+      fresh.log.state.params.kernel === 'newton') || fresh.log.errors > errorsBefore, 20000);
+    const why = fresh.log.errors > errorsBefore ? fresh.log.lastError : '';
+    const refused = !switched || /would solve/.test(why);
     fresh.close();
     ws.close();
     return { sent, errors: ws.log.errors, dropped: ws.log.dropped, texts: ws.log.texts, grabbed: dragger.log.grab[0],
-      heldBefore, released, alive, refused };
+      heldBefore, released, alive, refused, why };
   }, { count, seed });
   if (result.error) throw new Error(result.error);
   check(result.sent >= count, `sent ${result.sent} random and malformed messages`);
@@ -235,7 +238,8 @@ try {
     `a second page grabbed vertex ${result.grabbed}`);
   check(result.released, 'its disconnect mid-drag released the vertex');
   check(result.alive, 'a new page still gets the hello and frames');
-  check(!result.refused, 'newton is taken on the 720-vertex scene (2070 unknowns)');
+  check(!result.refused, 'newton is not refused for its size on the 720-vertex scene (2070 ' +
+    `unknowns)${result.why ? `; the fuzzed state refused it: ${result.why}` : ''}`);
 
   // ------------------------------------------------ broken clients over raw TCP
   const port = server.port;
