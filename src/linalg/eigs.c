@@ -212,13 +212,14 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
          * lambda / (lambda - sigma), 1e3 tol at the floor.  A first pass at 1e-4 finds
          * lambda, a second runs only if that was not enough. */
         double loose = 1e-4;
-        if (shifted)
+        if (shifted) {
             st = lanczos(e, A, ch, 3, sigma, loose, lo, err);
-        double need = st == CLOTH_OK && shifted ? tol * *lo / (*lo - sigma) : loose;
-        if (st == CLOTH_OK && shifted && need < loose)
-            st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
-        else /* the caller's factor is gone: made again */
+            double need = st == CLOTH_OK ? tol * *lo / (*lo - sigma) : loose;
+            if (need < loose)
+                st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
+        } else { /* the caller's factor is gone: made again */
             unfactored = (st = cloth__chol_factor_shifted(ch, A, eps, err)) == CLOTH_ENUMERIC;
+        }
     }
     int row, col;
     if (unfactored && cloth__sparse_find_nonfinite(A, &row, &col) < 0) {

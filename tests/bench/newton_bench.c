@@ -148,16 +148,18 @@ static void bench_cond(int nx, int warm)
     cloth_sim_destroy(sim);
 }
 
-int main(void)
+/* With the argument "cond", only the condition-number rows. */
+int main(int argc, char **argv)
 {
     double t0 = now_s();
+    int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
     printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
            "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters\n");
     static const char *const solvers[] = {"cholmod", "pcg", "dense"};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3 && !cond_only; k++)
         bench_row("hanging", 0, 30, 24, solvers[k], 2, 30);
     static const int sizes[] = {30, 64, 128, 256};
-    for (int g = 0; g < 4; g++) {
+    for (int g = 0; g < 4 && !cond_only; g++) {
         int nx = sizes[g], frames = nx <= 64 ? 10 : nx <= 128 ? 4 : 2;
         for (int k = 0; k < 3; k++)
             if (k < 2 || 3 * nx * nx <= 6000)
