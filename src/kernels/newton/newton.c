@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
@@ -55,13 +54,6 @@ int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
 void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out)
 {
     *out = w->profile;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 static double inf_norm(const double *v, int n)
@@ -215,18 +207,18 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
     for (int k = 0; k < nd->max_iters && !converged; k++) {
         iteration it = {.row = w->n_rows};
         cloth_status st;
-        t[0] = now_ms();
+        t[0] = cloth__newton_now_ms();
         if ((st = assemble(w, sim, &it, err)) != CLOTH_OK)
             return st;
-        t[1] = now_ms();
+        t[1] = cloth__newton_now_ms();
         if ((st = solve(w, sim, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
-        t[2] = now_ms();
+        t[2] = cloth__newton_now_ms();
         if ((st = condition_number(w, sim, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
-        t[3] = now_ms();
+        t[3] = cloth__newton_now_ms();
         line_search(w, sim, &it);
-        t[4] = now_ms();
+        t[4] = cloth__newton_now_ms();
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */
         seen = it.alpha > 0 ? w->eval : it.seen;

@@ -10,6 +10,7 @@
 #include "terms/spatial_hash.h"
 
 #include <stddef.h>
+#include <time.h>
 
 /* ------------------------------------------------------------------ work */
 
@@ -121,6 +122,14 @@ struct cloth__newton {
 
     cloth__newton_profile profile; /* stage times since create or reset            */
 };
+
+/* Wall-clock milliseconds, for the stage profile (never for results). */
+static inline double cloth__newton_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 static inline double cloth__dot3(const double a[3], const double b[3])
 {
