@@ -1,5 +1,6 @@
 /* Golden results: every kernel on the fixed scenes of tests/golden/, each output file
- * hashed (FNV-1a, 64 bits) with its wall times dropped.  test_golden.c compares them with
+ * hashed (FNV-1a, 64 bits) with its wall times dropped and its condition numbers rounded
+ * to 6 digits (they depend on the CPU's BLAS kernels).  test_golden.c compares them with
  * golden.tsv; `make golden` prints them (golden_main.c) to update it. */
 #ifndef CLOTH_GOLDEN_H
 #define CLOTH_GOLDEN_H
