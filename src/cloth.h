@@ -79,6 +79,8 @@ typedef struct cloth_material_def {
     double vertex_mass;         /* uniform mass per vertex (kg), used if density == 0 */
     double density;             /* area density (kg/m^2); > 0 lumps mass by area      */
     double spring_damping;      /* c_d of F = -c_d ((v_i - v_j).u) u  (N s/m)         */
+    double thickness;           /* cloth-cloth contact distance (m): self-collision
+                                 * keeps non-adjacent parts this far apart            */
 } cloth_material_def;
 
 typedef struct cloth_world_def {
@@ -114,6 +116,7 @@ typedef struct cloth_run_def {
     int frames;                 /* frames to run after frame 0                        */
     double blowup_limit;        /* |x| beyond this counts as diverged (m)             */
     unsigned long seed;         /* seeds the wind turbulence                          */
+    int self_collision;         /* cloth-cloth contact on (1) or off (0)              */
 } cloth_run_def;
 
 typedef enum {
@@ -173,8 +176,6 @@ typedef struct cloth_newton_def {
     double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
     cloth_strain_measure strain_measure; /* triangle (singular values) or edge        */
     cloth_kappa_form kappa_form;/* paper (published) or si (unit-consistent) mass term */
-    int self_contact;           /* vertex-vertex contact on/off                       */
-    double contact_offset;      /* self-contact offset (m)                            */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
     cloth_cond_mode cond;       /* condition number: exact, estimate or off           */

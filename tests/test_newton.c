@@ -41,13 +41,13 @@ static const char *folded_scene =
     "[mesh]\nnx = 3\nny = 3\nspacing = 0.1\nplane = xz\nsprings = structural,shear\n"
     "pins = none\n"
     "[material]\nk_structural = 40\nk_shear = 15\nvertex_mass = 0.01\nspring_damping = 0.2\n"
+    "thickness = 0.008\n"
     "[world]\nwind = 1 0 2\nair_damping = 0.3\n"
     "[sphere]\ncenter = 0.101 -0.307 0.101\nradius = 0.3\noffset = 0.002\n"
     "[plane]\nheight = -0.006\n"
-    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[run]\nkernel = newton\ndt = 0.01\nself_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = %s\ndhat = 0.01\n"
-    "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\nself_contact = on\n"
-    "contact_offset = 0.008\n";
+    "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\n";
 
 typedef struct { cloth__newton *w; cloth_sim *sim; int exact; } potential_ctx;
 
@@ -145,7 +145,7 @@ START_TEST(damped_chain_settles_to_static_extension)
              "[material]\nk_structural = %g\nvertex_mass = %g\n"
              "[world]\ngravity = 0 -%g 0\nair_damping = 0.05\n"
              "[run]\nkernel = newton\ndt = 0.05\n"
-             "[newton]\nbarrier = none\nstrain_limit = 0\nself_contact = off\ntol = 1e-6\n"
+             "[newton]\nbarrier = none\nstrain_limit = 0\ntol = 1e-6\n"
              "cond = off\n",
              N + 1, l0, k, m, gmag);
     cloth_sim *sim = make_sim(text);
@@ -176,9 +176,9 @@ static const char *drape_scene =
     "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 2\nvertex_mass = 0.01\n"
     "[world]\nair_damping = 0.002\n"
     "[sphere]\ncenter = 0 0 0\nradius = 0.25\noffset = 0.01\n"
-    "[run]\nkernel = newton\ndt = 0.016666666666666666\nframes = %d\n"
+    "[run]\nkernel = newton\ndt = 0.016666666666666666\nframes = %d\nself_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = %s\ndhat = 0.01\nstrain_limit = 0.02\n"
-    "self_contact = on\ncontact_offset = 0.01\ncond = %s\n";
+    "cond = %s\n";
 
 /* ------------------------------------------------------------------ solvers */
 
@@ -441,7 +441,7 @@ static const char *floor_scene =
     "[plane]\nheight = 0\n"
     "[run]\nkernel = newton\ndt = %s\n"
     "[newton]\nbarrier = cubic\nkappa = dynamic\nkappa_update = %s\ndhat = 0.05\n"
-    "strain_limit = 0\nself_contact = off\ntol = 1e-12\nmax_iters = 6\ncond = off\n"
+    "strain_limit = 0\ntol = 1e-12\nmax_iters = 6\ncond = off\n"
     "kappa_form = %s\n";
 
 /* Loops: per step or per iteration, times the paper form (mass term m/g^2, h = 0.01) or
@@ -520,12 +520,13 @@ static const char *unit_scene =
     "[mesh]\nnx = 6\nny = 6\nspacing = %.17g\nplane = xz\norigin = %.17g %.17g %.17g\n"
     "pins = none\n"
     "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 2\nvertex_mass = 0.01\n"
+    "thickness = %.17g\n"
     "[world]\ngravity = 0 %.17g 0\nair_density = %.17g\nair_damping = 0.002\n"
     "[sphere]\ncenter = 0 0 0\nradius = %.17g\noffset = %.17g\n"
     "[run]\nkernel = newton\ndt = 0.016666666666666666\nblowup_limit = %.17g\n"
+    "self_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = %s\nkappa_form = %s\nstrain_measure = %s\n"
-    "dhat = %.17g\nstrain_limit = 0.05\nself_contact = on\ncontact_offset = %.17g\n"
-    "cond = off\n";
+    "dhat = %.17g\nstrain_limit = 0.05\ncond = off\n";
 
 static cloth_sim *unit_sim(double s, int combo, const char *form)
 {
@@ -533,9 +534,9 @@ static cloth_sim *unit_sim(double s, int combo, const char *form)
     static const char *const kappas[] = {"fixed", "ipc", "dynamic"};
     static const char *const measures[] = {"triangle", "edge"};
     char text[2048];
-    snprintf(text, sizeof text, unit_scene, 0.08 * s, -0.2 * s, 0.28 * s, -0.2 * s, -9.81 * s,
-             1.2 / (s * s * s), 0.25 * s, 0.01 * s, 100 * s, barriers[combo % 2],
-             kappas[combo / 2 % 3], form, measures[combo / 6], 0.01 * s, 0.01 * s);
+    snprintf(text, sizeof text, unit_scene, 0.08 * s, -0.2 * s, 0.28 * s, -0.2 * s, 0.01 * s,
+             -9.81 * s, 1.2 / (s * s * s), 0.25 * s, 0.01 * s, 100 * s, barriers[combo % 2],
+             kappas[combo / 2 % 3], form, measures[combo / 6], 0.01 * s);
     return make_sim(text);
 }
 
@@ -609,8 +610,8 @@ START_TEST(cond_method_is_reported)
         {"newton.cond=estimate;newton.solver=pcg", "estimate-1norm"},
     };
     char text[2048];
-    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, -9.81, 1.2, 0.25, 0.01,
-             100.0, "cubic", "dynamic", "paper", "triangle", 0.01, 0.01);
+    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, 0.01, -9.81, 1.2, 0.25,
+             0.01, 100.0, "cubic", "dynamic", "paper", "triangle", 0.01);
     cloth_scene s;
     cloth_error err;
     ck_assert(cloth_scene_parse(text, "cond.ini", &s, &err) == CLOTH_OK);
@@ -648,8 +649,8 @@ START_TEST(cond_by_arpack_and_estimate_against_dsyevd)
         {{"newton.cond=estimate", "newton.solver=dense"},
          {"newton.cond=estimate", "newton.solver=cholmod"}}};
     char text[2048];
-    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, -9.81, 1.2, 0.25, 0.01,
-             100.0, "cubic", "dynamic", "paper", "triangle", 0.01, 0.01);
+    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, 0.01, -9.81, 1.2, 0.25,
+             0.01, 100.0, "cubic", "dynamic", "paper", "triangle", 0.01);
     cloth_sim *sims[2];
     for (int k = 0; k < 2; k++) {
         cloth_scene s;

@@ -95,6 +95,12 @@ static const struct { const char *text, *prefix; } bad[] = {
     {"[newton]\npcg_tol = 0\n", "bad.ini:2: newton.pcg_tol: "},
     {"[newton]\n\npcg_tol = -1e-3\n", "bad.ini:3: newton.pcg_tol: "},
     {"[newton]\npcg_max_iters = 0\n", "bad.ini:2: newton.pcg_max_iters: "},
+    {"[newton]\nself_contact = on\n",
+     "bad.ini:2: newton.self_contact: this key was replaced by run.self_collision"},
+    {"[newton]\ncontact_offset = 0.01\n",
+     "bad.ini:2: newton.contact_offset: this key was replaced by material.thickness"},
+    {"[material]\nthickness = -0.01\n", "bad.ini:2: material.thickness: "},
+    {"[run]\nself_collision = yes\n", "bad.ini:2: run.self_collision: "},
     {"\n# only a comment\n\n", "bad.ini:1: (file): "},
     {"", "bad.ini:1: (file): "},
 };

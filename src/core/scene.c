@@ -147,6 +147,7 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
 #define INF HUGE_VAL
 
 static const char *const plane_names[] = {"xy", "xz", NULL};
+static const char *const onoff_names[] = {"off", "on", NULL};
 
 static const cloth__key common_keys[] = {
     {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
@@ -180,6 +181,8 @@ static const cloth__key common_keys[] = {
      NULL, "0", "area density (kg/m^2); > 0 lumps a third of each triangle's mass"},
     {"material", "spring_damping", CLOTH__KEY_DOUBLE, OFF(material.spring_damping), 0, 0,
      INF, 0, 1, NULL, NULL, "0", "c_d of F = -c_d ((v_i - v_j).u) u (N s/m)"},
+    {"material", "thickness", CLOTH__KEY_DOUBLE, OFF(material.thickness), 0, 0, INF, 0, 1, NULL,
+     NULL, "0.01", "cloth-cloth contact distance with run.self_collision (m)"},
 
     {"world", "gravity", CLOTH__KEY_VEC3, OFF(world.gravity), 0, 0, 0, 0, 0, NULL, NULL,
      "0 -9.81 0", "gravitational acceleration (m/s^2)"},
@@ -220,6 +223,9 @@ static const cloth__key common_keys[] = {
      NULL, "1000", "|x| beyond this counts as diverged (m)"},
     {"run", "seed", CLOTH__KEY_ULONG, OFF(run.seed), 0, 0, 0, 0, 0, NULL, NULL, "1",
      "seed of the wind turbulence"},
+    {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
+     onoff_names, NULL, "off", "cloth-cloth contact (every kernel; README: what each "
+     "kernel guarantees)"},
 };
 
 #define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))
@@ -310,6 +316,23 @@ void cloth__default_scene(const cloth__keyset *ks, cloth_scene *scene)
 
 /* ------------------------------------------------------------------ parsing */
 
+/* Keys that older scene files may still hold, with what replaced them. */
+static const struct {
+    const char *section, *name, *instead;
+} replaced_keys[] = {
+    {"newton", "self_contact", "run.self_collision (on | off, for every kernel)"},
+    {"newton", "contact_offset", "material.thickness (m), the contact distance of every "
+                                 "kernel"},
+};
+
+static const char *replaced_by(const char *section, const char *name)
+{
+    for (size_t i = 0; i < sizeof replaced_keys / sizeof replaced_keys[0]; i++)
+        if (!strcmp(section, replaced_keys[i].section) && !strcmp(name, replaced_keys[i].name))
+            return replaced_keys[i].instead;
+    return NULL;
+}
+
 /* Sets section.name = value, recording where it came from. */
 static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *section,
                            const char *name, const char *value, const char *where,
@@ -317,6 +340,10 @@ static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *
 {
     int index;
     const cloth__key *k = cloth__key_find(ks, section, name, &index);
+    const char *instead = replaced_by(section, name);
+    if (!k && instead)
+        return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: this key was replaced by %s", where,
+                           section, name, instead);
     if (!k)
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
                            section, name, section);

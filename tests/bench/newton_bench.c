@@ -65,7 +65,7 @@ static int make_scene(cloth_scene *s, int drape, int nx, int ny, const char *sol
     snprintf(mesh[1], sizeof mesh[1], "mesh.ny=%d", ny);
     snprintf(mesh[2], sizeof mesh[2], "mesh.spacing=%.17g", spacing);
     snprintf(mesh[3], sizeof mesh[3], "newton.dhat=%.17g", reach);
-    snprintf(mesh[4], sizeof mesh[4], "newton.contact_offset=%.17g", reach);
+    snprintf(mesh[4], sizeof mesh[4], "material.thickness=%.17g", reach);
     snprintf(sol, sizeof sol, "newton.solver=%s", solver);
     snprintf(cnd, sizeof cnd, "newton.cond=%s", cond);
     const char *sets[] = {"run.kernel=newton", "run.substeps=1", sol, cnd,

@@ -35,10 +35,10 @@ static const char *SCENE =
     "[world]\nwind = 0 0 1\nturbulence = 0.3\n"
     "[sphere]\nradius = 0.2\noffset = 0.01\n"
     "[plane]\nheight = -0.5\n"
-    "[run]\ndt = 0.01\nsubsteps = 2\nframes = 3\n"
+    "[run]\ndt = 0.01\nsubsteps = 2\nframes = 3\nself_collision = on\n"
     "[verlet]\nmode = provot\nstrain_limit = 0.1\n"
     "[pbd]\nbending = dihedral\n"
-    "[newton]\nself_contact = on\nstrain_limit = 0.05\ncond = exact\n";
+    "[newton]\nstrain_limit = 0.05\ncond = exact\n";
 
 static const char *SWEEP_SUFFIX =
     "[sweep]\n"

@@ -433,7 +433,6 @@ static const char *const barrier_names[] = {"log", "cubic", "none", NULL};
 static const char *const kappa_names[] = {"fixed", "ipc", "dynamic", NULL};
 static const char *const update_names[] = {"step", "iteration", NULL};
 static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
-static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
@@ -459,10 +458,6 @@ static const cloth__key newton_keys[] = {
      "triangle (both singular values of F, as ZOZO) or edge (structural and shear springs)"},
     {"newton", "kappa_form", CLOTH__KEY_CHOICE, OFF(kappa_form), 0, 0, 0, 0, 0, form_names,
      NULL, "paper", "mass term of kappa: paper (m/g^2, as published) or si (unit-consistent)"},
-    {"newton", "self_contact", CLOTH__KEY_CHOICE, OFF(self_contact), 0, 0, 0, 0, 0,
-     onoff_names, NULL, "on", "vertex-vertex contact between non-adjacent vertices"},
-    {"newton", "contact_offset", CLOTH__KEY_DOUBLE, OFF(contact_offset), 0, 0, INF, 0, 1,
-     NULL, NULL, "0.01", "self-contact distance: g = |x_i - x_j| - offset (m)"},
     {"newton", "tol", CLOTH__KEY_DOUBLE, OFF(tol), 0, 0, INF, 1, 1, NULL, NULL, "1e-3",
      "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
     {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,

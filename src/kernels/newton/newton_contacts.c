@@ -185,10 +185,10 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
             cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
     }
-    if (nd->self_contact) {
+    if (s->run.self_collision) {
         const int *pairs;
         int overflow;
-        int count = cloth__spatial_hash_query(w->hash, x, nd->contact_offset + nd->dhat,
+        int count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + nd->dhat,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
         w->pair_overflows += overflow;
         for (int p = 0; p < count; p++)
@@ -211,7 +211,7 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
     case CLOTH__CONTACT_FLOOR:
         return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
     case CLOTH__CONTACT_PAIR:
-        return cloth__gap_pair(xa, x + 3 * c->b, s->newton.contact_offset, grad, hess);
+        return cloth__gap_pair(xa, x + 3 * c->b, s->material.thickness, grad, hess);
     case CLOTH__CONTACT_STRAIN:
         return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->elem].rest,
                                  s->newton.strain_limit, grad, hess);
@@ -270,17 +270,17 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                    s->source, nd->strain_limit, sigma1 - 1, t,
                                    s->mesh.prestretch);
         }
-    if (nd->self_contact)
+    if (s->run.self_collision)
         for (int i = 0; i < m->n; i++)
             for (int j = i + 1; j < m->n; j++) {
                 if (!cloth__newton_keep_pair(i, j, (void *)w))
                     continue;
-                if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, nd->contact_offset, NULL,
+                if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, s->material.thickness, NULL,
                                     NULL) <= 0)
                     return cloth__fail(err, CLOTH_EINVAL,
-                                       "%s: newton.contact_offset: vertices %d and %d start closer "
+                                       "%s: material.thickness: vertices %d and %d start closer "
                                        "than %g",
-                                       s->source, i, j, nd->contact_offset);
+                                       s->source, i, j, s->material.thickness);
             }
     return CLOTH_OK;
 }
@@ -338,7 +338,7 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
             snprintf(buf, size, "vertex %d is below the plane (gap %.3g m)", c->a, g);
             return;
         case CLOTH__CONTACT_PAIR:
-            snprintf(buf, size, "vertices %d and %d are closer than newton.contact_offset "
+            snprintf(buf, size, "vertices %d and %d are closer than material.thickness "
                      "(gap %.3g m)", c->a, c->b, g);
             return;
         case CLOTH__CONTACT_STRAIN:

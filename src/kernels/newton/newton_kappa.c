@@ -74,7 +74,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
         return cloth__kappa_stencil_vertex(dir, H) +
                cloth__kappa_mass(nd->kappa_form, m->mass[c->a], g, nd->dhat, w->h, 1);
     case CLOTH__CONTACT_PAIR:
-        cloth__gap_pair(xa, x + 3 * c->b, nd->contact_offset, dir, NULL);
+        cloth__gap_pair(xa, x + 3 * c->b, sim->scene.material.thickness, dir, NULL);
         elastic_block(w, m, x, ab, 2, H);
         return cloth__kappa_stencil_pair(dir, H) +
                cloth__kappa_mass(nd->kappa_form, 0.5 * (m->mass[c->a] + m->mass[c->b]), g,

@@ -66,22 +66,22 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, sim, x, dir));
-    if (nd->self_contact && dmax > 0) {
+    if (s->run.self_collision && dmax > 0) {
         const int *pairs;
         int overflow;
         double reach = fmax(nd->dhat, 2 * dmax / (1 - eta));
-        int count = cloth__spatial_hash_query(w->hash, x, nd->contact_offset + reach,
+        int count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + reach,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
         if (overflow) {
             w->pair_overflows++;
-            count = cloth__spatial_hash_query(w->hash, x, nd->contact_offset + nd->dhat,
+            count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + nd->dhat,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
             amax = fmin(amax, (1 - eta) * nd->dhat / (2 * dmax));
         }
         for (int p = 0; p < count; p++) {
             int a = pairs[2 * p], b = pairs[2 * p + 1];
             amax = fmin(amax, cloth__alpha_pair(x + 3 * a, x + 3 * b, dir + 3 * a,
-                                                dir + 3 * b, nd->contact_offset, eta));
+                                                dir + 3 * b, s->material.thickness, eta));
         }
     }
     return amax;
