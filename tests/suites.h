@@ -28,6 +28,7 @@
     X(intersect) \
     X(distance) \
     X(ccd) \
+    X(broad_phase) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)

@@ -2,6 +2,8 @@
  * intersect.h for what counts and why. */
 #include "terms/intersect.h"
 
+#include "terms/broad_phase.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -159,12 +161,6 @@ struct cloth__intersect {
     int *big;           /* triangles too large for the grid                          */
 };
 
-static int pair_cmp(const void *x, const void *y)
-{
-    const int *p = x, *q = y;
-    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
-}
-
 cloth_status cloth__intersect_create(const cloth_mesh *mesh, cloth__intersect **out,
                                      cloth_error *err)
 {
@@ -207,27 +203,7 @@ cloth_status cloth__intersect_create(const cloth_mesh *mesh, cloth__intersect **
         !w->slot_cell || !w->slot_vert || !w->big)
         goto fail_alloc;
 
-    /* every side of every triangle as (min, max), sorted, duplicates dropped; a side
-     * joining a vertex to itself (a degenerate triangle) is no edge */
-    int m = 0;
-    for (int t = 0; t < nt; t++)
-        for (int k = 0; k < 3; k++) {
-            int i = mesh->tris[3 * t + k], j = mesh->tris[3 * t + (k + 1) % 3];
-            if (i == j)
-                continue;
-            w->edges[2 * m] = i < j ? i : j;
-            w->edges[2 * m + 1] = i < j ? j : i;
-            m++;
-        }
-    qsort(w->edges, (size_t)m, 2 * sizeof *w->edges, pair_cmp);
-    int unique = 0;
-    for (int e = 0; e < m; e++)
-        if (unique == 0 || pair_cmp(w->edges + 2 * e, w->edges + 2 * (unique - 1)) != 0) {
-            w->edges[2 * unique] = w->edges[2 * e];
-            w->edges[2 * unique + 1] = w->edges[2 * e + 1];
-            unique++;
-        }
-    w->n_edges = unique;
+    w->n_edges = cloth__triangle_edges(mesh, w->edges);
     *out = w;
     return CLOTH_OK;
 

@@ -1,0 +1,58 @@
+/* Private: the broad phase of cloth-cloth contact — the point-triangle and edge-edge pairs
+ * of a triangle mesh whose bounding boxes, each grown by r/2 on every side, overlap
+ * (so every pair closer than r is among them), optionally over a linear motion x -> x +
+ * dx (the boxes then hold both ends, so every pair that comes closer than r at some
+ * time of the motion is among them).  Pairs that share a vertex are left out, and so
+ * are pairs whose vertices are all fixed.
+ *
+ * Method: a hashed uniform grid (as terms/intersect.c's).  The cell edge s is twice
+ * the triangles' mean box extent (grown boxes).  Each triangle (and, in a second grid,
+ * each edge) whose box fits in s is stored once, in the cell of its box's lower corner;
+ * a box B with extent <= s overlaps a box Q only if B.lo lies in [Q.lo - s, Q.hi] on
+ * every axis, so a vertex (or an edge) looks in the cells from that of Q.lo - s to that
+ * of Q.hi.  Larger triangles and edges are kept in a list that every query tests, and
+ * a query box that would span more than 4 cells on an axis tests all primitives, so
+ * the result is the exact set of overlapping pairs whatever the geometry (the tests
+ * compare it with all pairs).  Every pair is found once.
+ *
+ * All memory is sized at creation; a query allocates nothing. */
+#ifndef CLOTH_BROAD_PHASE_H
+#define CLOTH_BROAD_PHASE_H
+
+#include "cloth.h"
+
+typedef struct cloth__broad_phase cloth__broad_phase;
+
+/* The pairs of the last query, valid until the next one: pt[2k] a vertex and pt[2k+1] a
+ * triangle (an index into mesh->tris); ee[2k] < ee[2k+1] two edges (indices into the
+ * broad phase's edge list).  overflow is set when more pairs existed than the capacity
+ * (the first ones found are kept). */
+typedef struct cloth__broad_pairs {
+    const int *pt;
+    int n_pt;
+    const int *ee;
+    int n_ee;
+    int overflow;
+} cloth__broad_pairs;
+
+/* The unique sides of the mesh's triangles, (lower, higher) and sorted, into edges (room
+ * for 6 n_tris ints); a side that joins a vertex to itself (a degenerate triangle) is
+ * none.  Returns their number. */
+int cloth__triangle_edges(const cloth_mesh *mesh, int *edges);
+
+/* For mesh's triangles and their edges, with room for max_pairs pairs of each kind. */
+cloth_status cloth__broad_phase_create(const cloth_mesh *mesh, int max_pairs,
+                                       cloth__broad_phase **out, cloth_error *err);
+void cloth__broad_phase_destroy(cloth__broad_phase *bp);
+
+/* The mesh's unique triangle edges, 2 vertices each (lower index first); returns their
+ * number. */
+int cloth__broad_phase_edges(const cloth__broad_phase *bp, const int **edges);
+
+/* The pairs at positions x (3 n), or over the motion x -> x + dx when dx is not NULL,
+ * closer than r >= 0 (finite).  fixed (n entries, may be NULL): a pair whose vertices
+ * are all fixed is left out. */
+void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const double *dx,
+                              double r, const unsigned char *fixed, cloth__broad_pairs *out);
+
+#endif
