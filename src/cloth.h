@@ -165,6 +165,8 @@ typedef enum { CLOTH_COND_EXACT = 0, CLOTH_COND_ESTIMATE = 1, CLOTH_COND_OFF = 2
 typedef enum { CLOTH_STRAIN_TRIANGLE = 0, CLOTH_STRAIN_EDGE = 1 } cloth_strain_measure;
 typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
 typedef enum { CLOTH_SOLVER_CHOLMOD = 0, CLOTH_SOLVER_PCG = 1, CLOTH_SOLVER_DENSE = 2 } cloth_solver;
+typedef enum { CLOTH_CONTACT_FULL = 0, CLOTH_CONTACT_VERTEX = 1 } cloth_contact_set;
+typedef enum { CLOTH_CONTACT_HESSIAN_PROJECT = 0, CLOTH_CONTACT_HESSIAN_GAUSS_NEWTON = 1 } cloth_contact_hessian;
 
 typedef struct cloth_newton_def {
     cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
@@ -176,6 +178,10 @@ typedef struct cloth_newton_def {
     double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
     cloth_strain_measure strain_measure; /* triangle (singular values) or edge        */
     cloth_kappa_form kappa_form;/* paper (published) or si (unit-consistent) mass term */
+    cloth_contact_set contact;  /* self-contact terms: full (point-triangle and
+                                 * edge-edge) or vertex (vertex-vertex)               */
+    cloth_contact_hessian contact_hessian; /* self-contact Hessians made PSD by
+                                 * eigenvalue projection or Gauss-Newton              */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
     cloth_cond_mode cond;       /* condition number: exact, estimate or off           */

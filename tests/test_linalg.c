@@ -201,6 +201,47 @@ START_TEST(errors_are_messages)
 }
 END_TEST
 
+/* The PSD projection of Q diag(lambda) Q^T, Q a product of plane rotations (orthogonal
+ * by construction), is Q diag(max(lambda, 0)) Q^T; a PSD matrix is unchanged; a NaN entry
+ * gives an error and a zero matrix.  n = 12, a contact stencil's size. */
+START_TEST(psd_projection_clamps_eigenvalues)
+{
+    enum { N = 12 };
+    double Q[N * N], A[N * N], want[N * N], lambda[N];
+    for (int i = 0; i < N * N; i++)
+        Q[i] = i % (N + 1) == 0;
+    for (int p = 0; p < N - 1; p++) { /* Q <- Q G(p, p + 1, angle p) */
+        double c = cos(0.3 + p), s = sin(0.3 + p);
+        for (int r = 0; r < N; r++) {
+            double a = Q[N * r + p], b = Q[N * r + p + 1];
+            Q[N * r + p] = c * a - s * b;
+            Q[N * r + p + 1] = s * a + c * b;
+        }
+    }
+    for (int k = 0; k < N; k++)
+        lambda[k] = k % 3 == 0 ? -(k + 1.0) : k + 0.5;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < N; c++) {
+                A[N * r + c] = want[N * r + c] = 0;
+                for (int k = 0; k < N; k++) {
+                    double l = pass ? fmax(lambda[k], 0) : lambda[k];
+                    A[N * r + c] += Q[N * r + k] * l * Q[N * c + k];
+                    want[N * r + c] += Q[N * r + k] * fmax(lambda[k], 0) * Q[N * c + k];
+                }
+            }
+        ck_assert_int_eq(cloth__linalg_project_psd(N, A), 0);
+        for (int i = 0; i < N * N; i++)
+            ck_assert_msg(fabs(A[i] - want[i]) <= 1e-12 * N, "pass %d, entry %d: %g, want %g",
+                          pass, i, A[i], want[i]);
+    }
+    A[5] = NAN;
+    ck_assert_int_ne(cloth__linalg_project_psd(N, A), 0);
+    for (int i = 0; i < N * N; i++)
+        ck_assert(A[i] == 0);
+}
+END_TEST
+
 Suite *suite_linalg(void)
 {
     Suite *s = suite_create("linalg");
@@ -211,6 +252,7 @@ Suite *suite_linalg(void)
     tcase_add_loop_test(tc, solve_and_estimate_random_spd, 0, 3);
     tcase_add_test(tc, indefinite_matrix_falls_back_to_tikhonov);
     tcase_add_test(tc, errors_are_messages);
+    tcase_add_test(tc, psd_projection_clamps_eigenvalues);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -41,13 +41,14 @@ static const char *folded_scene =
     "[mesh]\nnx = 3\nny = 3\nspacing = 0.1\nplane = xz\nsprings = structural,shear\n"
     "pins = none\n"
     "[material]\nk_structural = 40\nk_shear = 15\nvertex_mass = 0.01\nspring_damping = 0.2\n"
-    "thickness = 0.008\n"
+    "thickness = %s\n"
     "[world]\nwind = 1 0 2\nair_damping = 0.3\n"
     "[sphere]\ncenter = 0.101 -0.307 0.101\nradius = 0.3\noffset = 0.002\n"
     "[plane]\nheight = -0.006\n"
     "[run]\nkernel = newton\ndt = 0.01\nself_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = %s\ndhat = 0.01\n"
-    "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\n";
+    "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\ncontact = %s\n"
+    "contact_hessian = %s\n";
 
 typedef struct { cloth__newton *w; cloth_sim *sim; int exact; } potential_ctx;
 
@@ -78,13 +79,21 @@ static void fold(double *x, double phi)
 
 /* grad E and the true Hessian (exact = 1: unprojected springs and contact blocks)
  * against central differences, relative 1e-6; and the Newton matrix (exact = 0) is
- * symmetric positive definite-looking on its diagonal.  _i: log or cubic (bit 0) x
- * strain measure triangle or edge (bit 1). */
+ * symmetric and positive definite.  _i: log or cubic (bit 0) x strain measure triangle
+ * or edge (bit 1) x self-contact (_i / 4): full with projected Hessians, vertex, full
+ * with Gauss-Newton Hessians.  With full contact (thickness 6 mm) the fold brings the
+ * third column within reach of triangles and edges of the first: point-triangle and
+ * edge-edge terms of several distance types are active (the closest edges 7.6 mm apart,
+ * a vertex and a triangle 15 mm). */
 START_TEST(potential_matches_finite_differences)
 {
+    static const char *const contact[3][2] = {
+        {"full", "project"}, {"vertex", "project"}, {"full", "gauss-newton"}};
     char text[2048];
-    snprintf(text, sizeof text, folded_scene, _i % 2 == 0 ? "log" : "cubic",
-             _i % 2 == 0 ? "auto" : "30", _i < 2 ? "triangle" : "edge");
+    int vertex = _i / 4 == 1;
+    snprintf(text, sizeof text, folded_scene, vertex ? "0.008" : "0.006",
+             _i % 2 == 0 ? "log" : "cubic", _i % 2 == 0 ? "auto" : "30",
+             _i % 4 < 2 ? "triangle" : "edge", contact[_i / 4][0], contact[_i / 4][1]);
     cloth_sim *sim = make_sim(text);
     double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
     fold(x, 0.15);
@@ -104,11 +113,32 @@ START_TEST(potential_matches_finite_differences)
     ck_assert(d4 - 0.302 > 0 && d4 - 0.302 < 0.01);
     ck_assert(y[1] + 0.006 > 0 && y[1] + 0.006 < 0.01);
     double pair = sqrt(pow(y[0] - y[6], 2) + pow(y[1] - y[7], 2) + pow(y[2] - y[8], 2));
-    ck_assert(pair - 0.008 > 0 && pair - 0.008 < 0.01);
+    if (vertex)
+        ck_assert(pair - 0.008 > 0 && pair - 0.008 < 0.01);
 
     potential_ctx p = {w, sim, 1};
     double g[27], fd[27 * 27], H[27 * 27];
     cloth__newton_potential(w, sim, y, g, 1, 1);
+    int kinds[8] = {0};
+    for (int k = 0; k < w->n_contacts; k++)
+        kinds[w->contacts[k].kind]++;
+    if (_i / 4 != 1) {
+        ck_assert_msg(kinds[CLOTH__CONTACT_PT] > 0 && kinds[CLOTH__CONTACT_EE] > 0,
+                      "%d point-triangle and %d edge-edge terms active", kinds[CLOTH__CONTACT_PT],
+                      kinds[CLOTH__CONTACT_EE]);
+        ck_assert_int_eq(kinds[CLOTH__CONTACT_PAIR], 0);
+        int mollified = 0; /* edges near parallel: the mollifier's derivatives count */
+        for (int k = 0; k < w->n_contacts; k++) {
+            double m = 1;
+            if (w->contacts[k].kind == CLOTH__CONTACT_EE)
+                cloth__newton_stencil_gap(w, sim, &w->contacts[k], y, NULL, NULL, &m, NULL,
+                                          NULL);
+            mollified += m < 1;
+        }
+        ck_assert_int_gt(mollified, 0);
+    } else {
+        ck_assert_int_gt(kinds[CLOTH__CONTACT_PAIR], 0);
+    }
     cloth__newton_hessian_dense(w, H);
     tu_fd_gradient(potential_of, &p, y, 27, 1e-7, fd);
     ck_assert_msg(tu_rel_error(g, fd, 27, 1e-3) <= 1e-6, "gradient error %g",
@@ -125,6 +155,13 @@ START_TEST(potential_matches_finite_differences)
     for (int r = 0; r < 27; r++)
         for (int q = 0; q < 27; q++)
             ck_assert_double_eq_tol(Hn[27 * r + q], Hn[27 * q + r], 1e-9 * fabs(Hn[27 * r + r]));
+    cloth__linalg *la;
+    cloth_error err;
+    double lo, hi;
+    ck_assert(cloth__linalg_create(27, &la, &err) == CLOTH_OK);
+    ck_assert(cloth__linalg_eig_range(la, Hn, &lo, &hi, &err) == CLOTH_OK);
+    ck_assert_msg(lo > 0, "Newton matrix: smallest eigenvalue %g (largest %g)", lo, hi);
+    cloth__linalg_destroy(la);
     cloth_sim_destroy(sim);
 }
 END_TEST
@@ -188,7 +225,8 @@ static void direction_by(const char *barrier, const char *solver, double pcg_tol
                          double *dir, double *H, double *g)
 {
     char text[2048];
-    snprintf(text, sizeof text, folded_scene, barrier, "30", "triangle");
+    snprintf(text, sizeof text, folded_scene, "0.006", barrier, "30", "triangle", "full",
+             "project");
     cloth_scene sc;
     cloth_error err;
     ck_assert(cloth_scene_parse(text, "solvers.ini", &sc, &err) == CLOTH_OK);
@@ -592,6 +630,97 @@ START_TEST(paper_form_gives_another_drape_in_centimetres)
 }
 END_TEST
 
+/* ------------------------------------------------------------ self-contact */
+
+/* A 5 x 5 sheet (5 cm cells) 3 cm above a 7 x 7 one pinned at y = 0, shifted by one and
+ * a half cells in x and z so that it lies within the lower sheet and no vertex of one is
+ * ever near a vertex of the other: the issue's example.  Written as an OBJ file (lower
+ * sheet first); the scene text takes the file, the barrier and the contact set. */
+static const char *two_sheets(void)
+{
+    static char obj[8192];
+    static const int side[2] = {7, 5};
+    int len = 0, first[2] = {1, 50};
+    for (int sheet = 0; sheet < 2; sheet++)
+        for (int j = 0; j < side[sheet]; j++)
+            for (int i = 0; i < side[sheet]; i++)
+                len += snprintf(obj + len, sizeof obj - (size_t)len, "v %.17g %.17g %.17g\n",
+                                0.05 * i + 0.075 * sheet, 0.03 * sheet,
+                                0.05 * j + 0.075 * sheet);
+    for (int sheet = 0; sheet < 2; sheet++)
+        for (int j = 0; j + 1 < side[sheet]; j++)
+            for (int i = 0; i + 1 < side[sheet]; i++) {
+                int a = first[sheet] + side[sheet] * j + i, b = a + side[sheet];
+                len += snprintf(obj + len, sizeof obj - (size_t)len, "f %d %d %d\nf %d %d %d\n",
+                                a, a + 1, b + 1, a, b + 1, b);
+            }
+    return tu_temp_file("two_sheets.obj", obj);
+}
+
+static const char *sheets_scene =
+    "[mesh]\nobj = %s\npins = %s\n"
+    "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 1\nvertex_mass = 0.01\n"
+    "thickness = 0.005\n"
+    "[run]\nkernel = newton\ndt = 0.016666666666666666\nself_collision = on\n"
+    "[newton]\nbarrier = %s\ndhat = 0.005\ncontact = %s\ncond = off\n";
+
+/* The scene text: the lower sheet's 49 vertices pinned. */
+static void sheets_text(char *text, size_t size, const char *barrier, const char *contact)
+{
+    char pins[256];
+    int len = 0;
+    for (int i = 0; i < 49; i++)
+        len += snprintf(pins + len, sizeof pins - (size_t)len, "%d ", i);
+    snprintf(text, size, sheets_scene, two_sheets(), pins, barrier, contact);
+}
+
+/* The upper sheet's mean height. */
+static double upper_height(const cloth_sim *sim)
+{
+    const double *x = cloth_sim_positions((cloth_sim *)sim);
+    double y = 0;
+    for (int i = 49; i < 74; i++)
+        y += x[3 * i + 1] / 25;
+    return y;
+}
+
+/* contact = full: the upper sheet lands on the lower one and stays on it, with no
+ * intersection in any frame and every point-triangle and edge-edge gap positive (the
+ * smallest is min_gap); contact = vertex: its vertices never come near the lower
+ * sheet's, and it falls through.  _i: log, cubic. */
+START_TEST(stacked_sheets_do_not_pass_through)
+{
+    const char *barrier = _i ? "cubic" : "log";
+    char text[1024];
+    sheets_text(text, sizeof text, barrier, "full");
+    cloth_sim *sim = make_sim(text);
+    cloth_frame f;
+    cloth_error err;
+    int touched = 0;
+    for (int frame = 1; frame <= 45; frame++) {
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(f.intersections == 0, "%s: frame %d: %ld intersections", barrier, frame,
+                      f.intersections);
+        if (f.has_gap) {
+            touched = 1;
+            ck_assert_msg(f.min_gap > 0, "%s: frame %d: gap %g", barrier, frame, f.min_gap);
+        }
+    }
+    ck_assert(touched);
+    double y = upper_height(sim);
+    ck_assert_msg(y > 0.005 && y < 0.02, "%s: the upper sheet rests at %g m", barrier, y);
+    cloth_sim_destroy(sim);
+
+    sheets_text(text, sizeof text, barrier, "vertex");
+    sim = make_sim(text);
+    for (int frame = 1; frame <= 45; frame++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(upper_height(sim) < -0.05, "%s: vertex contact held the sheet at %g m",
+                  barrier, upper_height(sim));
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* cond_method says how the condition numbers were computed, in newton.csv and in the
  * summary: exact-2norm (by dsyevd up to cond_exact_max unknowns, by ARPACK above it),
  * estimate-1norm with cond = estimate (dpocon with the dense solver, Hager-Higham on
@@ -923,7 +1052,7 @@ Suite *suite_newton(void)
 {
     Suite *s = suite_create("newton");
     TCase *tc = tcase_create("potential");
-    tcase_add_loop_test(tc, potential_matches_finite_differences, 0, 4);
+    tcase_add_loop_test(tc, potential_matches_finite_differences, 0, 12);
     suite_add_tcase(s, tc);
     tc = tcase_create("kernel");
     tcase_set_timeout(tc, 30);
@@ -936,6 +1065,7 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, dynamic_kappa_frozen_within_a_step, 0, 4);
     tcase_add_loop_test(tc, si_form_gives_the_same_drape_in_centimetres, 0, 12);
     tcase_add_test(tc, paper_form_gives_another_drape_in_centimetres);
+    tcase_add_loop_test(tc, stacked_sheets_do_not_pass_through, 0, 2);
     tcase_add_loop_test(tc, cond_method_is_reported, 0, 9);
     tcase_add_loop_test(tc, cond_by_arpack_and_estimate_against_dsyevd, 0, 2);
     tcase_add_test(tc, runs_are_deterministic);

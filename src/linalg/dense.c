@@ -211,3 +211,34 @@ cloth_status cloth__linalg_cond_estimate(cloth__linalg *la, double *cond, cloth_
     *cond = rcond > 0 ? 1.0 / rcond : INFINITY;
     return CLOTH_OK;
 }
+
+int cloth__linalg_project_psd(int n, double *A)
+{
+    double V[CLOTH__PSD_MAX * CLOTH__PSD_MAX], lambda[CLOTH__PSD_MAX];
+    double work[64 * CLOTH__PSD_MAX];
+    int bad = n < 1 || n > CLOTH__PSD_MAX;
+    for (int k = 0; k < n * n && !bad; k++)
+        bad = !isfinite(A[k]);
+    lapack_int info = -1;
+    if (!bad) {
+        memcpy(V, A, sizeof(double) * (size_t)(n * n));
+        info = LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'V', 'U', n, V, n, lambda, work,
+                                  64 * CLOTH__PSD_MAX);
+    }
+    if (info != 0) {
+        for (int k = 0; k < n * n && n <= CLOTH__PSD_MAX; k++)
+            A[k] = 0;
+        return info ? (int)info : -1;
+    }
+    /* A = sum over positive eigenvalues of lambda v v^T (column k of V is v_k) */
+    memset(A, 0, sizeof(double) * (size_t)(n * n));
+    for (int k = 0; k < n; k++) {
+        if (!(lambda[k] > 0))
+            continue;
+        const double *v = V + n * k;
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                A[n * r + c] += lambda[k] * v[r] * v[c];
+    }
+    return 0;
+}

@@ -48,4 +48,14 @@ cloth_status cloth__linalg_cond_exact(cloth__linalg *la, const double *A, double
  * condition number of A + eps I. */
 cloth_status cloth__linalg_cond_estimate(cloth__linalg *la, double *cond, cloth_error *err);
 
+/* The most rows of a small block that cloth__linalg_project_psd takes (a contact stencil
+ * of four vertices). */
+#define CLOTH__PSD_MAX 12
+
+/* A (n x n, symmetric, row- or column-major, n <= CLOTH__PSD_MAX) <- its projection on
+ * the positive semidefinite matrices: V max(Lambda, 0) V^T from its eigenvalues and
+ * vectors (dsyev on a stack copy; allocates nothing).  Returns 0, or LAPACK's info (the
+ * matrix is then set to 0, and a NaN entry gives -1 without calling LAPACK). */
+int cloth__linalg_project_psd(int n, double *A);
+
 #endif

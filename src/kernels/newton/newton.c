@@ -96,6 +96,13 @@ static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *
         cloth__newton_clear_kappa(w, sim->mesh);
     it->energy = cloth__newton_potential(w, sim, w->x, w->grad, 1, 0);
     it->seen = w->eval;
+    if (w->contact_overflows || w->pattern_overflows)
+        return cloth__fail(err, CLOTH_ENOMEM,
+                           "more active contacts than newton makes room for (%d point-triangle "
+                           "or edge-edge candidates of each kind, %d terms, %d matrix blocks) "
+                           "at iteration %d: is material.thickness + newton.dhat larger than "
+                           "the mesh's cells?", w->pair_cap, w->contact_cap,
+                           w->contact_block_cap, it->row);
     if (isfinite(it->energy))
         return CLOTH_OK;
     char why[CLOTH_MSG_MAX / 2];
@@ -266,6 +273,8 @@ static void newton_start(cloth_sim *sim, void *work)
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
     w->pair_overflows = 0;
+    w->contact_overflows = 0;
+    w->pattern_overflows = 0;
     memset(&w->profile, 0, sizeof w->profile);
     cloth__newton_clear_kappa(w, sim->mesh);
     cloth__newton_measure_state(w, sim);
@@ -299,6 +308,7 @@ static void newton_destroy(void *work)
     free(w->step);
     cloth__newton_system_destroy(w);
     cloth__spatial_hash_destroy(w->hash);
+    cloth__broad_phase_destroy(w->bp);
     free(w->contacts);
     free(w->kappa_sphere);
     free(w->kappa_floor);
@@ -355,9 +365,13 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     int n = w->n;
     /* pairs within g^ + offset, or within the line search's reach: a cloth vertex has a
      * bounded number of such neighbours unless the cloth is crumpled into a ball */
-    long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 1024;
+    long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 4096;
+    int full = sim->scene.run.self_collision && sim->scene.newton.contact == CLOTH_CONTACT_FULL;
     w->pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
-    w->contact_cap = 2 * n + w->pair_cap + w->n_limited + w->n_limited_tris;
+    /* active point-triangle and edge-edge terms: two sheets lying on each other have
+     * about 20 a vertex (an edge is within reach of some 6 edges of the other sheet) */
+    w->self_cap = full ? 24 * n + 1024 : w->pair_cap;
+    w->contact_cap = 2 * n + w->self_cap + w->n_limited + w->n_limited_tris;
     unsigned slots = 2;
     while (slots < 4u * (unsigned)w->pair_cap)
         slots <<= 1;
@@ -391,6 +405,12 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
 
     cloth_status st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1,
                                                  &w->hash, err);
+    if (st == CLOTH_OK && sim->scene.run.self_collision &&
+        sim->scene.newton.contact == CLOTH_CONTACT_FULL) {
+        st = cloth__broad_phase_create(m, w->pair_cap, &w->bp, err);
+        if (st == CLOTH_OK)
+            w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
+    }
     if (st == CLOTH_OK && w->ndof > 0)
         st = cloth__newton_system_create(w, sim, err);
     if (st == CLOTH_OK)
@@ -435,6 +455,8 @@ static const char *const update_names[] = {"step", "iteration", NULL};
 static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
+static const char *const contact_names[] = {"full", "vertex", NULL};
+static const char *const contact_hessian_names[] = {"project", "gauss-newton", NULL};
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 
 static const cloth__key newton_keys[] = {
@@ -458,6 +480,12 @@ static const cloth__key newton_keys[] = {
      "triangle (both singular values of F, as ZOZO) or edge (structural and shear springs)"},
     {"newton", "kappa_form", CLOTH__KEY_CHOICE, OFF(kappa_form), 0, 0, 0, 0, 0, form_names,
      NULL, "paper", "mass term of kappa: paper (m/g^2, as published) or si (unit-consistent)"},
+    {"newton", "contact", CLOTH__KEY_CHOICE, OFF(contact), 0, 0, 0, 0, 0, contact_names,
+     NULL, "full", "self-contact terms with run.self_collision: full (point-triangle and "
+     "edge-edge, IPC) or vertex (vertex-vertex)"},
+    {"newton", "contact_hessian", CLOTH__KEY_CHOICE, OFF(contact_hessian), 0, 0, 0, 0, 0,
+     contact_hessian_names, NULL, "project", "self-contact Hessians made PSD: project "
+     "(eigenvalues clamped at 0) or gauss-newton (psi'' grad g grad g^T only)"},
     {"newton", "tol", CLOTH__KEY_DOUBLE, OFF(tol), 0, 0, INF, 1, 1, NULL, NULL, "1e-3",
      "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
     {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,

@@ -43,6 +43,11 @@ typedef struct cloth__newton_profile {
     double solve_ms;
     double cond_ms;
     double line_search_ms;
+    double broad_ms;            /* of those: the broad phase of self-contact (assembly
+                                 * and line search)                                   */
+    double distance_ms;         /* the distances of its candidates (assembly)         */
+    double ccd_ms;              /* continuous collision detection (line search)       */
+    long ccd_queries;           /* point-triangle and edge-edge CCD queries           */
     long analyses;              /* symbolic analyses (pattern changes) since create   */
     long lin_iters;             /* PCG iterations, summed                             */
     long nnz;                   /* entries of H's upper triangle, at the last iteration */

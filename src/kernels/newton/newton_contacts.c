@@ -1,10 +1,20 @@
 /* newton: which barrier terms are active and their gaps — the mesh adjacency that
- * decides which vertex pairs may touch, the collection of active terms at an x, the
- * feasibility of the initial state, and the restart outside a sphere that moved. */
+ * decides which vertex pairs may touch, the collection of active terms at an x (the
+ * obstacles, self-contact by vertex pairs or by point-triangle and edge-edge pairs, the
+ * strain limits), the feasibility of the initial state, and the restart outside a sphere
+ * that moved.
+ *
+ * Self-contact, newton.contact = full (IPC's contact set): every point-triangle and
+ * edge-edge pair that shares no vertex and whose distance d (between the closed
+ * primitives, terms/distance.h) is below material.thickness + g^ is an active term with
+ * the gap g = d - thickness.  Pairs that are already that close in the rest shape are
+ * not contacts (they are neighbours within the contact reach, as the springs' ends are
+ * for newton.contact = vertex): a flat sheet has no contact with itself at rest. */
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"
 
 #include "terms/contact.h"
+#include "terms/distance.h"
 #include "terms/obstacle.h"
 #include "terms/strain_limit.h"
 
@@ -134,6 +144,100 @@ static void push_contact(cloth__newton *w, cloth__contact_kind kind, int a, int 
 {
     if (w->n_contacts < w->contact_cap)
         w->contacts[w->n_contacts++] = (cloth__contact){kind, a, b, elem};
+    else
+        w->contact_overflows++;
+}
+
+/* ----------------------------------------------- point-triangle, edge-edge */
+
+void cloth__newton_stencil(const cloth__newton *w, const cloth_sim *sim,
+                           const cloth__contact *c, int v[4])
+{
+    if (c->kind == CLOTH__CONTACT_PT) {
+        const int *t = sim->mesh->tris + 3 * c->elem;
+        v[0] = c->a;
+        v[1] = t[0];
+        v[2] = t[1];
+        v[3] = t[2];
+    } else {
+        v[0] = w->edges[2 * c->a];
+        v[1] = w->edges[2 * c->a + 1];
+        v[2] = w->edges[2 * c->b];
+        v[3] = w->edges[2 * c->b + 1];
+    }
+}
+
+/* The squared distance of the stencil's closed primitives at x, with the derivatives of
+ * the type that attains it (distance.h). */
+static double stencil_distance2(const double *x, const int v[4], int edge_edge, double *grad,
+                                double *hess)
+{
+    const double *p0 = x + 3 * v[0], *p1 = x + 3 * v[1], *p2 = x + 3 * v[2],
+                 *p3 = x + 3 * v[3];
+    if (edge_edge)
+        return cloth__edge_edge_distance2(p0, p1, p2, p3, cloth__edge_edge_type(p0, p1, p2, p3),
+                                          grad, hess);
+    return cloth__point_triangle_distance2(p0, p1, p2, p3,
+                                           cloth__point_triangle_type(p0, p1, p2, p3), grad,
+                                           hess);
+}
+
+double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
+                                 const cloth__contact *c, const double *x, double *grad,
+                                 double *hess, double *mollifier, double *mgrad,
+                                 double *mhess)
+{
+    int v[4], ee = c->kind == CLOTH__CONTACT_EE;
+    double g2[12], h2[144];
+    cloth__newton_stencil(w, sim, c, v);
+    double d = sqrt(stencil_distance2(x, v, ee, grad || hess ? g2 : NULL, hess ? h2 : NULL));
+    /* d = sqrt(D): grad d = grad D / (2 d), hess d = hess D / (2 d) - grad D grad D^T /
+     * (4 d^3) */
+    for (int i = 0; grad && i < 12; i++)
+        grad[i] = g2[i] / (2 * d);
+    for (int i = 0; hess && i < 12; i++)
+        for (int j = 0; j < 12; j++)
+            hess[12 * i + j] = h2[12 * i + j] / (2 * d) - g2[i] * g2[j] / (4 * d * d * d);
+    if (ee && mollifier) {
+        const double *r = sim->mesh->rest;
+        double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
+                                                      r + 3 * v[3]);
+        *mollifier = cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2],
+                                                x + 3 * v[3], eps_x, mgrad, mhess);
+    }
+    return d - sim->scene.material.thickness;
+}
+
+int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int edge_edge)
+{
+    double reach = sim->scene.material.thickness + sim->scene.newton.dhat;
+    return stencil_distance2(sim->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
+}
+
+/* The point-triangle and edge-edge terms at x: broad phase, then distances. */
+static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x)
+{
+    double reach = sim->scene.material.thickness + sim->scene.newton.dhat;
+    double t0 = cloth__newton_now_ms();
+    cloth__broad_pairs bp;
+    cloth__broad_phase_query(w->bp, x, NULL, reach, sim->mesh->pinned, &bp);
+    if (bp.overflow)
+        w->contact_overflows++;
+    double t1 = cloth__newton_now_ms();
+    for (int kind = 0; kind < 2; kind++) {
+        const int *pairs = kind ? bp.ee : bp.pt;
+        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
+            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
+                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+            int v[4];
+            cloth__newton_stencil(w, sim, &c, v);
+            if (stencil_distance2(x, v, kind, NULL, NULL) < reach * reach &&
+                !cloth__newton_stencil_near_at_rest(sim, v, kind))
+                push_contact(w, c.kind, c.a, c.b, c.elem);
+        }
+    }
+    w->profile.broad_ms += t1 - t0;
+    w->profile.distance_ms += cloth__newton_now_ms() - t1;
 }
 
 /* The largest singular value of triangle t's deformation gradient at x. */
@@ -185,7 +289,9 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
             cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
     }
-    if (s->run.self_collision) {
+    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
+        collect_full(w, sim, x);
+    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_VERTEX) {
         const int *pairs;
         int overflow;
         int count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + nd->dhat,
@@ -212,6 +318,9 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
         return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
     case CLOTH__CONTACT_PAIR:
         return cloth__gap_pair(xa, x + 3 * c->b, s->material.thickness, grad, hess);
+    case CLOTH__CONTACT_PT:
+    case CLOTH__CONTACT_EE:
+        return cloth__newton_stencil_gap(w, sim, c, x, grad, hess, NULL, NULL, NULL);
     case CLOTH__CONTACT_STRAIN:
         return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->elem].rest,
                                  s->newton.strain_limit, grad, hess);
@@ -221,6 +330,43 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
 }
 
 /* ------------------------------------------------------ feasibility */
+
+/* Every point-triangle and edge-edge term needs d > thickness at the start. */
+static cloth_status check_initial_full(const cloth__newton *w, const cloth_sim *sim,
+                                       cloth_error *err)
+{
+    const cloth_scene *s = &sim->scene;
+    double thickness = s->material.thickness;
+    cloth__broad_pairs bp;
+    cloth__broad_phase_query(w->bp, sim->mesh->x0, NULL, thickness, sim->mesh->pinned, &bp);
+    if (bp.overflow)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: material.thickness: more than %d point-triangle or edge-edge "
+                           "pairs start closer than %g m (is the thickness larger than the "
+                           "mesh's cells?)", s->source, w->pair_cap, thickness);
+    for (int kind = 0; kind < 2; kind++) {
+        const int *pairs = kind ? bp.ee : bp.pt;
+        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
+            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
+                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+            int v[4];
+            cloth__newton_stencil(w, sim, &c, v);
+            double d = sqrt(stencil_distance2(sim->mesh->x0, v, kind, NULL, NULL));
+            if (d > thickness || cloth__newton_stencil_near_at_rest(sim, v, kind))
+                continue;
+            if (kind)
+                return cloth__fail(err, CLOTH_EINVAL,
+                                   "%s: edges %d-%d and %d-%d start %.3g mm apart, closer than "
+                                   "material.thickness = %.3g mm", s->source, v[0], v[1], v[2],
+                                   v[3], 1e3 * d, 1e3 * thickness);
+            return cloth__fail(err, CLOTH_EINVAL,
+                               "%s: vertex %d and triangle %d (vertices %d %d %d) start %.3g mm "
+                               "apart, closer than material.thickness = %.3g mm", s->source,
+                               v[0], c.elem, v[1], v[2], v[3], 1e3 * d, 1e3 * thickness);
+        }
+    }
+    return CLOTH_OK;
+}
 
 cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
                                                cloth_error *err)
@@ -270,6 +416,8 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                    s->source, nd->strain_limit, sigma1 - 1, t,
                                    s->mesh.prestretch);
         }
+    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
+        return check_initial_full(w, sim, err);
     if (s->run.self_collision)
         for (int i = 0; i < m->n; i++)
             for (int j = i + 1; j < m->n; j++) {
@@ -337,6 +485,18 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
         case CLOTH__CONTACT_FLOOR:
             snprintf(buf, size, "vertex %d is below the plane (gap %.3g m)", c->a, g);
             return;
+        case CLOTH__CONTACT_PT:
+        case CLOTH__CONTACT_EE: {
+            int v[4];
+            cloth__newton_stencil(w, sim, c, v);
+            if (c->kind == CLOTH__CONTACT_PT)
+                snprintf(buf, size, "vertex %d and triangle %d are closer than "
+                         "material.thickness (gap %.3g m)", v[0], c->elem, g);
+            else
+                snprintf(buf, size, "edges %d-%d and %d-%d are closer than material.thickness "
+                         "(gap %.3g m)", v[0], v[1], v[2], v[3], g);
+            return;
+        }
         case CLOTH__CONTACT_PAIR:
             snprintf(buf, size, "vertices %d and %d are closer than material.thickness "
                      "(gap %.3g m)", c->a, c->b, g);

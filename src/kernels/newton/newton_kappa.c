@@ -54,6 +54,30 @@ static double element_kappa(const cloth__newton *w, const cloth_sim *sim, const 
     return wHw + cloth__kappa_mass(sim->scene.newton.kappa_form, mass, g, dhat, w->h, w2);
 }
 
+/* The same for a point-triangle or edge-edge term: w = grad g / |grad g| over the four
+ * vertices (the pair's (n, -n)/sqrt 2 generalised), the mass term with w^T M w. */
+static double stencil_kappa(const cloth__newton *w, const cloth_sim *sim,
+                            const cloth__contact *c, const double *x, double g)
+{
+    const cloth_mesh *m = sim->mesh;
+    const cloth_newton_def *nd = &sim->scene.newton;
+    int v[4];
+    double dg[12], H[144], norm2 = 0, wHw = 0, mass = 0;
+    cloth__newton_stencil(w, sim, c, v);
+    cloth__newton_stencil_gap(w, sim, c, x, dg, NULL, NULL, NULL, NULL);
+    for (int i = 0; i < 12; i++)
+        norm2 += dg[i] * dg[i];
+    if (!(norm2 > 0))
+        return 0;
+    elastic_block(w, m, x, v, 4, H);
+    for (int i = 0; i < 12; i++) {
+        mass += m->mass[v[i / 3]] * dg[i] * dg[i] / norm2;
+        for (int j = 0; j < 12; j++)
+            wHw += dg[i] * H[12 * i + j] * dg[j] / norm2;
+    }
+    return wHw + cloth__kappa_mass(nd->kappa_form, mass, g, nd->dhat, w->h, 1);
+}
+
 static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
                             const cloth__contact *c, const double *x, double g)
 {
@@ -79,6 +103,9 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
         return cloth__kappa_stencil_pair(dir, H) +
                cloth__kappa_mass(nd->kappa_form, 0.5 * (m->mass[c->a] + m->mass[c->b]), g,
                                  nd->dhat, w->h, 1);
+    case CLOTH__CONTACT_PT:
+    case CLOTH__CONTACT_EE:
+        return stencil_kappa(w, sim, c, x, g);
     case CLOTH__CONTACT_STRAIN:
         return element_kappa(w, sim, x, ab, 2, g, nd->strain_band * nd->strain_limit);
     default:
@@ -87,9 +114,20 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
     }
 }
 
-static cloth__pair_slot *pair_lookup(cloth__newton *w, int a, int b, int insert)
+/* The key of a self-contact term in the table: vertex pairs below n^2, then
+ * point-triangle terms, then edge-edge terms. */
+static long long term_key(const cloth__newton *w, const cloth_mesh *m, const cloth__contact *c)
 {
-    long long key = (long long)a * w->n + b;
+    long long n = w->n, pairs = n * n, pt = n * m->n_tris;
+    if (c->kind == CLOTH__CONTACT_PT)
+        return pairs + (long long)c->a * m->n_tris + c->elem;
+    if (c->kind == CLOTH__CONTACT_EE)
+        return pairs + pt + (long long)c->a * w->n_edges + c->b;
+    return (long long)c->a * n + c->b;
+}
+
+static cloth__pair_slot *pair_lookup(cloth__newton *w, long long key, int insert)
+{
     unsigned slot =
         (unsigned)((unsigned long long)key * 0x9E3779B97F4A7C15ull >> 32) & w->pair_mask;
     for (unsigned probe = 0; probe <= w->pair_mask; probe++) {
@@ -141,7 +179,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
     case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->elem]; break;
     case CLOTH__CONTACT_TRIANGLE: slot = &w->kappa_tri[c->elem]; break;
     default:
-        ps = pair_lookup(w, c->a, c->b, freeze);
+        ps = pair_lookup(w, term_key(w, sim->mesh, c), freeze);
         slot = ps ? &ps->kappa : NULL;
     }
     if (slot && !isnan(*slot))

@@ -3,6 +3,7 @@
  * backtracking on E from there. */
 #include "kernels/newton/newton_work.h"
 
+#include "terms/ccd.h"
 #include "terms/contact.h"
 #include "terms/strain_limit.h"
 
@@ -40,6 +41,54 @@ static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const d
     return amax;
 }
 
+/* The largest alpha <= 1 for which CCD proves every point-triangle and edge-edge
+ * distance stays above thickness + eta (d0 - thickness) on [0, alpha], d0 its distance
+ * now (Li et al. 2021's additive CCD, terms/ccd.h, per candidate of the broad phase over
+ * the motion dir).  When the broad phase has more candidates than it holds, the motion
+ * is halved until they fit, and alpha is at most that fraction. */
+static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const double *x,
+                                 const double *dir)
+{
+    double thickness = sim->scene.material.thickness, eta = sim->scene.newton.eta;
+    double *motion = w->x_trial, scale = 1, t0 = cloth__newton_now_ms();
+    cloth__broad_pairs bp;
+    for (;;) {
+        for (int i = 0; i < 3 * w->n; i++)
+            motion[i] = scale * dir[i];
+        cloth__broad_phase_query(w->bp, x, motion, thickness, sim->mesh->pinned, &bp);
+        if (!bp.overflow || scale < 1e-6)
+            break;
+        w->pair_overflows++;
+        scale *= 0.5;
+    }
+    double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
+    for (int kind = 0; kind < 2; kind++) {
+        const int *pairs = kind ? bp.ee : bp.pt;
+        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
+            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
+                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+            int v[4];
+            cloth__newton_stencil(w, sim, &c, v);
+            if (cloth__newton_stencil_near_at_rest(sim, v, kind))
+                continue;
+            double x0[12], x1[12], toi;
+            cloth__newton_gather(x, v, 4, x0);
+            for (int i = 0; i < 4; i++)
+                for (int q = 0; q < 3; q++)
+                    x1[3 * i + q] = x0[3 * i + q] + alpha * dir[3 * v[i] + q];
+            double d0 = cloth__newton_stencil_gap(w, sim, &c, x, NULL, NULL, NULL, NULL, NULL) +
+                        thickness;
+            w->profile.ccd_queries++;
+            if (cloth__ccd(kind ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, x0, x1,
+                           thickness + eta * (d0 - thickness), &toi, NULL) != 0)
+                alpha *= toi; /* a hit (toi < 1), or bad input (toi = 0) */
+        }
+    }
+    w->profile.broad_ms += t1 - t0;
+    w->profile.ccd_ms += cloth__newton_now_ms() - t1;
+    return alpha;
+}
+
 /* Largest alpha with every gap >= eta * its gap now and every limited edge under its
  * limit along x + alpha dir (contact.c, per primitive).  Pairs that the query at radius
  * R = offset + max(g^, 2 |dir|_max / (1 - eta)) does not return cannot close by more
@@ -66,7 +115,9 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, sim, x, dir));
-    if (s->run.self_collision && dmax > 0) {
+    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL && dmax > 0)
+        amax = fmin(amax, self_contact_alpha(w, sim, x, dir));
+    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_VERTEX && dmax > 0) {
         const int *pairs;
         int overflow;
         double reach = fmax(nd->dhat, 2 * dmax / (1 - eta));

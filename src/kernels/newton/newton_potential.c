@@ -4,13 +4,13 @@
  * damping, barriers. */
 #include "kernels/newton/newton_work.h"
 
-#include "terms/strain_limit.h"
-
+#include "linalg/dense.h"
 #include "terms/barrier.h"
 #include "terms/forces.h"
 #include "terms/inertia.h"
 #include "terms/spring.h"
 #include "terms/stiffness.h"
+#include "terms/strain_limit.h"
 
 #include <math.h>
 #include <string.h>
@@ -173,6 +173,52 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
     return e;
 }
 
+/* A point-triangle or edge-edge term: kappa m psi(g) with m IPC's edge-edge mollifier (1
+ * for point-triangle terms), so by the product rule
+ *   grad = kappa (m psi' dg + psi dm)
+ *   hess = kappa (m (psi'' dg dg^T + psi' d2g) + psi' (dg dm^T + dm dg^T) + psi d2m),
+ * which is indefinite in general (psi' < 0, and d2g of a distance is not PSD).  The Newton
+ * matrix takes it projected on the PSD matrices (newton.contact_hessian = project: each
+ * 12 x 12 block's eigenvalues clamped at 0, as IPC) or only kappa m psi'' dg dg^T
+ * (gauss-newton, PSD since m >= 0 and psi'' >= 0); exact keeps it as it is (tests). */
+static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
+                           const double *x, double kappa, double *grad, cloth__sparse *H,
+                           int exact)
+{
+    const cloth_newton_def *nd = &sim->scene.newton;
+    int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
+    double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
+    cloth__newton_stencil(w, sim, c, v);
+    double g = cloth__newton_stencil_gap(w, sim, c, x, derivs ? dg : NULL, H ? d2g : NULL,
+                                         ee ? &m : NULL, ee && derivs ? dm : NULL,
+                                         ee && H ? d2m : NULL);
+    double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
+    for (int i = 0; grad && i < 4; i++) {
+        double g3[3];
+        for (int k = 0; k < 3; k++)
+            g3[k] = kappa * (m * d1 * dg[3 * i + k] + psi * dm[3 * i + k]);
+        add_grad(w, grad, v[i], g3, 1);
+    }
+    if (!H)
+        return kappa * m * psi;
+    double B[144];
+    int gauss_newton = !exact && nd->contact_hessian == CLOTH_CONTACT_HESSIAN_GAUSS_NEWTON;
+    for (int r = 0; r < 12; r++)
+        for (int q = 0; q < 12; q++) {
+            double b = m * d2 * dg[r] * dg[q];
+            if (!gauss_newton)
+                b += m * d1 * d2g[12 * r + q] + d1 * (dg[r] * dm[q] + dm[r] * dg[q]) +
+                     psi * d2m[12 * r + q];
+            B[12 * r + q] = kappa * b;
+        }
+    if (!exact && !gauss_newton)
+        (void)cloth__linalg_project_psd(12, B); /* a NaN block becomes 0 */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            add_block(w, H, v[i], v[j], B + 36 * i + 3 * j, 12, 1);
+    return kappa * m * psi;
+}
+
 /* kappa psi(g), and (when asked) kappa psi' dg into grad and kappa (psi'' dg dg^T + psi'
  * d2g) into H.  For contacts the psi' d2g part is negative (psi' < 0, d2g transverse and
  * positive) and dropped unless exact (the cubic-barrier article's pitfall); strain limits
@@ -183,6 +229,8 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
 {
     if (cloth__newton_is_strain(c->kind))
         return strain_term(w, sim, c, x, kappa, grad, H);
+    if (cloth__newton_is_stencil(c->kind))
+        return stencil_term(w, sim, c, x, kappa, grad, H, exact);
     const cloth_newton_def *nd = &sim->scene.newton;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
@@ -220,7 +268,7 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
     if (grad)
         memset(grad, 0, sizeof(double) * (size_t)w->ndof);
     if (hess) {
-        cloth__newton_system_pattern(w); /* the active contact pairs are blocks */
+        cloth__newton_system_pattern(w, sim); /* the active contacts' pairs are blocks */
         cloth__sparse_zero(hess);
     }
     double e = inertia_and_damping(w, sim, x, grad, hess);
@@ -242,7 +290,7 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
         e += b;
         seen->barrier += b;
         seen->kappa_max = fmax(seen->kappa_max, kappa);
-        if (c->kind == CLOTH__CONTACT_PAIR)
+        if (c->kind == CLOTH__CONTACT_PAIR || cloth__newton_is_stencil(c->kind))
             seen->self_gap = fmin(seen->self_gap, g);
     }
     return e;
@@ -264,7 +312,7 @@ void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)
         double g = cloth__newton_contact_gap(w, sim, c, sim->x, NULL, NULL);
         double kappa = cloth__newton_kappa_of(w, sim, c, sim->x, g, 0);
         w->measured.barrier += cloth__newton_barrier_term(w, sim, c, sim->x, kappa, NULL, NULL, 0);
-        if (c->kind == CLOTH__CONTACT_PAIR)
+        if (c->kind == CLOTH__CONTACT_PAIR || cloth__newton_is_stencil(c->kind))
             w->measured.self_gap = fmin(w->measured.self_gap, g);
     }
 }

@@ -68,52 +68,90 @@ static void build_pattern(cloth__newton *w)
     for (int j = nb; j > 0; j--)
         start[j] = start[j - 1];
     start[0] = 0;
-    for (int j = 0; j < nb; j++)
-        sort_rows(rows + start[j], start[j + 1] - start[j]);
+    /* sort each column and drop repeated rows (a pair met by several contacts, or a
+     * contact's pair that is also a mesh block), compacting in place */
+    int out = 0;
+    for (int j = 0; j < nb; j++) {
+        int lo = start[j], hi = start[j + 1];
+        sort_rows(rows + lo, hi - lo);
+        start[j] = out;
+        for (int k = lo; k < hi; k++)
+            if (k == lo || rows[k] != rows[k - 1])
+                rows[out++] = rows[k];
+    }
+    start[nb] = out;
     cloth_error ignored;
-    /* pairs never exceed pair_block_cap (pat_pairs' size), so this cannot fail */
-    (void)cloth__sparse_set_pattern(w->H, start, rows, &ignored);
+    if (cloth__sparse_set_pattern(w->H, start, rows, &ignored) != CLOTH_OK)
+        w->pattern_overflows++; /* more blocks than contact_block_cap: the step fails */
     w->pattern_builds++;
 }
 
-/* Appends the active self-contact pairs to pat_pairs (only those outside the pattern
- * when `missing_only`); 0 when it filled up. */
-static int append_pairs(cloth__newton *w, int missing_only)
+/* The vertices a self-contact term couples: 2 for a vertex pair, 4 for a point-triangle
+ * or edge-edge term, 0 for any other term. */
+static int coupled(const cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
+                   int v[4])
+{
+    if (c->kind == CLOTH__CONTACT_PAIR) {
+        v[0] = c->a;
+        v[1] = c->b;
+        return 2;
+    }
+    if (!cloth__newton_is_stencil(c->kind))
+        return 0;
+    cloth__newton_stencil(w, sim, c, v);
+    return 4;
+}
+
+/* Appends the block pairs of the active self-contact terms to pat_pairs (only those
+ * outside the pattern when `missing_only`); 0 when it filled up. */
+static int append_pairs(cloth__newton *w, const cloth_sim *sim, int missing_only)
 {
     for (int k = 0; k < w->n_contacts; k++) {
-        const cloth__contact *c = &w->contacts[k];
-        if (c->kind != CLOTH__CONTACT_PAIR || w->dof[c->a] < 0 || w->dof[c->b] < 0)
-            continue;
-        int i = block_of(w, c->a), j = block_of(w, c->b);
-        if (missing_only && cloth__sparse_has_block(w->H, i, j))
-            continue;
-        if (w->n_pat_pairs == w->pair_block_cap)
-            return 0;
-        w->pat_pairs[2 * w->n_pat_pairs] = i < j ? i : j;
-        w->pat_pairs[2 * w->n_pat_pairs + 1] = i < j ? j : i;
-        w->n_pat_pairs++;
+        int v[4], count = coupled(w, sim, &w->contacts[k], v);
+        for (int p = 0; p < count; p++)
+            for (int q = p + 1; q < count; q++) {
+                if (w->dof[v[p]] < 0 || w->dof[v[q]] < 0 || v[p] == v[q])
+                    continue;
+                int i = block_of(w, v[p]), j = block_of(w, v[q]);
+                if (missing_only && cloth__sparse_has_block(w->H, i, j))
+                    continue;
+                if (w->n_pat_pairs == w->pair_block_cap)
+                    return 0;
+                w->pat_pairs[2 * w->n_pat_pairs] = i < j ? i : j;
+                w->pat_pairs[2 * w->n_pat_pairs + 1] = i < j ? j : i;
+                w->n_pat_pairs++;
+            }
     }
     return 1;
 }
 
-void cloth__newton_system_pattern(cloth__newton *w)
+/* 1 when an active self-contact term couples two free vertices that H has no block
+ * for. */
+static int pattern_misses(const cloth__newton *w, const cloth_sim *sim)
 {
-    int missing = 0;
-    for (int k = 0; k < w->n_contacts && !missing; k++) {
-        const cloth__contact *c = &w->contacts[k];
-        if (c->kind == CLOTH__CONTACT_PAIR && w->dof[c->a] >= 0 && w->dof[c->b] >= 0)
-            missing = !cloth__sparse_has_block(w->H, block_of(w, c->a), block_of(w, c->b));
+    for (int k = 0; k < w->n_contacts; k++) {
+        int v[4], count = coupled(w, sim, &w->contacts[k], v);
+        for (int p = 0; p < count; p++)
+            for (int q = p + 1; q < count; q++)
+                if (w->dof[v[p]] >= 0 && w->dof[v[q]] >= 0 && v[p] != v[q] &&
+                    !cloth__sparse_has_block(w->H, block_of(w, v[p]), block_of(w, v[q])))
+                    return 1;
     }
-    if (!missing)
+    return 0;
+}
+
+void cloth__newton_system_pattern(cloth__newton *w, const cloth_sim *sim)
+{
+    if (!pattern_misses(w, sim))
         return;
     /* the pairs met earlier in this step stay, so that one coming back costs no new
-     * analysis; those of earlier steps go.  A contact pair is never a mesh block, and the
-     * active pairs alone always fit (pair_block_cap = the most a query returns). */
+     * analysis; those of earlier steps go.  The active terms' pairs alone always fit
+     * (pair_block_cap = 6 per active self-contact term at most). */
     int same_step = w->pat_step == w->steps;
     w->pat_step = w->steps;
-    if (!same_step || !append_pairs(w, 1)) {
+    if (!same_step || !append_pairs(w, sim, 1)) {
         w->n_pat_pairs = 0;
-        append_pairs(w, 0);
+        append_pairs(w, sim, 0);
     }
     build_pattern(w);
 }
@@ -296,10 +334,16 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
     for (int v = 0; v < w->n; v++)
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
             mesh_blocks += w->dof[v] >= 0 && w->dof[w->adj[k]] >= 0 && w->adj[k] < v;
-    w->pair_block_cap = w->pair_cap;
-    int cap = mesh_blocks + w->pair_block_cap;
+    int full = sim->scene.newton.contact == CLOTH_CONTACT_FULL;
+    w->pair_block_cap = full ? 6 * w->self_cap : w->pair_cap;
+    /* distinct vertex pairs coupled by contacts: a vertex lies within reach of a few
+     * dozen others at most unless the thickness spans several cells */
+    w->contact_block_cap = full ? 16 * nb + 1024 : w->pair_cap;
+    int cap = mesh_blocks + w->contact_block_cap;
     w->pat_start = malloc(((size_t)nb + 1) * sizeof *w->pat_start);
-    w->pat_rows = malloc(((size_t)cap + 1) * sizeof *w->pat_rows);
+    /* rows before duplicates are dropped: the mesh's and every pair appended */
+    w->pat_rows = malloc(((size_t)mesh_blocks + (size_t)w->pair_block_cap + 1) *
+                         sizeof *w->pat_rows);
     w->pat_pairs = malloc((2 * (size_t)w->pair_block_cap + 1) * sizeof *w->pat_pairs);
     w->rhs = malloc(((size_t)w->ndof + 1) * sizeof *w->rhs);
     if (!w->pat_start || !w->pat_rows || !w->pat_pairs || !w->rhs)

@@ -7,6 +7,7 @@
 #include "kernels/newton/newton.h"
 #include "linalg/dense.h"
 #include "linalg/sparse.h"
+#include "terms/broad_phase.h"
 #include "terms/spatial_hash.h"
 
 #include <stddef.h>
@@ -17,7 +18,10 @@
 typedef enum {
     CLOTH__CONTACT_SPHERE,      /* a vertex against the sphere                         */
     CLOTH__CONTACT_FLOOR,       /* a vertex against the floor ([plane])                */
-    CLOTH__CONTACT_PAIR,        /* two vertices not joined by a spring or triangle     */
+    CLOTH__CONTACT_PAIR,        /* two vertices not joined by a spring or triangle
+                                 * (newton.contact = vertex)                          */
+    CLOTH__CONTACT_PT,          /* a vertex and a triangle (newton.contact = full)     */
+    CLOTH__CONTACT_EE,          /* two edges (newton.contact = full)                  */
     CLOTH__CONTACT_STRAIN,      /* a structural or shear edge in its strain band       */
     CLOTH__CONTACT_TRIANGLE     /* a triangle whose largest singular value is in it    */
 } cloth__contact_kind;
@@ -26,8 +30,10 @@ typedef enum {
 typedef struct cloth__contact {
     cloth__contact_kind kind;
     int a, b;                   /* vertices; b = -1 for obstacles (a triangle: its first
-                                 * two)                                                */
-    int elem;                   /* the spring (STRAIN) or triangle (TRIANGLE), else -1 */
+                                 * two; PT: the vertex and -1; EE: the two edges, as
+                                 * indices into the broad phase's edge list)          */
+    int elem;                   /* the spring (STRAIN) or triangle (TRIANGLE, PT), else
+                                 * -1                                                 */
 } cloth__contact;
 
 /* Frozen dynamic kappa of a vertex pair, keyed by a * n + b (a < b); key -1 is empty. */
@@ -78,6 +84,8 @@ struct cloth__newton {
     int *pat_start, *pat_rows;  /* scratch of a pattern: nb + 1, block_cap            */
     int *pat_pairs;             /* 2 per self-contact pair in the pattern (blocks)    */
     int n_pat_pairs, pair_block_cap;
+    int contact_block_cap;      /* blocks of H beyond the mesh's, for contacts        */
+    long pattern_overflows;     /* patterns that did not fit (an error)               */
     long pat_step;              /* the step in which the pattern was last built       */
     long pattern_builds;        /* since create                                       */
     double *H_dense;            /* ndof x ndof: solver = dense, or exact cond by
@@ -92,10 +100,15 @@ struct cloth__newton {
     double factor_eps;          /* the shift that factor needed                       */
 
     /* contacts */
-    cloth__spatial_hash *hash;  /* self-contact candidates                            */
-    int pair_cap;               /* pairs a query may return                           */
+    cloth__spatial_hash *hash;  /* vertex-pair candidates (contact = vertex)           */
+    cloth__broad_phase *bp;     /* point-triangle and edge-edge candidates (full)     */
+    const int *edges;           /* the broad phase's edge list, 2 vertices each       */
+    int n_edges;
+    int pair_cap;               /* pairs a query may return (of each kind)            */
+    int self_cap;               /* active self-contacts at most                       */
     cloth__contact *contacts;   /* active terms at the last evaluated x               */
     int n_contacts, contact_cap;
+    long contact_overflows;     /* active terms dropped for want of room (an error)   */
     long pair_overflows;        /* queries that had more pairs than pair_cap          */
 
     cloth__newton_seen eval;    /* the last evaluation of E                           */
@@ -136,6 +149,12 @@ static inline double cloth__dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* 1 for the self-contact terms of newton.contact = full (4-vertex stencils). */
+static inline int cloth__newton_is_stencil(cloth__contact_kind kind)
+{
+    return kind == CLOTH__CONTACT_PT || kind == CLOTH__CONTACT_EE;
+}
+
 /* 1 for the strain-limit terms (edges and triangles), 0 for contacts. */
 static inline int cloth__newton_is_strain(cloth__contact_kind kind)
 {
@@ -158,10 +177,11 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
                                          cloth_error *err);
 void cloth__newton_system_destroy(cloth__newton *w);
 
-/* Makes every active self-contact pair of w->contacts a block of the pattern, rebuilding
+/* Makes every pair of vertices that an active self-contact term of w->contacts couples a
+ * block of the pattern, rebuilding
  * the pattern when one is missing (the mesh's couplings, the pairs of this step so far
  * and the new ones).  Values become 0 when it is rebuilt. */
-void cloth__newton_system_pattern(cloth__newton *w);
+void cloth__newton_system_pattern(cloth__newton *w, const cloth_sim *sim);
 
 /* Solves H dx = -grad E into w->step by newton.solver; records the Tikhonov shift the
  * factor needed (*eps) and the iterations of PCG (*lin_iters, 0 for direct solvers) and
@@ -189,12 +209,30 @@ int cloth__newton_keep_pair(int i, int j, void *ctx);
 /* w->contacts <- the active barrier terms at x: gaps below their activation distance. */
 void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x);
 
-/* The gap of a term at x, with its gradient (3 or 6) and Hessian (9 or 36; row-major);
- * either may be NULL.  A triangle's gap is tau - (sigma1 - 1), without derivatives (its
+/* The gap of a term at x, with its gradient (3, 6 or 12 numbers) and Hessian (9, 36 or
+ * 144; row-major); either may be NULL.  A triangle's gap is tau - (sigma1 - 1), without derivatives (its
  * barrier is terms/strain_limit.c's, over both singular values). */
 double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
                                  const cloth__contact *c,
                                  const double *x, double *grad, double *hess);
+
+/* The four vertices of a point-triangle (p, t0, t1, t2) or edge-edge (ea0, ea1, eb0, eb1)
+ * term, in terms/distance.h's order. */
+void cloth__newton_stencil(const cloth__newton *w, const cloth_sim *sim,
+                           const cloth__contact *c, int v[4]);
+
+/* The gap d - material.thickness of a point-triangle or edge-edge term at x, d the
+ * distance of the closed primitives; with (when not NULL) its gradient (12) and Hessian
+ * (144, row-major) over the stencil.  For edge-edge terms *mollifier (when not NULL)
+ * gets IPC's mollifier with its gradient and Hessian (mgrad, mhess; NULL to skip). */
+double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
+                                 const cloth__contact *c, const double *x, double *grad,
+                                 double *hess, double *mollifier, double *mgrad,
+                                 double *mhess);
+
+/* 1 when the stencil (vertices v, an edge-edge one when edge_edge) is closer than
+ * material.thickness + g^ in the rest shape: no contact term, ever. */
+int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int edge_edge);
 
 /* CLOTH_EINVAL with a message naming the key when the mesh's initial state is not
  * strictly feasible (every barrier needs a positive gap). */
