@@ -28,6 +28,7 @@
     X(intersect) \
     X(distance) \
     X(ccd) \
+    X(friction) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)
