@@ -29,6 +29,7 @@
     X(distance) \
     X(ccd) \
     X(broad_phase) \
+    X(friction) \
     X(strain_limit) \
     X(io_failures) \
     X(golden)
