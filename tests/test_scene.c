@@ -101,6 +101,13 @@ static const struct { const char *text, *prefix; } bad[] = {
      "bad.ini:2: newton.contact_offset: this key was replaced by material.thickness"},
     {"[material]\nthickness = -0.01\n", "bad.ini:2: material.thickness: "},
     {"[run]\nself_collision = yes\n", "bad.ini:2: run.self_collision: "},
+    {"[mesh]\nlayers = 0\n", "bad.ini:2: mesh.layers: "},
+    {"[mesh]\nlayers = 1.5\n", "bad.ini:2: mesh.layers: "},
+    {"[mesh]\nlayer_gap = 0\n", "bad.ini:2: mesh.layer_gap: "},
+    {"[mesh]\nlayer_shift = 0.05\n", "bad.ini:2: mesh.layer_shift: "},
+    {"[mesh]\nlayer_shift = 0.05 0 0 0\n", "bad.ini:2: mesh.layer_shift: "},
+    {"[mesh]\nlayer_shift = 0.05 inf\n", "bad.ini:2: mesh.layer_shift: "},
+    {"[mesh]\njitter = -0.001\n", "bad.ini:2: mesh.jitter: "},
     {"\n# only a comment\n\n", "bad.ini:1: (file): "},
     {"", "bad.ini:1: (file): "},
 };
