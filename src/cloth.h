@@ -110,6 +110,10 @@ typedef struct cloth_sphere_def {
     double amplitude;           /* orbit radius A (m)                                 */
     double period;              /* orbit or path period T (s)                         */
     double path[6];             /* path end points                                    */
+    double spin;                /* angular velocity about the world y axis through the
+                                 * centre (rad/s, right-handed: a point at +x from the
+                                 * centre moves towards -z); it moves no vertex itself:
+                                 * friction reads it as the surface's velocity        */
 } cloth_sphere_def;
 
 typedef struct cloth_floor_def {

@@ -108,6 +108,7 @@ static const struct { const char *text, *prefix; } bad[] = {
     {"[mesh]\nlayer_shift = 0.05 0 0 0\n", "bad.ini:2: mesh.layer_shift: "},
     {"[mesh]\nlayer_shift = 0.05 inf\n", "bad.ini:2: mesh.layer_shift: "},
     {"[mesh]\njitter = -0.001\n", "bad.ini:2: mesh.jitter: "},
+    {"[sphere]\nspin = fast\n", "bad.ini:2: sphere.spin: "},
     {"\n# only a comment\n\n", "bad.ini:1: (file): "},
     {"", "bad.ini:1: (file): "},
 };

@@ -233,6 +233,8 @@ static const cloth__key common_keys[] = {
      "0", "skin thickness added to the radius (m)"},
     {"sphere", "motion", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_motion, "static",
      "static | orbit A T | path x0 y0 z0 x1 y1 z1 T (back and forth)"},
+    {"sphere", "spin", CLOTH__KEY_DOUBLE, OFF(sphere.spin), 0, -INF, INF, 1, 1, NULL, NULL,
+     "0", "angular velocity about the world y axis through the centre (rad/s; for friction)"},
 
     {"plane", "height", CLOTH__KEY_DOUBLE, OFF(floor.height), 0, -INF, INF, 1, 1, NULL, NULL,
      "0", "the floor is y = height (m)"},
