@@ -396,11 +396,12 @@ fig_self_contact() {
         rm -rf "${OUT:?}/self_contact/$scene"
         run_sweep self_contact "$scene" "experiments/self_contact_$scene.ini" 1
         copy_data "$OUT/self_contact/$scene/sweep.csv" "plots/data/self_contact_sweep_$scene.csv"
-        # one series a kernel, named for it; a kernel this build lacks has none
-        for k in $(awk -F, 'NR > 1 { print $1 }' "$OUT/self_contact/$scene/sweep.csv"); do
-            [ -f "$OUT/self_contact/$scene/$k/series.csv" ] || continue
-            copy_data "$OUT/self_contact/$scene/$k/series.csv" \
-                "plots/data/self_contact_${scene}_$k.csv"
+        # one series a run, named for its label (a kernel, or KERNEL-variant); a kernel
+        # this build lacks has none
+        for l in $(awk -F, 'NR > 1 { print $1 }' "$OUT/self_contact/$scene/sweep.csv"); do
+            [ -f "$OUT/self_contact/$scene/$l/series.csv" ] || continue
+            copy_data "$OUT/self_contact/$scene/$l/series.csv" \
+                "plots/data/self_contact_${scene}_$l.csv"
             runs=$((runs + 1))
         done
     done

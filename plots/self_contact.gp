@@ -1,11 +1,14 @@
-# Figure 8 (self_contact): the cloth-cloth contact scenes of issue 14, every kernel, per
-# frame.  Columns: the four scenes (experiments/self_contact_{stack,drape3,spin,pile}.ini);
-# rows: crossing triangles (intersections), smallest gap (min_gap), Newton iterations,
-# condition number of Newton's matrix (cond_max), kernel wall time (wall_ms).
-# Reads plots/data/self_contact_<scene>_<kernel>.csv (series.csv of each run of the
-# scene's [sweep], columns by name); the wall-time row reads the same files with their
-# wall_ms column from build/figures/self_contact/<scene>/<kernel>/series.csv (builddir):
-# timings are not kept in plots/data.  Writes self_contact.png/svg.
+# Figure 8 (self_contact): the cloth-cloth contact scenes of issue 14, every run of each
+# scene's [sweep], per frame.  Columns: the four scenes
+# (experiments/self_contact_{stack,drape3,spin,pile}.ini); rows: crossing triangles
+# (intersections), smallest gap (min_gap), Newton iterations, condition number of Newton's
+# matrix (cond_max), kernel wall time (wall_ms).
+# Reads plots/data/self_contact_<scene>_<label>.csv (series.csv of each run, columns by
+# name; the label is the sweep's, a kernel's name or KERNEL-variant, e.g. newton-mu0.4);
+# the wall-time row reads the same files with their wall_ms column from
+# build/figures/self_contact/<scene>/<label>/series.csv (builddir): timings are not kept
+# in plots/data.  Colour says the kernel; a kernel's second and third runs are dashed and
+# dotted.  Writes self_contact.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
@@ -13,14 +16,22 @@ scenes = "stack drape3 spin pile"
 array titles[4] = [ \
     "(a) stack: two 5×5 sheets 3 cm apart, half a cell shifted;\nthe upper falls onto the lower (hung by its corners)", \
     "(b) drape3: three 8×8 sheets 3 cm apart,\ndropped onto a sphere of radius 0.5 m", \
-    "(c) spin: a 10×10 cloth dropped onto a sphere spinning\nat 2 rad/s (no friction yet: the spin changes nothing)", \
+    "(c) spin: a 10×10 cloth dropped onto a sphere spinning\nat 2 rad/s (without friction the spin changes nothing)", \
     "(d) pile: a 9×13 cloth on the floor, held at one edge,\npushed together by a sphere moving at up to 0.9 m/s"]
-kernels = "explicit verlet pbd newton"
-colour(k) = k eq "explicit" ? "#e69f00" : k eq "verlet" ? "#9400d3" : k eq "pbd" ? "#009e73" : "#0072b2"
-data(s, k) = datadir . "/self_contact_" . s . "_" . k . ".csv"
-timing(s, k) = builddir . "/self_contact/" . s . "/" . k . "/series.csv"
-# 1 when the file is there (a kernel this build lacks has no run)
-have(f) = int(system("test -r '" . f . "' && echo 1 || echo 0"))
+
+# the runs of a scene, as their labels (all, or those of one kernel)
+runs(s) = system(sprintf("cd '%s' && ls self_contact_%s_*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, s))
+runs_of(s, k) = system(sprintf("cd '%s' && ls self_contact_%s_%s*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, k, s))
+kernel_of(l) = strstrt(l, "-") ? l[1:strstrt(l, "-") - 1] : l
+colour(l) = kernel_of(l) eq "explicit" ? "#e69f00" : kernel_of(l) eq "verlet" ? "#9400d3" : \
+            kernel_of(l) eq "pbd" ? "#009e73" : "#0072b2"
+# 1 + how many runs before the i-th of ls have its kernel: its line's dash type
+same_before(ls, i, k) = i <= 1 ? 0 : (kernel_of(word(ls, i - 1)) eq k) + same_before(ls, i - 1, k)
+dash(ls, i) = 1 + same_before(ls, i, kernel_of(word(ls, i)))
+data(s, l) = datadir . "/self_contact_" . s . "_" . l . ".csv"
+timing(s, l) = builddir . "/self_contact/" . s . "/" . l . "/series.csv"
+# how many frames of a run's file have a value in the column
+valued(f, col) = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"%s\") c = i } NR > 1 && c && $c != \"\" { n++ } END { print n + 0 }' '%s' 2>/dev/null", col, f)))
 set datafile separator ","
 set datafile missing ""
 
@@ -32,13 +43,15 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 2000,2000 enhanced font ",11"
         set output outdir . "/self_contact.svg"
     }
-    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s.  Measured before point–triangle and edge–edge contact exist: newton has vertex–vertex self-contact only,\nexplicit, verlet and pbd have no self-collision yet (run.self\\_collision = on is set, and not yet read by them); material.thickness = 5 mm, newton ĝ = 5 mm, cubic barrier, dynamic κ" font ",13"
+    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README" font ",13"
     set grid
     set xlabel "frame (1/60 s)"
     set key top right font ",9"
     set xrange [0:*]
     do for [i=1:words(scenes)] {
         s = word(scenes, i)
+        ls = runs(s)
+        nls = runs_of(s, "newton")
         set title titles[i] font ",11"
 
         set ylabel "crossing edge–triangle pairs (intersections)\n0: no part of the cloth passes through another"
@@ -46,39 +59,42 @@ do for [term in "pngcairo svg"] {
         set format y "%g"
         unset logscale y
         # the invisible line at 1 keeps the axis from collapsing when every count is 0
-        plot for [k in kernels] (have(data(s, k)) ? data(s, k) : "< echo frame,intersections") \
-            using "frame":"intersections" with lines lw 2 lc rgb colour(k) title k, \
-            1 with lines lc rgb "#ff000000" notitle
+        plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":"intersections" \
+                 with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
+             1 with lines lc rgb "#ff000000" notitle
         unset title
 
-        set ylabel "smallest gap (mm, min\\_gap; cut at 10): sphere or floor;\nnewton also vertex pairs within thickness + ĝ"
+        set ylabel "smallest gap (mm, min\\_gap; cut at 10): sphere, floor,\nnewton's contact pairs within thickness + ĝ"
         # the contact gaps are millimetres: the fall from up to 10 cm is cut off
         set yrange [-1:10]
-        if (s eq "stack") {
-            set label 1 "empty today: no obstacle in this scene,\nand no pair of newton's vertices came\nwithin thickness + ĝ = 1 cm" at graph 0.5, 0.8 center font ",10"
+        n = 0
+        do for [j=1:words(ls)] { n = n + valued(data(s, word(ls, j)), "min_gap") }
+        if (n == 0) {
+            set label 1 "no value in any frame: no obstacle in this scene,\nand no contact pair came within thickness + ĝ" \
+                at graph 0.5, 0.8 center font ",10"
         }
-        plot for [k in kernels] (have(data(s, k)) ? data(s, k) : "< echo frame,min_gap") \
-            using "frame":(column("min_gap") * 1000) with lines lw 2 lc rgb colour(k) title k, \
-            0 with lines lw 1 dt 2 lc rgb "black" notitle
+        plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":(column("min_gap") * 1000) \
+                 with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
+             0 with lines lw 1 dt 2 lc rgb "black" notitle
         unset label 1
 
         set ylabel "Newton iterations in the frame\n(newton; the others do fixed passes)"
         set yrange [0:*]
-        plot (have(data(s, "newton")) ? data(s, "newton") : "< echo frame,iterations") \
-            using "frame":"iterations" with lines lw 2 lc rgb colour("newton") title "newton"
+        plot for [j=1:words(nls)] data(s, word(nls, j)) using "frame":"iterations" \
+            with lines lw 2 dt dash(nls, j) lc rgb colour(word(nls, j)) title word(nls, j)
 
         set ylabel "largest cond(H) in the frame\n(newton; exact 2-norm λ_{max}/λ_{min})"
         set logscale y
         set yrange [*:*]
         set format y "10^{%T}"
-        plot (have(data(s, "newton")) ? data(s, "newton") : "< echo frame,cond_max") \
-            using "frame":"cond_max" with lines lw 2 lc rgb colour("newton") title "newton"
+        plot for [j=1:words(nls)] data(s, word(nls, j)) using "frame":"cond_max" \
+            with lines lw 2 dt dash(nls, j) lc rgb colour(word(nls, j)) title word(nls, j)
 
         set ylabel "kernel wall time of the frame (ms)\n(this machine, one thread)"
         set format y "%g"
-        plot for [k in kernels] (have(timing(s, k)) ? timing(s, k) : "< echo frame,wall_ms") \
+        plot for [j=1:words(ls)] timing(s, word(ls, j)) \
             using "frame":(column("wall_ms") > 0 ? column("wall_ms") : 1/0) with lines lw 1.5 \
-            lc rgb colour(k) title k
+            dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j)
         unset logscale y
     }
     unset multiplot
