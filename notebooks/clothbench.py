@@ -46,7 +46,7 @@ class _Mesh(ctypes.Structure):
                 ("tris", ctypes.POINTER(ctypes.c_int)), ("n_hinges", ctypes.c_int),
                 ("hinges", ctypes.POINTER(ctypes.c_int)), ("nx", ctypes.c_int),
                 ("ny", ctypes.c_int), ("rest_diag", ctypes.c_double),
-                ("area", ctypes.c_double)]
+                ("area", ctypes.c_double), ("layers", ctypes.c_int)]
 
 
 def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
@@ -108,6 +108,8 @@ def _load_library(path=None):
         "cloth_field_size": (ctypes.c_size_t, [I, I]),
         "cloth_field_present": (I, [I, I]),
         "cloth_field_meaning": (S, [I, I]),
+        "cloth_ccd_point_triangle": (I, [ctypes.POINTER(D)] * 8 + [D, ctypes.POINTER(D)]),
+        "cloth_ccd_edge_edge": (I, [ctypes.POINTER(D)] * 8 + [D, ctypes.POINTER(D)]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -189,6 +191,31 @@ def kernels():
             for i in range(_lib.cloth_kernel_count())}
 
 
+def _ccd(fn, start, end, dmin):
+    pts = [np.ascontiguousarray(p, dtype=np.float64).reshape(3) for p in (*start, *end)]
+    toi = ctypes.c_double()
+    hit = fn(*[p.ctypes.data_as(ctypes.POINTER(ctypes.c_double)) for p in pts], float(dmin),
+             ctypes.byref(toi))
+    if hit < 0:
+        raise ClothError("ccd: dmin must be finite and >= 0, and every coordinate finite")
+    return bool(hit), toi.value
+
+
+def ccd_point_triangle(start, end, dmin=0.0):
+    """Continuous collision detection of a point p and a triangle (a, b, c), each vertex
+    moving on a straight line from start = (p, a, b, c) at t = 0 to end = (p, a, b, c) at
+    t = 1 (cloth_ccd_point_triangle of cloth.h: additive CCD).  Returns (hit, toi): hit
+    when the distance may come within dmin during the motion, and toi, a time up to which
+    it provably stays above dmin (1 without a hit)."""
+    return _ccd(_lib.cloth_ccd_point_triangle, start, end, dmin)
+
+
+def ccd_edge_edge(start, end, dmin=0.0):
+    """The same for an edge (a, b) and an edge (c, d): start and end are (a, b, c, d)
+    (cloth_ccd_edge_edge)."""
+    return _ccd(_lib.cloth_ccd_edge_edge, start, end, dmin)
+
+
 def _check(status, err):
     if status != 0:
         raise ClothError(err.value.decode(errors="replace"))
@@ -240,6 +267,7 @@ class Sim:
         mesh = _lib.cloth_sim_mesh(self._sim).contents
         self.n = mesh.n
         self.nx, self.ny = mesh.nx, mesh.ny
+        self.layers = mesh.layers     # grid layers: layer l is vertices l*nx*ny ..
         self.rest_diag = mesh.rest_diag
         # views onto the library's buffers: no copies per step
         self.positions = np.ctypeslib.as_array(_lib.cloth_sim_positions(self._sim),

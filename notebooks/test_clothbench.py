@@ -124,6 +124,36 @@ def test_a_bad_key_raises_the_library_message():
         raise AssertionError("no exception for a negative dt")
 
 
+def test_ccd_finds_a_point_crossing_a_triangle_between_two_steps():
+    tri = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]
+    # from 0.5 above the triangle to 0.5 below: it crosses the plane at t = 0.5, inside
+    hit, toi = cb.ccd_point_triangle([(0.2, 0.2, 0.5), *tri], [(0.2, 0.2, -0.5), *tri])
+    assert hit and 0.49 < toi <= 0.5, (hit, toi)
+    # the same motion beside the triangle (x = 2): no hit, toi = 1
+    hit, toi = cb.ccd_point_triangle([(2, 0.2, 0.5), *tri], [(2, 0.2, -0.5), *tri])
+    assert not hit and toi == 1.0, (hit, toi)
+    # with dmin = 0.1 the hit comes at most when the distance reaches 0.1 (t = 0.4)
+    hit, toi = cb.ccd_point_triangle([(0.2, 0.2, 0.5), *tri], [(0.2, 0.2, -0.5), *tri], 0.1)
+    assert hit and 0.39 < toi <= 0.4, (hit, toi)
+    # two crossing edges: (0,0,1)-(1,0,1) falling through (0.5,-1,0)-(0.5,1,0) at t = 0.5
+    hit, toi = cb.ccd_edge_edge([(0, 0, 1), (1, 0, 1), (0.5, -1, 0), (0.5, 1, 0)],
+                                [(0, 0, -1), (1, 0, -1), (0.5, -1, 0), (0.5, 1, 0)])
+    assert hit and 0.49 < toi <= 0.5, (hit, toi)
+    try:
+        cb.ccd_edge_edge([(0, 0, 0)] * 4, [(0, 0, 0)] * 4, -1.0)
+    except cb.ClothError:
+        pass
+    else:
+        raise AssertionError("no exception for a negative dmin")
+
+
+def test_layers_of_a_grid():
+    sim = cb.Sim(None, **{"mesh.nx": 4, "mesh.ny": 3, "mesh.plane": "xz", "mesh.layers": 3,
+                          "mesh.layer_gap": 0.04, "mesh.pins": "none"})
+    assert (sim.n, sim.nx, sim.ny, sim.layers) == (36, 4, 3, 3)
+    assert np.allclose(sim.positions[24:, 1] - sim.positions[:12, 1], 0.08)
+
+
 def test_a_missing_file_raises():
     try:
         cb.Scene("/nonexistent.ini")

@@ -72,6 +72,15 @@ typedef struct cloth_mesh_def {
     int n_pin_list;             /* with CLOTH_PINS_LIST: how many indices             */
     int pin_list[CLOTH_MAX_PINS];
     char obj[CLOTH_PATH_MAX];   /* an OBJ file to load instead of the grid, or ""     */
+    int layers;                 /* copies of the grid stacked along the plane's normal
+                                 * (+z for xy, +y for xz), >= 1; separate components */
+    double layer_gap;           /* distance between neighbouring layers (m)           */
+    double layer_shift[3];      /* in-plane shift of each layer from the one below (m) */
+    int layer_shift_dims;       /* 2: layer_shift[0..1] are along the plane's two axes
+                                 * (x, y for xy; x, z for xz); 3: a world vector      */
+    double jitter;              /* each layer's initial height along the normal moves
+                                 * by a uniform draw in [-jitter, jitter] from
+                                 * run.seed (m); 0 = none                             */
 } cloth_mesh_def;
 
 typedef struct cloth_material_def {
@@ -101,6 +110,10 @@ typedef struct cloth_sphere_def {
     double amplitude;           /* orbit radius A (m)                                 */
     double period;              /* orbit or path period T (s)                         */
     double path[6];             /* path end points                                    */
+    double spin;                /* angular velocity about the world y axis through the
+                                 * centre (rad/s, right-handed: a point at +x from the
+                                 * centre moves towards -z); it moves no vertex itself:
+                                 * friction reads it as the surface's velocity        */
 } cloth_sphere_def;
 
 typedef struct cloth_floor_def {
@@ -263,6 +276,9 @@ typedef struct cloth_mesh {
     int nx, ny;                 /* grid size, or 0 for an OBJ mesh                    */
     double rest_diag;           /* L: diagonal of the rest bounding box (m)           */
     double area;                /* rest area of all triangles (m^2)                   */
+    int layers;                 /* grid layers (1 for an OBJ mesh): layer l holds the
+                                 * vertices l*nx*ny .. (l+1)*nx*ny - 1, and its springs,
+                                 * triangles and hinges join none of another layer    */
 } cloth_mesh;
 
 /* Builds the grid (or loads mesh.obj) with springs, triangles, hinges, masses and pins. */
@@ -428,7 +444,7 @@ int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius);
 
 /* The value of scene key "section.key" as a scene file would write it ("%.17g" for
  * numbers; vectors as three numbers).  CLOTH_EINVAL for an unknown key or one whose
- * value cannot be written back (mesh.springs, mesh.pins, sphere.motion). */
+ * value cannot be written back (mesh.springs, mesh.pins, mesh.layer_shift, sphere.motion). */
 cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *value,
                              size_t size, cloth_error *err);
 

@@ -2,10 +2,12 @@
  * exactly on the boundary for hand-built paths; the strain-limit term's Hessian. */
 #include "terms/barrier.h"
 #include "terms/contact.h"
+#include "terms/obstacle.h"
 #include "suites.h"
 #include "testutil.h"
 
 #include <math.h>
+#include <string.h>
 
 /* -------------------------------------------------------------- derivatives */
 
@@ -227,6 +229,75 @@ START_TEST(strain_stops_on_the_boundary)
 }
 END_TEST
 
+/* ---------------------------------------------------------- sphere motion */
+
+/* The centre's velocity is the derivative of its position: central differences of
+ * cloth__sphere_center (step 1e-6 s) for orbit, path and static motion. */
+START_TEST(sphere_center_velocity_is_its_derivative)
+{
+    cloth_sphere_def sp = {0};
+    sp.center[0] = 0.3, sp.center[1] = -0.2, sp.center[2] = 0.1;
+    static const double path[6] = {-1, 0.5, 0.2, 1.5, -0.3, 0.9};
+    for (int motion = 0; motion < 3; motion++) {
+        sp.motion = (cloth_motion)motion;
+        sp.amplitude = 0.7;
+        sp.period = 2.5;
+        memcpy(sp.path, path, sizeof path);
+        for (double t = 0; t < 3; t += 0.37) {
+            double v[3], a[3], b[3], h = 1e-6;
+            cloth__sphere_center_velocity(&sp, t, v);
+            cloth__sphere_center(&sp, t + h, a);
+            cloth__sphere_center(&sp, t - h, b);
+            for (int k = 0; k < 3; k++)
+                ck_assert_msg(fabs(v[k] - (a[k] - b[k]) / (2 * h)) < 1e-8,
+                              "motion %d, t %g, axis %d: %g vs %g", motion, t, k, v[k],
+                              (a[k] - b[k]) / (2 * h));
+        }
+    }
+}
+END_TEST
+
+/* A spinning sphere's surface velocity: omega x r with omega = (0, spin, 0), so it is
+ * tangential, horizontal, |v| = |spin| times the distance from the axis, x -> -z for
+ * spin > 0; the centre's velocity adds to it; no spin and no motion give 0. */
+START_TEST(spinning_sphere_surface_velocity)
+{
+    cloth_sphere_def sp = {0};
+    sp.center[0] = 0.3, sp.center[1] = -0.2, sp.center[2] = 0.1;
+    sp.radius = 0.5;
+    sp.spin = 2.0;
+    double x[3] = {0.8, -0.2, 0.1}, v[3]; /* on the equator, +x from the centre */
+    cloth__sphere_surface_velocity(&sp, 1.0, x, v);
+    ck_assert_double_eq_tol(v[0], 0, 1e-15);
+    ck_assert_double_eq_tol(v[1], 0, 1e-15);
+    ck_assert_double_eq_tol(v[2], -1.0, 1e-15);
+    for (int i = 0; i < 20; i++) {
+        double r[3] = {0.5 * sin(i), 0.5 * cos(3 * i), 0.5 * sin(7 * i + 1)};
+        double p[3] = {sp.center[0] + r[0], sp.center[1] + r[1], sp.center[2] + r[2]};
+        cloth__sphere_surface_velocity(&sp, 0.0, p, v);
+        ck_assert_double_eq_tol(v[0] * r[0] + v[1] * r[1] + v[2] * r[2], 0, 1e-15);
+        ck_assert_double_eq(v[1], 0);
+        ck_assert_double_eq_tol(hypot(v[0], v[2]), 2.0 * hypot(r[0], r[2]), 1e-14);
+    }
+    /* orbiting and spinning: the centre's velocity plus the spin's */
+    sp.motion = CLOTH_MOTION_ORBIT;
+    sp.amplitude = 0.4;
+    sp.period = 3;
+    double c[3], vc[3];
+    cloth__sphere_center(&sp, 0.7, c);
+    cloth__sphere_center_velocity(&sp, 0.7, vc);
+    double p[3] = {c[0] + 0.1, c[1] + 0.2, c[2] - 0.3};
+    cloth__sphere_surface_velocity(&sp, 0.7, p, v);
+    ck_assert_double_eq_tol(v[0], vc[0] + 2.0 * -0.3, 1e-14);
+    ck_assert_double_eq_tol(v[1], vc[1], 1e-14);
+    ck_assert_double_eq_tol(v[2], vc[2] - 2.0 * 0.1, 1e-14);
+    sp.motion = CLOTH_MOTION_STATIC;
+    sp.spin = 0;
+    cloth__sphere_surface_velocity(&sp, 0.7, p, v);
+    ck_assert(v[0] == 0 && v[1] == 0 && v[2] == 0);
+}
+END_TEST
+
 Suite *suite_contact(void)
 {
     Suite *s = suite_create("contact");
@@ -242,6 +313,10 @@ Suite *suite_contact(void)
     tcase_add_test(tc, plane_stops_on_the_boundary);
     tcase_add_test(tc, pair_head_on_stops_on_the_boundary);
     tcase_add_test(tc, strain_stops_on_the_boundary);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sphere_motion");
+    tcase_add_test(tc, sphere_center_velocity_is_its_derivative);
+    tcase_add_test(tc, spinning_sphere_surface_velocity);
     suite_add_tcase(s, tc);
     return s;
 }

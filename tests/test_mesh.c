@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,181 @@ START_TEST(family_selection_and_stiffness)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ layers */
+
+/* L layers: L times every count of one grid, and no spring, triangle or hinge joins
+ * two layers (each stays inside its own block of nx*ny vertices). */
+START_TEST(layers_are_separate_copies_of_the_grid)
+{
+    cloth_mesh *one = grid(5, 4, "pins = none");
+    cloth_mesh *m = grid(5, 4, "pins = none\nlayers = 3\nlayer_gap = 0.03");
+    int per = 5 * 4;
+    ck_assert_int_eq(m->layers, 3);
+    ck_assert_int_eq(one->layers, 1);
+    ck_assert_int_eq(m->n, 3 * per);
+    ck_assert_int_eq(m->n_tris, 3 * one->n_tris);
+    ck_assert_int_eq(m->n_hinges, 3 * one->n_hinges);
+    for (int f = 0; f < CLOTH_FAMILIES; f++)
+        ck_assert_int_eq(m->family_count[f], 3 * one->family_count[f]);
+    /* still grouped by family, each spring's rest length that of one grid's */
+    for (int i = 1; i < m->n_springs; i++)
+        ck_assert_int_le(m->springs[i - 1].family, m->springs[i].family);
+    for (int i = 0; i < m->n_springs; i++) {
+        ck_assert_int_eq(m->springs[i].a / per, m->springs[i].b / per);
+        ck_assert_double_eq_tol(m->springs[i].rest,
+                                m->springs[i].family == CLOTH_SHEAR ? 0.1 * sqrt(2) :
+                                m->springs[i].family == CLOTH_BEND ? 0.2 : 0.1, 1e-15);
+    }
+    for (int t = 0; t < m->n_tris; t++) {
+        int l = m->tris[3 * t] / per;
+        ck_assert_int_eq(m->tris[3 * t + 1] / per, l);
+        ck_assert_int_eq(m->tris[3 * t + 2] / per, l);
+        /* the same triangle as one grid's, moved by l*nx*ny */
+        for (int k = 0; k < 3; k++)
+            ck_assert_int_eq(m->tris[3 * t + k], one->tris[3 * (t % one->n_tris) + k] + l * per);
+    }
+    for (int h = 0; h < m->n_hinges; h++)
+        for (int k = 1; k < 4; k++)
+            ck_assert_int_eq(m->hinges[4 * h + k] / per, m->hinges[4 * h] / per);
+    cloth_mesh_destroy(one);
+    cloth_mesh_destroy(m);
+}
+END_TEST
+
+/* Layer l = layer 0 + l (gap n + shift), n = +z (xy) or +y (xz); a 2-vector shift is
+ * along the plane's axes, a 3-vector is used as it is; rest and initial shapes alike. */
+START_TEST(layers_stack_along_the_normal_with_their_shift)
+{
+    static const struct { const char *keys; double step[3]; } cases[] = {
+        {"plane = xz\nlayer_shift = 0.05 0.02", {0.05, 0.03, 0.02}},
+        {"plane = xz\nlayer_shift = 0.05 0 0.02", {0.05, 0.03, 0.02}},
+        {"plane = xy\nlayer_shift = 0.05 0.02", {0.05, 0.02, 0.03}},
+        {"plane = xy\nlayer_shift = 0.05 0.02 0", {0.05, 0.02, 0.03}},
+        {"plane = xy", {0, 0, 0.03}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char keys[256];
+        snprintf(keys, sizeof keys, "%s\nlayers = 4\nlayer_gap = 0.03\nprestretch = 0.1\n"
+                 "origin = 1 2 3", cases[c].keys);
+        cloth_mesh *m = grid(3, 2, keys);
+        for (int l = 0; l < 4; l++)
+            for (int v = 0; v < 6; v++)
+                for (int k = 0; k < 3; k++) {
+                    ck_assert_double_eq_tol(m->rest[3 * (6 * l + v) + k],
+                                            m->rest[3 * v + k] + l * cases[c].step[k], 1e-15);
+                    ck_assert_double_eq_tol(m->x0[3 * (6 * l + v) + k],
+                                            m->x0[3 * v + k] + l * cases[c].step[k], 1e-15);
+                }
+        cloth_mesh_destroy(m);
+    }
+}
+END_TEST
+
+/* Row and corner pins act on every layer; an index list counts over the whole mesh. */
+START_TEST(pins_act_on_every_layer)
+{
+    cloth_mesh *m = grid(7, 4, "pins = corners\nlayers = 3");
+    ck_assert_int_eq(m->n_pinned, 12);
+    for (int l = 0; l < 3; l++) {
+        const unsigned char *p = m->pinned + 28 * l;
+        ck_assert(p[0] && p[6] && p[21] && p[27]);
+    }
+    cloth_mesh_destroy(m);
+    m = grid(7, 4, "pins = top-row\nlayers = 2");
+    ck_assert_int_eq(m->n_pinned, 14);
+    ck_assert(m->pinned[28] && m->pinned[34] && !m->pinned[35]);
+    cloth_mesh_destroy(m);
+    m = grid(7, 4, "pins = 0 30 83\nlayers = 3");
+    ck_assert_int_eq(m->n_pinned, 3);
+    ck_assert(m->pinned[0] && m->pinned[30] && m->pinned[83]);
+    cloth_mesh_destroy(m);
+}
+END_TEST
+
+/* Jitter moves each layer's initial positions along the normal by j (2 U_l - 1), U_l the
+ * l-th SplitMix64 number from run.seed (top 53 bits / 2^53); the rest shape, and with it
+ * L and the masses, does not move.  SplitMix64 from state 1 gives 0x910a2dec89025cc1,
+ * 0xbeeb8da1658eec67, 0xf893a2eefb32555e (the reference algorithm, computed apart). */
+START_TEST(jitter_is_splitmix64_from_the_seed)
+{
+    static const uint64_t draws[3] = {0x910a2dec89025cc1ULL, 0xbeeb8da1658eec67ULL,
+                                      0xf893a2eefb32555eULL};
+    cloth_mesh *plain = grid(3, 2, "plane = xz\nlayers = 3\nlayer_gap = 0.03");
+    cloth_mesh *m = grid(3, 2, "plane = xz\nlayers = 3\nlayer_gap = 0.03\njitter = 0.01\n"
+                               "[run]\nseed = 1");
+    for (int l = 0; l < 3; l++) {
+        double u = (double)(draws[l] >> 11) / 9007199254740992.0;
+        double h = 0.01 * (2 * u - 1);
+        for (int v = 6 * l; v < 6 * (l + 1); v++) {
+            ck_assert_double_eq(m->x0[3 * v + 0], plain->x0[3 * v + 0]);
+            ck_assert_double_eq_tol(m->x0[3 * v + 1], plain->x0[3 * v + 1] + h, 1e-17);
+            ck_assert_double_eq(m->x0[3 * v + 2], plain->x0[3 * v + 2]);
+        }
+    }
+    ck_assert(memcmp(m->rest, plain->rest, sizeof(double) * 3 * (size_t)m->n) == 0);
+    ck_assert_double_eq(m->rest_diag, plain->rest_diag);
+    cloth_mesh_destroy(m);
+    /* another seed, other heights; every one within [-j, j] */
+    m = grid(3, 2, "plane = xz\nlayers = 3\nlayer_gap = 0.03\njitter = 0.01\n[run]\nseed = 2");
+    int differs = 0;
+    for (int l = 0; l < 3; l++) {
+        double h = m->x0[3 * 6 * l + 1] - plain->x0[3 * 6 * l + 1];
+        ck_assert(fabs(h) <= 0.01);
+        differs |= fabs(h - 0.01 * (2 * (double)(draws[l] >> 11) / 9007199254740992.0 - 1)) > 1e-9;
+    }
+    ck_assert(differs);
+    cloth_mesh_destroy(m);
+    cloth_mesh_destroy(plain);
+}
+END_TEST
+
+/* One layer without jitter is the grid as it always was, bit for bit, whatever the other
+ * layer keys say (the golden table checks whole runs). */
+START_TEST(one_layer_is_the_plain_grid)
+{
+    cloth_mesh *a = grid(4, 3, "origin = -0 0.5 -0\nprestretch = 0.01");
+    cloth_mesh *b = grid(4, 3, "origin = -0 0.5 -0\nprestretch = 0.01\nlayers = 1\n"
+                               "layer_gap = 0.2\nlayer_shift = 0.1 0.1");
+    ck_assert(memcmp(a->x0, b->x0, sizeof(double) * 3 * (size_t)a->n) == 0);
+    ck_assert(memcmp(a->rest, b->rest, sizeof(double) * 3 * (size_t)a->n) == 0);
+    cloth_mesh_destroy(a);
+    cloth_mesh_destroy(b);
+}
+END_TEST
+
+/* Layer keys that only the whole scene can judge fail at creation, naming FILE:LINE. */
+START_TEST(bad_layer_settings_name_their_key)
+{
+    const char *obj = tu_temp_file("layer.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    char obj_scene[600];
+    snprintf(obj_scene, sizeof obj_scene, "[mesh]\npins = none\nobj = %s\nlayers = 2\n", obj);
+    char obj_jitter[600];
+    snprintf(obj_jitter, sizeof obj_jitter, "[mesh]\npins = none\nobj = %s\njitter = 0.1\n", obj);
+    const struct { const char *text, *prefix, *says; } cases[] = {
+        {"[mesh]\nplane = xz\nlayer_shift = 0.1 0.2 0\n", "l.ini:3: mesh.layer_shift: ",
+         "along the normal (y)"},
+        {"[mesh]\nlayer_shift = 0 0 0.01\n", "l.ini:2: mesh.layer_shift: ", "normal (z)"},
+        {"[mesh]\nlayers = 2\nlayer_gap = 0.02\njitter = 0.01\n", "l.ini:4: mesh.jitter: ",
+         "half of mesh.layer_gap"},
+        {obj_scene, "l.ini:4: mesh.layers: ", "OBJ"},
+        {obj_jitter, "l.ini:4: mesh.jitter: ", "OBJ"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        cloth_scene s;
+        cloth_error err;
+        cloth_mesh *m = NULL;
+        ck_assert_msg(cloth_scene_parse(cases[c].text, "l.ini", &s, &err) == CLOTH_OK, "%s",
+                      err.msg);
+        ck_assert(cloth_mesh_create(&s, &m, &err) == CLOTH_EINVAL);
+        ck_assert_msg(strncmp(err.msg, cases[c].prefix, strlen(cases[c].prefix)) == 0 &&
+                      strstr(err.msg, cases[c].says), "case %zu: %s", c, err.msg);
+    }
+    /* one layer may jitter by any amount: there is no neighbour to touch */
+    cloth_mesh *m = grid(3, 3, "jitter = 5");
+    cloth_mesh_destroy(m);
+}
+END_TEST
+
 START_TEST(obj_round_trip)
 {
     cloth_mesh *m = grid(5, 4, "prestretch = 0.013\norigin = 0.1 -0.7 1e-3");
@@ -230,6 +406,14 @@ Suite *suite_mesh(void)
     tcase_add_test(tc, lumped_masses_sum_to_density_times_area);
     tcase_add_test(tc, positions_planes_and_prestretch);
     tcase_add_test(tc, family_selection_and_stiffness);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("layers");
+    tcase_add_test(tc, layers_are_separate_copies_of_the_grid);
+    tcase_add_test(tc, layers_stack_along_the_normal_with_their_shift);
+    tcase_add_test(tc, pins_act_on_every_layer);
+    tcase_add_test(tc, jitter_is_splitmix64_from_the_seed);
+    tcase_add_test(tc, one_layer_is_the_plain_grid);
+    tcase_add_test(tc, bad_layer_settings_name_their_key);
     suite_add_tcase(s, tc);
     tc = tcase_create("obj");
     tcase_add_test(tc, obj_round_trip);

@@ -10,9 +10,18 @@
  * (i+1,j)-(i,j+1); bend (i,j)-(i+2,j), (i,j)-(i,j+2).
  * An OBJ mesh gets a structural spring on every triangle edge and a bend spring across
  * every hinge (between the two opposite vertices).
+ *
+ * Layers (mesh.layers = L): L copies of the grid, layer l holding vertices
+ * l*nx*ny + j*nx + i, with its own springs, triangles and hinges and none between layers.
+ * Layer l is moved from layer 0 by l (gap n + shift), n the plane's normal (+z for xy,
+ * +y for xz), and its initial positions (not its rest shape) by u_l jitter n more, with
+ * u_l = 2 U_l - 1, U_l the l-th number of core/random.h (SplitMix64) started at run.seed.
+ * Pin modes act on every layer (each layer's top row, corners); an index list counts over
+ * the whole mesh.  Layer 0 of a jitter-free mesh is built as a single grid always was.
  */
 #include "core/status.h"
 #include "cloth.h"
+#include "core/random.h"
 #include "core/scene.h"
 
 #include <errno.h>
@@ -95,6 +104,7 @@ static int grid_spring_count(int nx, int ny, int family)
     }
 }
 
+/* Springs grouped by family (cloth_mesh's order), within a family layer by layer. */
 static void grid_springs(const cloth_scene *s, cloth_mesh *m)
 {
     int nx = s->mesh.nx, ny = s->mesh.ny, count = 0;
@@ -104,9 +114,10 @@ static void grid_springs(const cloth_scene *s, cloth_mesh *m)
         if (!(s->mesh.families & (1u << f)))
             continue;
         int start = count;
+        for (int l = 0; l < m->layers; l++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
-                int v = j * nx + i;
+                int v = l * nx * ny + j * nx + i;
                 if (f == CLOTH_STRUCTURAL) {
                     if (i + 1 < nx) ADD(f, v, v + 1);
                     if (j + 1 < ny) ADD(f, v, v + nx);
@@ -124,6 +135,7 @@ static void grid_springs(const cloth_scene *s, cloth_mesh *m)
     m->n_springs = count;
 }
 
+/* Layer 0 of the grid (the whole grid when there is one layer). */
 static void grid_positions(const cloth_scene *s, double spacing, double *p)
 {
     for (int j = 0; j < s->mesh.ny; j++)
@@ -136,15 +148,105 @@ static void grid_positions(const cloth_scene *s, double spacing, double *p)
         }
 }
 
-static void grid_triangles(int nx, int ny, int *t)
+static void grid_triangles(int nx, int ny, int layers, int *t)
 {
+    for (int l = 0; l < layers; l++)
     for (int j = 0; j + 1 < ny; j++)
         for (int i = 0; i + 1 < nx; i++) {
-            int a = j * nx + i, b = a + 1, c = a + nx, d = c + 1;
+            int a = l * nx * ny + j * nx + i, b = a + 1, c = a + nx, d = c + 1;
             int quad[6] = {a, b, d, a, d, c};
             memcpy(t, quad, sizeof quad);
             t += 6;
         }
+}
+
+/* ------------------------------------------------------------------ layers */
+
+/* The unit normal of the grid's plane, along which layers stack. */
+static void plane_normal(cloth_plane plane, double n[3])
+{
+    n[0] = 0;
+    n[1] = plane == CLOTH_PLANE_XZ ? 1 : 0;
+    n[2] = plane == CLOTH_PLANE_XY ? 1 : 0;
+}
+
+/* mesh.layer_shift as a world vector: two numbers are along the plane's axes. */
+static void layer_shift(const cloth_mesh_def *d, double v[3])
+{
+    v[0] = d->layer_shift[0];
+    v[1] = d->layer_shift_dims == 3 || d->plane == CLOTH_PLANE_XY ? d->layer_shift[1] : 0;
+    v[2] = d->layer_shift_dims == 3 ? d->layer_shift[2]
+           : d->plane == CLOTH_PLANE_XZ ? d->layer_shift[1] : 0;
+}
+
+/* Copies layer 0 of p into layers 1.. and moves layer l by l (gap n + shift).  Layer 0
+ * is not touched, so a one-layer grid is bit for bit the grid without layers. */
+static void stack_layers(const cloth_scene *s, int per_layer, int layers, double *p)
+{
+    double n[3], shift[3];
+    plane_normal(s->mesh.plane, n);
+    layer_shift(&s->mesh, shift);
+    for (int l = 1; l < layers; l++)
+        for (int v = 0; v < per_layer; v++)
+            for (int c = 0; c < 3; c++)
+                p[3 * (l * per_layer + v) + c] =
+                    p[3 * v + c] + l * (s->mesh.layer_gap * n[c] + shift[c]);
+}
+
+/* Moves each layer's initial positions along the normal by u_l jitter, u_l uniform in
+ * [-1, 1) from SplitMix64 started at run.seed, one number a layer in layer order. */
+static void jitter_layers(const cloth_scene *s, int per_layer, int layers, double *x0)
+{
+    if (!(s->mesh.jitter > 0))
+        return;
+    double n[3];
+    plane_normal(s->mesh.plane, n);
+    uint64_t state = (uint64_t)s->run.seed;
+    for (int l = 0; l < layers; l++) {
+        double h = s->mesh.jitter * (2 * cloth__random_unit(&state) - 1);
+        for (int v = l * per_layer; v < (l + 1) * per_layer; v++)
+            for (int c = 0; c < 3; c++)
+                x0[3 * v + c] += h * n[c];
+    }
+}
+
+/* The layer keys against the rest of the scene: an OBJ mesh has no layers, a shift
+ * written as a vector must lie in the plane, and jittered layers must not be able to
+ * touch.  Errors name where the key was set. */
+static cloth_status check_layers(const cloth_scene *s, cloth_error *err)
+{
+    const cloth_mesh_def *d = &s->mesh;
+    char where[CLOTH_PATH_MAX + 16];
+#define WHERE(key) (cloth__key_where(s, cloth__key_index(NULL, "mesh", key), where, \
+                                     sizeof where), where)
+    if (d->obj[0] && d->layers > 1)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.layers: %d layers of an OBJ mesh: "
+                           "layers stack the grid; put the copies in the OBJ file", WHERE("layers"),
+                           d->layers);
+    if (d->obj[0] && d->jitter > 0)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.jitter: an OBJ mesh has no plane to "
+                           "jitter along: only the grid's layers are jittered", WHERE("jitter"));
+    if (d->obj[0] && (d->layer_shift[0] != 0 || d->layer_shift[1] != 0 || d->layer_shift[2] != 0))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.layer_shift: an OBJ mesh has no layers "
+                           "to shift", WHERE("layer_shift"));
+    double n[3];
+    plane_normal(d->plane, n);
+    if (d->layer_shift_dims == 3) {
+        double along = d->layer_shift[0] * n[0] + d->layer_shift[1] * n[1] +
+                       d->layer_shift[2] * n[2];
+        if (along != 0)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.layer_shift: %g m along the normal "
+                               "(%s) of plane %s: the shift lies in the plane; the distance "
+                               "between layers is mesh.layer_gap", WHERE("layer_shift"), along,
+                               d->plane == CLOTH_PLANE_XY ? "z" : "y",
+                               d->plane == CLOTH_PLANE_XY ? "xy" : "xz");
+    }
+    if (d->layers > 1 && !(2 * d->jitter < d->layer_gap))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.jitter: %g m lets neighbouring layers "
+                           "touch: must be below half of mesh.layer_gap (%g m)", WHERE("jitter"),
+                           d->jitter, d->layer_gap);
+#undef WHERE
+    return CLOTH_OK;
 }
 
 /* --------------------------------------------------------------- assembly */
@@ -225,19 +327,30 @@ static cloth_status assign_pins(const cloth_scene *s, cloth_mesh *m, cloth_error
         return cloth__fail(err, CLOTH_EINVAL,
                            "%s: mesh.pins: an OBJ mesh has no rows or corners: give vertex indices",
                            where);
+    /* row and corner modes pin the same vertices of every layer */
+    for (int l = 0; l < m->layers; l++) {
+        unsigned char *p = m->pinned + l * nx * ny;
+        switch (s->mesh.pins) {
+        case CLOTH_PINS_TOP_ROW:
+            for (int i = 0; i < nx; i++)
+                p[i] = 1;
+            break;
+        case CLOTH_PINS_TOP_CORNERS:
+            p[0] = p[nx - 1] = 1;
+            break;
+        case CLOTH_PINS_CORNERS:
+            p[0] = p[nx - 1] = 1;
+            p[(ny - 1) * nx] = p[ny * nx - 1] = 1;
+            break;
+        default:
+            break;
+        }
+    }
     switch (s->mesh.pins) {
     case CLOTH_PINS_NONE:
-        break;
     case CLOTH_PINS_TOP_ROW:
-        for (int i = 0; i < nx; i++)
-            m->pinned[i] = 1;
-        break;
     case CLOTH_PINS_TOP_CORNERS:
-        m->pinned[0] = m->pinned[nx - 1] = 1;
-        break;
     case CLOTH_PINS_CORNERS:
-        m->pinned[0] = m->pinned[nx - 1] = 1;
-        m->pinned[(ny - 1) * nx] = m->pinned[ny * nx - 1] = 1;
         break;
     case CLOTH_PINS_LIST:
         for (int k = 0; k < s->mesh.n_pin_list; k++) {
@@ -283,18 +396,22 @@ static void bounding_diagonal(cloth_mesh *m)
 
 static cloth_status build_grid(const cloth_scene *s, cloth_mesh **out)
 {
-    int nx = s->mesh.nx, ny = s->mesh.ny;
+    int nx = s->mesh.nx, ny = s->mesh.ny, layers = s->mesh.layers;
     int n_tris = 2 * (nx - 1) * (ny - 1), max_springs = 0;
     for (int f = 0; f < CLOTH_FAMILIES; f++)
         max_springs += grid_spring_count(nx, ny, f);
-    cloth_mesh *m = mesh_alloc(nx * ny, n_tris, max_springs);
+    cloth_mesh *m = mesh_alloc(layers * nx * ny, layers * n_tris, layers * max_springs);
     if (!m)
         return CLOTH_ENOMEM;
     m->nx = nx;
     m->ny = ny;
+    m->layers = layers;
     grid_positions(s, s->mesh.spacing, m->rest);
     grid_positions(s, s->mesh.spacing * (1 + s->mesh.prestretch), m->x0);
-    grid_triangles(nx, ny, m->tris);
+    stack_layers(s, nx * ny, layers, m->rest);
+    stack_layers(s, nx * ny, layers, m->x0);
+    jitter_layers(s, nx * ny, layers, m->x0);
+    grid_triangles(nx, ny, layers, m->tris);
     grid_springs(s, m);
     *out = m;
     return CLOTH_OK;
@@ -348,6 +465,7 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
         return cloth__fail(err, CLOTH_ENOMEM, "%s: mesh.obj: out of memory for '%s'", where,
                            path);
     }
+    m->layers = 1;
     memcpy(m->rest, x, sizeof(double) * 3 * (size_t)n);
     memcpy(m->tris, tris, sizeof(int) * 3 * (size_t)n_tris);
     free(x);
@@ -377,8 +495,10 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     cloth_mesh *m = NULL;
     edge_rec *edges = NULL;
     int n_edges = 0;
-    cloth_status st;
+    cloth_status st = check_layers(s, err);
     *out = NULL;
+    if (st != CLOTH_OK)
+        return st;
     if (s->mesh.obj[0]) {
         st = build_obj(s, &m, &edges, &n_edges, err);
         if (st != CLOTH_OK)

@@ -141,6 +141,24 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
     return 1;
 }
 
+/* Two numbers: the shift along the plane's two axes (x and y for plane xy, x and z for
+ * xz); three: a world vector, which must then lie in the plane (mesh.c checks it, once
+ * the plane is known: keys may come in any order). */
+static int parse_layer_shift(cloth_scene *s, const char *value, char *why, size_t n)
+{
+    double v[3] = {0, 0, 0};
+    int dims = cloth__read_numbers(value, v, 2) == 0 ? 2
+               : cloth__read_numbers(value, v, 3) == 0 ? 3 : 0;
+    if (!dims) {
+        snprintf(why, n, "expected two finite numbers (along the plane's axes) or three (a "
+                         "vector in the plane), got '%s'", value);
+        return 1;
+    }
+    memcpy(s->mesh.layer_shift, v, sizeof v);
+    s->mesh.layer_shift_dims = dims;
+    return 0;
+}
+
 /* ----------------------------------------------------------- the key table */
 
 #define OFF(field) offsetof(cloth_scene, field)
@@ -168,6 +186,16 @@ static const cloth__key common_keys[] = {
      "top-row | top-corners | corners | none | vertex indices"},
     {"mesh", "obj", CLOTH__KEY_STRING, OFF(mesh.obj), sizeof(((cloth_mesh_def *)0)->obj), 0,
      0, 0, 0, NULL, NULL, "", "OBJ file to load instead of the grid (relative to the scene)"},
+    {"mesh", "layers", CLOTH__KEY_INT, OFF(mesh.layers), 0, 1, 10000, 0, 0, NULL, NULL, "1",
+     "copies of the grid stacked along the plane's normal (+z for xy, +y for xz)"},
+    {"mesh", "layer_gap", CLOTH__KEY_DOUBLE, OFF(mesh.layer_gap), 0, 0, INF, 1, 1, NULL, NULL,
+     "0.05", "distance between neighbouring layers along the normal (m)"},
+    {"mesh", "layer_shift", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_layer_shift,
+     "0 0", "in-plane shift of each layer from the one below: 2 numbers along the plane's "
+     "axes or a 3-vector (m)"},
+    {"mesh", "jitter", CLOTH__KEY_DOUBLE, OFF(mesh.jitter), 0, 0, INF, 0, 1, NULL, NULL, "0",
+     "each layer's initial height moves by a uniform draw in [-jitter, jitter] from run.seed "
+     "(m)"},
 
     {"material", "k_structural", CLOTH__KEY_DOUBLE, OFF(material.k[CLOTH_STRUCTURAL]), 0,
      0, INF, 0, 1, NULL, NULL, "500", "stiffness of structural springs (N/m)"},
@@ -205,6 +233,8 @@ static const cloth__key common_keys[] = {
      "0", "skin thickness added to the radius (m)"},
     {"sphere", "motion", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_motion, "static",
      "static | orbit A T | path x0 y0 z0 x1 y1 z1 T (back and forth)"},
+    {"sphere", "spin", CLOTH__KEY_DOUBLE, OFF(sphere.spin), 0, -INF, INF, 1, 1, NULL, NULL,
+     "0", "angular velocity about the world y axis through the centre (rad/s; for friction)"},
 
     {"plane", "height", CLOTH__KEY_DOUBLE, OFF(floor.height), 0, -INF, INF, 1, 1, NULL, NULL,
      "0", "the floor is y = height (m)"},
@@ -222,7 +252,7 @@ static const cloth__key common_keys[] = {
     {"run", "blowup_limit", CLOTH__KEY_DOUBLE, OFF(run.blowup_limit), 0, 0, INF, 1, 1, NULL,
      NULL, "1000", "|x| beyond this counts as diverged (m)"},
     {"run", "seed", CLOTH__KEY_ULONG, OFF(run.seed), 0, 0, 0, 0, 0, NULL, NULL, "1",
-     "seed of the wind turbulence"},
+     "seed of the wind turbulence and of mesh.jitter"},
     {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
      onoff_names, NULL, "off", "cloth-cloth contact (every kernel; README: what each "
      "kernel guarantees)"},

@@ -1,5 +1,6 @@
-/* The sphere and the floor: motion, gaps, and the Verlet cloth web demo's projection
- * onto the surface. */
+/* The sphere and the floor: motion (the centre's path, its velocity and the surface
+ * velocity of a spinning sphere), and the Verlet cloth web demo's projection onto the
+ * surface. */
 #include "terms/obstacle.h"
 
 #include <math.h>
@@ -27,6 +28,41 @@ void cloth__sphere_center(const cloth_sphere_def *s, double t, double c[3])
     }
     for (int k = 0; k < 3; k++)
         c[k] = s->center[k];
+}
+
+void cloth__sphere_center_velocity(const cloth_sphere_def *s, double t, double v[3])
+{
+    switch (s->motion) {
+    case CLOTH_MOTION_ORBIT: {
+        /* d/dt of A (cos phi, 0, sin phi), phi = 2 pi t / T */
+        double phi = 2 * M_PI * t / s->period, rate = 2 * M_PI / s->period;
+        v[0] = -s->amplitude * rate * sin(phi);
+        v[1] = 0;
+        v[2] = s->amplitude * rate * cos(phi);
+        return;
+    }
+    case CLOTH_MOTION_PATH: {
+        /* dw/dt = (pi / T) sin(2 pi t / T) times the path's chord */
+        double dw = M_PI / s->period * sin(2 * M_PI * t / s->period);
+        for (int k = 0; k < 3; k++)
+            v[k] = dw * (s->path[3 + k] - s->path[k]);
+        return;
+    }
+    case CLOTH_MOTION_STATIC:
+        break;
+    }
+    v[0] = v[1] = v[2] = 0;
+}
+
+void cloth__sphere_surface_velocity(const cloth_sphere_def *s, double t, const double x[3],
+                                    double v[3])
+{
+    double c[3];
+    cloth__sphere_center(s, t, c);
+    cloth__sphere_center_velocity(s, t, v);
+    /* w x r with w = (0, spin, 0): (spin r_z, 0, -spin r_x) */
+    v[0] += s->spin * (x[2] - c[2]);
+    v[2] -= s->spin * (x[0] - c[0]);
 }
 
 int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],

@@ -9,6 +9,26 @@
 /* Centre of the sphere at time t (static, orbit or path motion). */
 void cloth__sphere_center(const cloth_sphere_def *sphere, double t, double c[3]);
 
+/* The centre's velocity at time t, dc/dt of cloth__sphere_center (0 when static). */
+void cloth__sphere_center_velocity(const cloth_sphere_def *sphere, double t, double v[3]);
+
+/* The velocity at time t of the sphere's own material at the point x, the sphere moving
+ * as a rigid body:
+ *
+ *   v_s(x) = dc/dt + w x (x - c(t)),   w = (0, sphere.spin, 0)
+ *          = dc/dt + spin ((x - c)_z, 0, -(x - c)_x).
+ *
+ * For friction: a vertex at x (on the surface or within the contact distance) with
+ * velocity v slips over the sphere at the relative velocity v - v_s(x), whose tangential
+ * part (I - n n^T)(v - v_s(x)), n = (x - c)/|x - c|, friction opposes.  A spin turns
+ * the sphere in place: v_s is tangential to the surface and no vertex is pushed out by
+ * it; without friction the spin changes nothing.  x need not be on the surface (points
+ * inside or outside move with the same rigid motion).  The kernels that put vertices
+ * back on the surface today (cloth__push_out) and Newton's sphere barrier use only the
+ * centre; the explicit kernel's velocity correction uses the centre's motion. */
+void cloth__sphere_surface_velocity(const cloth_sphere_def *sphere, double t,
+                                    const double x[3], double v[3]);
+
 enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2 };
 
 /* Moves x onto the surface of every obstacle it is inside (the Verlet cloth web demo's

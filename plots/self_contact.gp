@@ -1,0 +1,102 @@
+# Figure 8 (self_contact): the cloth-cloth contact scenes of issue 14, every run of each
+# scene's [sweep], per frame.  Columns: the four scenes
+# (experiments/self_contact_{stack,drape3,spin,pile}.ini); rows: crossing triangles
+# (intersections), smallest gap (min_gap), Newton iterations, condition number of Newton's
+# matrix (cond_max), kernel wall time (wall_ms).
+# Reads plots/data/self_contact_<scene>_<label>.csv (series.csv of each run, columns by
+# name; the label is the sweep's, a kernel's name or KERNEL-variant, e.g. newton-mu0.4);
+# the wall-time row reads the same files with their wall_ms column from
+# build/figures/self_contact/<scene>/<label>/series.csv (builddir): timings are not kept
+# in plots/data.  Colour says the kernel; a kernel's second and third runs are dashed and
+# dotted.  Writes self_contact.png/svg.
+if (!exists("outdir")) outdir = "plots"
+if (!exists("datadir")) datadir = "plots/data"
+if (!exists("builddir")) builddir = "build/figures"
+scenes = "stack drape3 spin pile"
+array titles[4] = [ \
+    "(a) stack: two 5×5 sheets 3 cm apart, half a cell shifted;\nthe upper falls onto the lower (hung by its corners)", \
+    "(b) drape3: three 8×8 sheets 3 cm apart,\ndropped onto a sphere of radius 0.5 m", \
+    "(c) spin: a 10×10 cloth dropped onto a sphere spinning\nat 2 rad/s (without friction the spin changes nothing)", \
+    "(d) pile: a 9×13 cloth on the floor, held at one edge,\npushed together by a sphere moving at up to 0.9 m/s"]
+
+# the runs of a scene, as their labels (all, or those of one kernel)
+runs(s) = system(sprintf("cd '%s' && ls self_contact_%s_*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, s))
+runs_of(s, k) = system(sprintf("cd '%s' && ls self_contact_%s_%s*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, k, s))
+kernel_of(l) = strstrt(l, "-") ? l[1:strstrt(l, "-") - 1] : l
+colour(l) = kernel_of(l) eq "explicit" ? "#e69f00" : kernel_of(l) eq "verlet" ? "#9400d3" : \
+            kernel_of(l) eq "pbd" ? "#009e73" : "#0072b2"
+# 1 + how many runs before the i-th of ls have its kernel: its line's dash type
+same_before(ls, i, k) = i <= 1 ? 0 : (kernel_of(word(ls, i - 1)) eq k) + same_before(ls, i - 1, k)
+dash(ls, i) = 1 + same_before(ls, i, kernel_of(word(ls, i)))
+data(s, l) = datadir . "/self_contact_" . s . "_" . l . ".csv"
+timing(s, l) = builddir . "/self_contact/" . s . "/" . l . "/series.csv"
+# how many frames of a run's file have a value in the column
+valued(f, col) = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"%s\") c = i } NR > 1 && c && $c != \"\" { n++ } END { print n + 0 }' '%s' 2>/dev/null", col, f)))
+set datafile separator ","
+set datafile missing ""
+
+do for [term in "pngcairo svg"] {
+    if (term eq "pngcairo") {
+        set terminal pngcairo size 2000,2000 enhanced font ",11"
+        set output outdir . "/self_contact.png"
+    } else {
+        set terminal svg size 2000,2000 enhanced font ",11"
+        set output outdir . "/self_contact.svg"
+    }
+    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README" font ",13"
+    set grid
+    set xlabel "frame (1/60 s)"
+    set key top right font ",9"
+    set xrange [0:*]
+    do for [i=1:words(scenes)] {
+        s = word(scenes, i)
+        ls = runs(s)
+        nls = runs_of(s, "newton")
+        set title titles[i] font ",11"
+
+        set ylabel "crossing edge–triangle pairs (intersections)\n0: no part of the cloth passes through another"
+        set yrange [0:*]
+        set format y "%g"
+        unset logscale y
+        # the invisible line at 1 keeps the axis from collapsing when every count is 0
+        plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":"intersections" \
+                 with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
+             1 with lines lc rgb "#ff000000" notitle
+        unset title
+
+        set ylabel "smallest gap (mm, min\\_gap; cut at 10): sphere, floor,\nnewton's contact pairs within thickness + ĝ"
+        # the contact gaps are millimetres: the fall from up to 10 cm is cut off
+        set yrange [-1:10]
+        n = 0
+        do for [j=1:words(ls)] { n = n + valued(data(s, word(ls, j)), "min_gap") }
+        if (n == 0) {
+            set label 1 "no value in any frame: no obstacle in this scene,\nand no contact pair came within thickness + ĝ" \
+                at graph 0.5, 0.8 center font ",10"
+        }
+        plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":(column("min_gap") * 1000) \
+                 with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
+             0 with lines lw 1 dt 2 lc rgb "black" notitle
+        unset label 1
+
+        set ylabel "Newton iterations in the frame\n(newton; the others do fixed passes)"
+        set yrange [0:*]
+        plot for [j=1:words(nls)] data(s, word(nls, j)) using "frame":"iterations" \
+            with lines lw 2 dt dash(nls, j) lc rgb colour(word(nls, j)) title word(nls, j)
+
+        set ylabel "largest cond(H) in the frame\n(newton; exact 2-norm λ_{max}/λ_{min})"
+        set logscale y
+        set yrange [*:*]
+        set format y "10^{%T}"
+        plot for [j=1:words(nls)] data(s, word(nls, j)) using "frame":"cond_max" \
+            with lines lw 2 dt dash(nls, j) lc rgb colour(word(nls, j)) title word(nls, j)
+
+        set ylabel "kernel wall time of the frame (ms)\n(this machine, one thread)"
+        set format y "%g"
+        plot for [j=1:words(ls)] timing(s, word(ls, j)) \
+            using "frame":(column("wall_ms") > 0 ? column("wall_ms") : 1/0) with lines lw 1.5 \
+            dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j)
+        unset logscale y
+    }
+    unset multiplot
+    set output
+}
