@@ -195,6 +195,9 @@ typedef struct cloth_newton_def {
                                  * edge-edge) or vertex (vertex-vertex)               */
     cloth_contact_hessian contact_hessian; /* self-contact Hessians made PSD by
                                  * eigenvalue projection or Gauss-Newton              */
+    double friction;            /* Coulomb coefficient mu of contacts (0 = none)      */
+    double friction_eps;        /* eps_v: slip speed below which friction sticks
+                                 * elastically (m/s)                                  */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
     cloth_cond_mode cond;       /* condition number: exact, estimate or off           */

@@ -48,7 +48,7 @@ static const char *folded_scene =
     "[run]\nkernel = newton\ndt = 0.01\nself_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = %s\ndhat = 0.01\n"
     "strain_limit = 0.02\nstrain_band = 0.75\nstrain_measure = %s\ncontact = %s\n"
-    "contact_hessian = %s\n";
+    "contact_hessian = %s\nfriction = 0.3\nfriction_eps = 0.04\n";
 
 typedef struct { cloth__newton *w; cloth_sim *sim; int exact; } potential_ctx;
 
@@ -119,6 +119,21 @@ START_TEST(potential_matches_finite_differences)
     potential_ctx p = {w, sim, 1};
     double g[27], fd[27 * 27], H[27 * 27];
     cloth__newton_potential(w, sim, y, g, 1, 1);
+    /* friction: lagged at x_n on the sphere, the floor and (full) the cloth, with slips
+     * below and above eps = 0.04 m/s x 0.01 s */
+    ck_assert_int_ge(w->n_friction, vertex ? 2 : 4);
+    int sticking = 0, sliding = 0;
+    for (int k = 0; k < w->n_friction; k++) {
+        const cloth__newton_friction *f = &w->friction[k];
+        double xs[12], xn[12], u[2];
+        cloth__newton_gather(y, f->v, f->st.n_verts, xs);
+        cloth__newton_gather(w->x_n, f->v, f->st.n_verts, xn);
+        cloth__friction_slip(&f->st, xs, xn, f->surface, u);
+        double slip = hypot(u[0], u[1]);
+        sticking += slip < 0.04 * 0.01;
+        sliding += slip > 0.04 * 0.01;
+    }
+    ck_assert_msg(sticking > 0 && sliding > 0, "%d sticking, %d sliding", sticking, sliding);
     int kinds[8] = {0};
     for (int k = 0; k < w->n_contacts; k++)
         kinds[w->contacts[k].kind]++;
@@ -721,6 +736,97 @@ START_TEST(stacked_sheets_do_not_pass_through)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ friction */
+
+/* A 3 x 3 sheet on the floor under gravity tilted by g_x = 2 m/s^2 (g_y = -9.81):
+ * Coulomb's law says it sticks when mu g_y > g_x and otherwise slides with acceleration
+ * g_x - mu |g_y|, since the barrier carries the weight (lambda = m |g_y| once settled).
+ * mu = 0.1: 1.019 m/s^2, measured from the mean velocity between 0.5 s and 1 s, within
+ * 2 %; mu = 0.4: the sheet creeps at less than eps_v (IPC's smoothed static friction),
+ * never sliding.  _i: log, cubic. */
+START_TEST(friction_on_a_slope_follows_coulomb)
+{
+    static const char *scene =
+        "[mesh]\nnx = 3\nny = 3\nspacing = 0.1\nplane = xz\norigin = 0 0.003 0\n"
+        "springs = structural,shear\npins = none\n"
+        "[material]\nk_structural = 100\nk_shear = 50\nvertex_mass = 0.01\n"
+        "[world]\ngravity = 2 -9.81 0\n"
+        "[plane]\nheight = 0\n"
+        "[run]\nkernel = newton\ndt = 0.01\n"
+        "[newton]\nbarrier = %s\ndhat = 0.005\nfriction = %g\nfriction_eps = 0.001\n"
+        "tol = 1e-6\ncond = off\n";
+    for (int stick = 0; stick < 2; stick++) {
+        double mu = stick ? 0.4 : 0.1;
+        char text[1024];
+        snprintf(text, sizeof text, scene, _i ? "cubic" : "log", mu);
+        cloth_sim *sim = make_sim(text);
+        cloth_frame f;
+        cloth_error err;
+        double v_half = 0, v_end = 0, v_max = 0;
+        for (int frame = 1; frame <= 100; frame++) {
+            ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+            const double *v = cloth_sim_velocities(sim);
+            double vx = 0;
+            for (int i = 0; i < 9; i++)
+                vx += v[3 * i] / 9;
+            if (frame == 50)
+                v_half = vx;
+            if (frame >= 50)
+                v_max = fmax(v_max, fabs(vx));
+            v_end = vx;
+        }
+        if (stick) {
+            ck_assert_msg(v_max < 0.001, "mu 0.4: the sheet moves at %g m/s", v_max);
+        } else {
+            double a = (v_end - v_half) / 0.5, want = 2 - 0.1 * 9.81;
+            ck_assert_msg(fabs(a - want) <= 0.02 * want, "mu 0.1: acceleration %g, Coulomb %g",
+                          a, want);
+        }
+        cloth_sim_destroy(sim);
+    }
+}
+END_TEST
+
+/* A 6 x 6 cloth dropped on a sphere spinning at 2 rad/s (experiments/self_contact_spin.ini,
+ * coarser): with mu = 0.4 friction drags it around at the sphere's angular velocity
+ * (ratio of the cloth's L_y / I_y to the spin above 0.9 after 0.8 s); with mu = 0 it does
+ * not turn at all (the sphere's surface slides under it). */
+START_TEST(friction_turns_the_cloth_with_the_sphere)
+{
+    static const char *scene =
+        "[mesh]\nnx = 6\nny = 6\nspacing = 0.16\nplane = xz\norigin = -0.4 0.53 -0.4\n"
+        "pins = none\n"
+        "[material]\nk_structural = 50\nk_shear = 20\nk_bend = 2\nvertex_mass = 0.01\n"
+        "[sphere]\ncenter = 0 0 0\nradius = 0.5\noffset = 0.01\nspin = 2\n"
+        "[run]\nkernel = newton\ndt = 0.016666666666666666\n"
+        "[newton]\nbarrier = cubic\ndhat = 0.005\nfriction = %g\ncond = off\n";
+    for (int k = 0; k < 2; k++) {
+        double mu = k ? 0 : 0.4;
+        char text[1024];
+        snprintf(text, sizeof text, scene, mu);
+        cloth_sim *sim = make_sim(text);
+        cloth_frame f;
+        cloth_error err;
+        for (int frame = 1; frame <= 48; frame++)
+            ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        const cloth_mesh *m = cloth_sim_mesh(sim);
+        const double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
+        double L = 0, I = 0;
+        for (int i = 0; i < m->n; i++) {
+            L += m->mass[i] * (x[3 * i + 2] * v[3 * i] - x[3 * i] * v[3 * i + 2]);
+            I += m->mass[i] * (x[3 * i] * x[3 * i] + x[3 * i + 2] * x[3 * i + 2]);
+        }
+        double ratio = L / I / 2;
+        if (mu > 0)
+            ck_assert_msg(ratio > 0.9 && ratio < 1.05, "mu 0.4: the cloth turns at %g of the "
+                          "sphere's rate", ratio);
+        else
+            ck_assert_msg(fabs(ratio) < 1e-6, "mu 0: the cloth turns at %g", ratio);
+        cloth_sim_destroy(sim);
+    }
+}
+END_TEST
+
 /* cond_method says how the condition numbers were computed, in newton.csv and in the
  * summary: exact-2norm (by dsyevd up to cond_exact_max unknowns, by ARPACK above it),
  * estimate-1norm with cond = estimate (dpocon with the dense solver, Hager-Higham on
@@ -1066,6 +1172,8 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, si_form_gives_the_same_drape_in_centimetres, 0, 12);
     tcase_add_test(tc, paper_form_gives_another_drape_in_centimetres);
     tcase_add_loop_test(tc, stacked_sheets_do_not_pass_through, 0, 2);
+    tcase_add_loop_test(tc, friction_on_a_slope_follows_coulomb, 0, 2);
+    tcase_add_test(tc, friction_turns_the_cloth_with_the_sphere);
     tcase_add_loop_test(tc, cond_method_is_reported, 0, 9);
     tcase_add_loop_test(tc, cond_by_arpack_and_estimate_against_dsyevd, 0, 2);
     tcase_add_test(tc, runs_are_deterministic);

@@ -14,7 +14,9 @@
  * Columns: scene, nx, ny, unknowns, solver, iterations timed, nnz (upper triangle of H),
  * factor_nnz (entries of the Cholesky factor, the fill), then milliseconds per Newton
  * iteration: assembly, analyse, factor, solve (PCG: all of it), cond, line_search,
- * total; lin_iters per iteration (PCG).  Output: CSV on stdout; `make bench` stores it
+ * total; lin_iters per iteration (PCG); then the self-contact stages inside assembly and
+ * line search (newton.contact = full): broad phase, distances of its candidates, CCD, in
+ * milliseconds per iteration, and CCD queries per iteration.  Output: CSV on stdout; `make bench` stores it
  * in tests/bench/results/<machine>-newton.csv.
  */
 #include "cloth.h"
@@ -23,6 +25,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -108,10 +111,12 @@ static int bench_row(const char *name, int drape, int nx, int ny, const char *so
                fa = (p1.factor_ms - p0.factor_ms) / it,
                so = (p1.solve_ms - p0.solve_ms) / it, co = (p1.cond_ms - p0.cond_ms) / it,
                ls = (p1.line_search_ms - p0.line_search_ms) / it;
-        printf("%s,%d,%d,%d,%s,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g\n", name,
-               nx, ny, cloth__newton_ndof(sim->work), solver, it, p1.nnz, p1.factor_nnz, a,
-               an, fa, so, co, ls, a + an + fa + so + co + ls,
-               (double)(p1.lin_iters - p0.lin_iters) / it);
+        printf("%s,%d,%d,%d,%s,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
+               "%.4g,%.4g\n", name, nx, ny, cloth__newton_ndof(sim->work), solver, it, p1.nnz,
+               p1.factor_nnz, a, an, fa, so, co, ls, a + an + fa + so + co + ls,
+               (double)(p1.lin_iters - p0.lin_iters) / it, (p1.broad_ms - p0.broad_ms) / it,
+               (p1.distance_ms - p0.distance_ms) / it, (p1.ccd_ms - p0.ccd_ms) / it,
+               (double)(p1.ccd_queries - p0.ccd_queries) / it);
         fflush(stdout);
     }
     cloth_sim_destroy(sim);
@@ -137,24 +142,36 @@ static void bench_cond(int nx, int warm)
     if (ok && p.iterations > 0) {
         double it = (double)p.iterations;
         printf("drape-cond-exact,%d,%d,%d,cholmod,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
-               "%.4g,0\n", nx, nx, cloth__newton_ndof(sim->work), it, p.nnz, p.factor_nnz,
+               "%.4g,0,%.4g,%.4g,%.4g,%.4g\n", nx, nx, cloth__newton_ndof(sim->work), it, p.nnz, p.factor_nnz,
                p.assembly_ms / it, p.analyse_ms / it, p.factor_ms / it, p.solve_ms / it,
                p.cond_ms / it, p.line_search_ms / it,
                (p.assembly_ms + p.analyse_ms + p.factor_ms + p.solve_ms + p.cond_ms +
-                p.line_search_ms) / it);
+                p.line_search_ms) / it, p.broad_ms / it, p.distance_ms / it, p.ccd_ms / it,
+               (double)p.ccd_queries / it);
         fprintf(stderr, "newton_bench: %dx%d: exact cond %.3g ms = %.2f factorisations\n",
                 nx, nx, p.cond_ms / it, p.cond_ms / p.factor_ms);
     }
     cloth_sim_destroy(sim);
 }
 
-/* With the argument "cond", only the condition-number rows. */
+/* With the argument "cond", only the condition-number rows; with "drape N", only the
+ * drape's rows at N x N. */
 int main(int argc, char **argv)
 {
     double t0 = now_s();
     int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
+    if (argc > 2 && strcmp(argv[1], "drape") == 0) {
+        int nx = atoi(argv[2]);
+        printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
+               "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,"
+               "distance_ms,ccd_ms,ccd_queries\n");
+        for (int k = 0; k < 2 && nx >= 2; k++)
+            bench_row("drape", 1, nx, nx, k ? "pcg" : "cholmod", 5, nx <= 64 ? 10 : 4);
+        return 0;
+    }
     printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
-           "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters\n");
+           "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,distance_ms,"
+           "ccd_ms,ccd_queries\n");
     static const char *const solvers[] = {"cholmod", "pcg", "dense"};
     for (int k = 0; k < 3 && !cond_only; k++)
         bench_row("hanging", 0, 30, 24, solvers[k], 2, 30);

@@ -35,6 +35,7 @@
  *   newton_contacts.c     mesh adjacency, the active barrier terms and their gaps, the
  *                         initial-state check, the restart outside a moving sphere
  *   newton_kappa.c        the barrier stiffness rules: fixed, IPC, dynamic
+ *   newton_friction.c     IPC's lagged friction: stencils at step start, its potential
  *   newton_line_search.c  the feasibility filter and Armijo backtracking
  *   newton_system.c       the sparse Newton matrix's pattern, its solve by newton.solver
  *                         (CHOLMOD, PCG, dense) and its condition number by newton.cond
@@ -309,7 +310,10 @@ static void newton_destroy(void *work)
     cloth__newton_system_destroy(w);
     cloth__spatial_hash_destroy(w->hash);
     cloth__broad_phase_destroy(w->bp);
+    free(w->cand_pt);
+    free(w->cand_ee);
     free(w->contacts);
+    free(w->friction);
     free(w->kappa_sphere);
     free(w->kappa_floor);
     free(w->kappa_edge);
@@ -377,6 +381,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
         slots <<= 1;
     w->pair_mask = slots - 1;
     w->contacts = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contacts);
+    w->friction = malloc(((size_t)w->contact_cap + 1) * sizeof *w->friction);
     w->kappa_sphere = malloc((size_t)n * sizeof(double));
     w->kappa_floor = malloc((size_t)n * sizeof(double));
     w->kappa_edge = malloc(((size_t)m->n_springs + 1) * sizeof(double));
@@ -385,7 +390,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
     w->row_cap = sim->scene.newton.max_iters * sim->scene.run.substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    if (!w->contacts || !w->kappa_sphere || !w->kappa_floor || !w->kappa_edge || !w->kappa_tri ||
+    if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_edge || !w->kappa_tri ||
         !w->pair_kappa || !w->pair_used || !w->rows)
         return 0;
     for (unsigned k = 0; k < slots; k++)
@@ -410,6 +415,10 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
         st = cloth__broad_phase_create(m, w->pair_cap, &w->bp, err);
         if (st == CLOTH_OK)
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
+        w->cand_pt = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_pt);
+        w->cand_ee = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_ee);
+        if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee))
+            goto fail_alloc;
     }
     if (st == CLOTH_OK && w->ndof > 0)
         st = cloth__newton_system_create(w, sim, err);
@@ -486,6 +495,11 @@ static const cloth__key newton_keys[] = {
     {"newton", "contact_hessian", CLOTH__KEY_CHOICE, OFF(contact_hessian), 0, 0, 0, 0, 0,
      contact_hessian_names, NULL, "project", "self-contact Hessians made PSD: project "
      "(eigenvalues clamped at 0) or gauss-newton (psi'' grad g grad g^T only)"},
+    {"newton", "friction", CLOTH__KEY_DOUBLE, OFF(friction), 0, 0, INF, 0, 1, NULL, NULL, "0",
+     "Coulomb friction coefficient mu of obstacle and point-triangle/edge-edge contacts "
+     "(IPC's lagged friction); 0 = none"},
+    {"newton", "friction_eps", CLOTH__KEY_DOUBLE, OFF(friction_eps), 0, 0, INF, 1, 1, NULL,
+     NULL, "1e-3", "eps_v: slip speed below which friction sticks elastically (m/s)"},
     {"newton", "tol", CLOTH__KEY_DOUBLE, OFF(tol), 0, 0, INF, 1, 1, NULL, NULL, "1e-3",
      "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
     {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,

@@ -11,7 +11,7 @@ typedef struct cloth__newton cloth__newton;
 extern const cloth__kernel cloth__newton_kernel;
 
 /* Sets up a step of length h from the sim's state: x_n, x~, the wind force, the spring
- * damping directions, the kappa tables of kappa_update = step.  The step calls it first;
+ * damping directions, the kappa tables of kappa_update = step, the lagged friction.  The step calls it first;
  * tests call it before cloth__newton_potential. */
 void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
 

@@ -214,13 +214,16 @@ int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int
     return stencil_distance2(sim->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
 }
 
-/* The point-triangle and edge-edge terms at x: broad phase, then distances. */
+/* The point-triangle and edge-edge terms at x: broad phase, then distances.  While x
+ * lies on the line search's segment (w->cand_valid) its candidates hold every pair within
+ * reach there, and the broad phase is not repeated. */
 static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     double reach = sim->scene.material.thickness + sim->scene.newton.dhat;
     double t0 = cloth__newton_now_ms();
-    cloth__broad_pairs bp;
-    cloth__broad_phase_query(w->bp, x, NULL, reach, sim->mesh->pinned, &bp);
+    cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
+    if (!w->cand_valid)
+        cloth__broad_phase_query(w->bp, x, NULL, reach, sim->mesh->pinned, &bp);
     if (bp.overflow)
         w->contact_overflows++;
     double t1 = cloth__newton_now_ms();

@@ -44,23 +44,32 @@ static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const d
 /* The largest alpha <= 1 for which CCD proves every point-triangle and edge-edge
  * distance stays above thickness + eta (d0 - thickness) on [0, alpha], d0 its distance
  * now (Li et al. 2021's additive CCD, terms/ccd.h, per candidate of the broad phase over
- * the motion dir).  When the broad phase has more candidates than it holds, the motion
- * is halved until they fit, and alpha is at most that fraction. */
+ * the motion dir, boxes grown by thickness + g^).  When the broad phase has more
+ * candidates than it holds, the motion is halved until they fit, and alpha is at most
+ * that fraction.  The candidates are kept: they hold every pair within reach anywhere on
+ * the segment, so the energies of the line search and of the next iterate need no
+ * broad phase of their own (w->cand_valid). */
 static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const double *x,
                                  const double *dir)
 {
     double thickness = sim->scene.material.thickness, eta = sim->scene.newton.eta;
+    double reach = thickness + sim->scene.newton.dhat;
     double *motion = w->x_trial, scale = 1, t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp;
     for (;;) {
         for (int i = 0; i < 3 * w->n; i++)
             motion[i] = scale * dir[i];
-        cloth__broad_phase_query(w->bp, x, motion, thickness, sim->mesh->pinned, &bp);
+        cloth__broad_phase_query(w->bp, x, motion, reach, sim->mesh->pinned, &bp);
         if (!bp.overflow || scale < 1e-6)
             break;
         w->pair_overflows++;
         scale *= 0.5;
     }
+    w->cand_valid = !bp.overflow;
+    w->n_cand_pt = bp.n_pt;
+    w->n_cand_ee = bp.n_ee;
+    memcpy(w->cand_pt, bp.pt, 2 * (size_t)bp.n_pt * sizeof *bp.pt);
+    memcpy(w->cand_ee, bp.ee, 2 * (size_t)bp.n_ee * sizeof *bp.ee);
     double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
     for (int kind = 0; kind < 2; kind++) {
         const int *pairs = kind ? bp.ee : bp.pt;
@@ -69,18 +78,26 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
                                 kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
             int v[4];
             cloth__newton_stencil(w, sim, &c, v);
-            if (cloth__newton_stencil_near_at_rest(sim, v, kind))
+            double d0 = cloth__newton_stencil_gap(w, sim, &c, x, NULL, NULL, NULL, NULL, NULL) +
+                        thickness;
+            /* the pair closes at most at speed l_p (terms/ccd.h): no query when even that
+             * keeps it clear over [0, alpha] */
+            double speed[4], dmin = thickness + eta * (d0 - thickness);
+            for (int i = 0; i < 4; i++)
+                speed[i] = sqrt(cloth__dot3(dir + 3 * v[i], dir + 3 * v[i]));
+            double first = kind ? fmax(speed[0], speed[1]) : speed[0];
+            double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
+            if (d0 - alpha * (first + second) > dmin ||
+                cloth__newton_stencil_near_at_rest(sim, v, kind))
                 continue;
             double x0[12], x1[12], toi;
             cloth__newton_gather(x, v, 4, x0);
             for (int i = 0; i < 4; i++)
                 for (int q = 0; q < 3; q++)
                     x1[3 * i + q] = x0[3 * i + q] + alpha * dir[3 * v[i] + q];
-            double d0 = cloth__newton_stencil_gap(w, sim, &c, x, NULL, NULL, NULL, NULL, NULL) +
-                        thickness;
             w->profile.ccd_queries++;
             if (cloth__ccd(kind ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, x0, x1,
-                           thickness + eta * (d0 - thickness), &toi, NULL) != 0)
+                           dmin, &toi, NULL) != 0)
                 alpha *= toi; /* a hit (toi < 1), or bad input (toi = 0) */
         }
     }

@@ -20,6 +20,7 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
     const cloth_mesh *m = sim->mesh;
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
     w->h = h;
+    w->cand_valid = 0; /* a new step: no line search yet */
     memcpy(w->x_n, sim->x, bytes);
     cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
                            w->x_tilde);
@@ -37,36 +38,20 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
     cloth__newton_clear_kappa(w, m);
     if (!w->ipc_set) /* line-search points may touch before IPC's first kappa is set */
         w->ipc_kappa = w->ipc_min;
+    cloth__newton_friction_lag(w, sim);
 }
 
 /* ------------------------------------------------------------- assembly */
 
-static void add_grad(const cloth__newton *w, double *grad, int v, const double *g3, double s)
-{
-    int d = w->dof[v];
-    if (d >= 0)
-        for (int c = 0; c < 3; c++)
-            grad[d + c] += s * g3[c];
-}
-
-/* H[dof(va), dof(vb)] += s * B, B 3x3 with row stride `stride` (the pattern holds every
- * block a term adds: the mesh's and, by cloth__newton_system_pattern, the contacts'). */
-static void add_block(const cloth__newton *w, cloth__sparse *H, int va, int vb,
-                      const double *B, int stride, double s)
-{
-    int da = w->dof[va], db = w->dof[vb];
-    if (da >= 0 && db >= 0)
-        cloth__sparse_add_block(H, da / 3, db / 3, B, stride, s);
-}
 
 /* A two-vertex 6x6 Hessian (row-major) into H. */
 static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int b,
                             const double *K6, double s)
 {
-    add_block(w, H, a, a, K6, 6, s);
-    add_block(w, H, a, b, K6 + 3, 6, s);
-    add_block(w, H, b, a, K6 + 18, 6, s);
-    add_block(w, H, b, b, K6 + 21, 6, s);
+    cloth__newton_add_block(w, H, a, a, K6, 6, s);
+    cloth__newton_add_block(w, H, a, b, K6 + 3, 6, s);
+    cloth__newton_add_block(w, H, b, a, K6 + 18, 6, s);
+    cloth__newton_add_block(w, H, b, b, K6 + 21, 6, s);
 }
 
 /* ---------------------------------------------------------------- terms */
@@ -117,10 +102,10 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
         if (grad) {
             double g6[6];
             cloth__spring_gradient(xa, xb, sp->k, sp->rest, g6);
-            add_grad(w, grad, sp->a, g6, 1);
-            add_grad(w, grad, sp->b, g6 + 3, 1);
-            add_grad(w, grad, sp->a, u, -cd * r);
-            add_grad(w, grad, sp->b, u, cd * r);
+            cloth__newton_add_grad(w, grad, sp->a, g6, 1);
+            cloth__newton_add_grad(w, grad, sp->b, g6 + 3, 1);
+            cloth__newton_add_grad(w, grad, sp->a, u, -cd * r);
+            cloth__newton_add_grad(w, grad, sp->b, u, cd * r);
         }
         if (H) {
             double K6[36], uu[9];
@@ -129,10 +114,10 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
             for (int r2 = 0; r2 < 3; r2++)
                 for (int c = 0; c < 3; c++)
                     uu[3 * r2 + c] = cd * u[r2] * u[c];
-            add_block(w, H, sp->a, sp->a, uu, 3, 1);
-            add_block(w, H, sp->b, sp->b, uu, 3, 1);
-            add_block(w, H, sp->a, sp->b, uu, 3, -1);
-            add_block(w, H, sp->b, sp->a, uu, 3, -1);
+            cloth__newton_add_block(w, H, sp->a, sp->a, uu, 3, 1);
+            cloth__newton_add_block(w, H, sp->b, sp->b, uu, 3, 1);
+            cloth__newton_add_block(w, H, sp->a, sp->b, uu, 3, -1);
+            cloth__newton_add_block(w, H, sp->b, sp->a, uu, 3, -1);
         }
     }
     return e;
@@ -152,8 +137,8 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
                                              sim->mesh->springs[c->elem].rest,
                                              grad ? g : NULL, H ? B : NULL);
         if (grad) {
-            add_grad(w, grad, c->a, g, 1);
-            add_grad(w, grad, c->b, g + 3, 1);
+            cloth__newton_add_grad(w, grad, c->a, g, 1);
+            cloth__newton_add_grad(w, grad, c->b, g + 3, 1);
         }
         if (H)
             add_pair_blocks(w, H, c->a, c->b, B, 1);
@@ -166,9 +151,9 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
                                         H ? B : NULL);
     for (int i = 0; i < 3; i++) {
         if (grad)
-            add_grad(w, grad, v[i], g + 3 * i, 1);
+            cloth__newton_add_grad(w, grad, v[i], g + 3 * i, 1);
         for (int j = 0; H && j < 3; j++)
-            add_block(w, H, v[i], v[j], B + 27 * i + 3 * j, 9, 1);
+            cloth__newton_add_block(w, H, v[i], v[j], B + 27 * i + 3 * j, 9, 1);
     }
     return e;
 }
@@ -197,7 +182,7 @@ static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__
         double g3[3];
         for (int k = 0; k < 3; k++)
             g3[k] = kappa * (m * d1 * dg[3 * i + k] + psi * dm[3 * i + k]);
-        add_grad(w, grad, v[i], g3, 1);
+        cloth__newton_add_grad(w, grad, v[i], g3, 1);
     }
     if (!H)
         return kappa * m * psi;
@@ -215,7 +200,7 @@ static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__
         (void)cloth__linalg_project_psd(12, B); /* a NaN block becomes 0 */
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
-            add_block(w, H, v[i], v[j], B + 36 * i + 3 * j, 12, 1);
+            cloth__newton_add_block(w, H, v[i], v[j], B + 36 * i + 3 * j, 12, 1);
     return kappa * m * psi;
 }
 
@@ -237,9 +222,9 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
     double g = cloth__newton_contact_gap(w, sim, c, x, dg, H ? d2g : NULL);
     double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
     if (grad) {
-        add_grad(w, grad, c->a, dg, kappa * d1);
+        cloth__newton_add_grad(w, grad, c->a, dg, kappa * d1);
         if (two)
-            add_grad(w, grad, c->b, dg + 3, kappa * d1);
+            cloth__newton_add_grad(w, grad, c->b, dg + 3, kappa * d1);
     }
     if (H) {
         int dim = two ? 6 : 3;
@@ -250,7 +235,7 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
         if (two)
             add_pair_blocks(w, H, c->a, c->b, B, 1);
         else
-            add_block(w, H, c->a, c->a, B, 3, 1);
+            cloth__newton_add_block(w, H, c->a, c->a, B, 3, 1);
     }
     return kappa * psi;
 }
@@ -273,6 +258,7 @@ double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const dou
     }
     double e = inertia_and_damping(w, sim, x, grad, hess);
     e += springs_and_damping(w, sim, x, grad, hess, exact);
+    e += cloth__newton_friction_term(w, sim, x, grad, hess);
 
     *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
     for (int k = 0; k < w->n_contacts; k++)
@@ -306,6 +292,7 @@ void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)
     w->measured = (cloth__newton_seen){0, 0, INFINITY, 0, INFINITY};
     if (w->ndof == 0)
         return;
+    w->cand_valid = 0; /* the sim's state may have been set from outside */
     cloth__newton_collect_contacts(w, sim, sim->x);
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];

@@ -86,11 +86,17 @@ static void build_pattern(cloth__newton *w)
     w->pattern_builds++;
 }
 
-/* The vertices a self-contact term couples: 2 for a vertex pair, 4 for a point-triangle
- * or edge-edge term, 0 for any other term. */
-static int coupled(const cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                   int v[4])
+/* The vertices coupling k couples, k over the active terms and then the step's lagged
+ * friction stencils: 2 for a vertex pair, 4 for a point-triangle or edge-edge term or
+ * friction stencil, 0 for any other term. */
+static int coupled(const cloth__newton *w, const cloth_sim *sim, int k, int v[4])
 {
+    if (k >= w->n_contacts) {
+        const cloth__newton_friction *f = &w->friction[k - w->n_contacts];
+        memcpy(v, f->v, sizeof f->v);
+        return f->st.n_verts;
+    }
+    const cloth__contact *c = &w->contacts[k];
     if (c->kind == CLOTH__CONTACT_PAIR) {
         v[0] = c->a;
         v[1] = c->b;
@@ -106,8 +112,8 @@ static int coupled(const cloth__newton *w, const cloth_sim *sim, const cloth__co
  * outside the pattern when `missing_only`); 0 when it filled up. */
 static int append_pairs(cloth__newton *w, const cloth_sim *sim, int missing_only)
 {
-    for (int k = 0; k < w->n_contacts; k++) {
-        int v[4], count = coupled(w, sim, &w->contacts[k], v);
+    for (int k = 0; k < w->n_contacts + w->n_friction; k++) {
+        int v[4], count = coupled(w, sim, k, v);
         for (int p = 0; p < count; p++)
             for (int q = p + 1; q < count; q++) {
                 if (w->dof[v[p]] < 0 || w->dof[v[q]] < 0 || v[p] == v[q])
@@ -129,8 +135,8 @@ static int append_pairs(cloth__newton *w, const cloth_sim *sim, int missing_only
  * for. */
 static int pattern_misses(const cloth__newton *w, const cloth_sim *sim)
 {
-    for (int k = 0; k < w->n_contacts; k++) {
-        int v[4], count = coupled(w, sim, &w->contacts[k], v);
+    for (int k = 0; k < w->n_contacts + w->n_friction; k++) {
+        int v[4], count = coupled(w, sim, k, v);
         for (int p = 0; p < count; p++)
             for (int q = p + 1; q < count; q++)
                 if (w->dof[v[p]] >= 0 && w->dof[v[q]] >= 0 && v[p] != v[q] &&
@@ -145,13 +151,13 @@ void cloth__newton_system_pattern(cloth__newton *w, const cloth_sim *sim)
     if (!pattern_misses(w, sim))
         return;
     /* the pairs met earlier in this step stay, so that one coming back costs no new
-     * analysis; those of earlier steps go.  The active terms' pairs alone always fit
-     * (pair_block_cap = 6 per active self-contact term at most). */
+     * analysis; those of earlier steps go. */
     int same_step = w->pat_step == w->steps;
     w->pat_step = w->steps;
     if (!same_step || !append_pairs(w, sim, 1)) {
         w->n_pat_pairs = 0;
-        append_pairs(w, sim, 0);
+        if (!append_pairs(w, sim, 0))
+            w->pattern_overflows++; /* the step fails, naming the sizes */
     }
     build_pattern(w);
 }
@@ -335,7 +341,8 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
             mesh_blocks += w->dof[v] >= 0 && w->dof[w->adj[k]] >= 0 && w->adj[k] < v;
     int full = sim->scene.newton.contact == CLOTH_CONTACT_FULL;
-    w->pair_block_cap = full ? 6 * w->self_cap : w->pair_cap;
+    /* 6 pairs a term; friction stencils are mostly the same terms' */
+    w->pair_block_cap = full ? 8 * w->self_cap : 2 * w->pair_cap;
     /* distinct vertex pairs coupled by contacts: a vertex lies within reach of a few
      * dozen others at most unless the thickness spans several cells */
     w->contact_block_cap = full ? 16 * nb + 1024 : w->pair_cap;

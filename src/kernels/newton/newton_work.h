@@ -8,6 +8,7 @@
 #include "linalg/dense.h"
 #include "linalg/sparse.h"
 #include "terms/broad_phase.h"
+#include "terms/friction.h"
 #include "terms/spatial_hash.h"
 
 #include <stddef.h>
@@ -35,6 +36,13 @@ typedef struct cloth__contact {
     int elem;                   /* the spring (STRAIN) or triangle (TRIANGLE, PT), else
                                  * -1                                                 */
 } cloth__contact;
+
+/* The lagged friction of one contact (newton_friction.c). */
+typedef struct cloth__newton_friction {
+    cloth__friction_stencil st; /* coefficients, tangents, lambda at x_n               */
+    int v[4];                   /* its vertices (st.n_verts of them)                  */
+    double surface[3];          /* the obstacle surface's displacement over the step  */
+} cloth__newton_friction;
 
 /* Frozen dynamic kappa of a vertex pair, keyed by a * n + b (a < b); key -1 is empty. */
 typedef struct cloth__pair_slot {
@@ -105,11 +113,19 @@ struct cloth__newton {
     const int *edges;           /* the broad phase's edge list, 2 vertices each       */
     int n_edges;
     int pair_cap;               /* pairs a query may return (of each kind)            */
+    int *cand_pt, *cand_ee;     /* the line search's candidates, 2 ints a pair: every
+                                 * pair within thickness + g^ somewhere on the segment
+                                 * from the iterate to the full step                  */
+    int n_cand_pt, n_cand_ee;
+    int cand_valid;             /* 1 while the points evaluated lie on that segment   */
     int self_cap;               /* active self-contacts at most                       */
     cloth__contact *contacts;   /* active terms at the last evaluated x               */
     int n_contacts, contact_cap;
     long contact_overflows;     /* active terms dropped for want of room (an error)   */
     long pair_overflows;        /* queries that had more pairs than pair_cap          */
+
+    cloth__newton_friction *friction; /* contact_cap: the step's lagged contacts     */
+    int n_friction;
 
     cloth__newton_seen eval;    /* the last evaluation of E                           */
     cloth__newton_seen measured;/* at the state after the last step (for measure)     */
@@ -167,6 +183,26 @@ static inline void cloth__newton_gather(const double *x, const int *v, int k, do
     for (int i = 0; i < k; i++)
         for (int c = 0; c < 3; c++)
             out[3 * i + c] = x[3 * v[i] + c];
+}
+
+/* grad[dof(v)] += s g3 (nothing for a pinned vertex). */
+static inline void cloth__newton_add_grad(const cloth__newton *w, double *grad, int v,
+                                          const double *g3, double s)
+{
+    int d = w->dof[v];
+    if (d >= 0)
+        for (int c = 0; c < 3; c++)
+            grad[d + c] += s * g3[c];
+}
+
+/* H[dof(va), dof(vb)] += s B, B 3x3 with row stride `stride` (the pattern holds every
+ * block a term adds: the mesh's and, by cloth__newton_system_pattern, the contacts'). */
+static inline void cloth__newton_add_block(const cloth__newton *w, cloth__sparse *H, int va,
+                                           int vb, const double *B, int stride, double s)
+{
+    int da = w->dof[va], db = w->dof[vb];
+    if (da >= 0 && db >= 0)
+        cloth__sparse_add_block(H, da / 3, db / 3, B, stride, s);
 }
 
 /* ------------------------------------ the linear system (newton_system.c) */
@@ -277,6 +313,17 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
 /* w->measured <- the barrier energy and smallest self-contact gap of the sim's state, in
  * a pass of its own (at start; a step records them from its own evaluations of E). */
 void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim);
+
+/* ---------------------------------------------- friction (newton_friction.c) */
+
+/* Records the lagged friction stencils of the contacts active at w->x_n (after
+ * cloth__newton_prepare); none when newton.friction is 0. */
+void cloth__newton_friction_lag(cloth__newton *w, const cloth_sim *sim);
+
+/* The friction potential at x, its gradient added into grad and its (PSD) Hessian into
+ * H when they are not NULL. */
+double cloth__newton_friction_term(cloth__newton *w, const cloth_sim *sim, const double *x,
+                                   double *grad, cloth__sparse *H);
 
 /* -------------------------------------- line search (newton_line_search.c) */
 
