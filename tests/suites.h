@@ -32,6 +32,7 @@
     X(friction) \
     X(strain_limit) \
     X(io_failures) \
+    X(self_contact) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
