@@ -1,7 +1,8 @@
 # Figure 8 (self_contact): the cloth-cloth contact scenes of issue 14, every run of each
 # scene's [sweep], per frame.  Columns: the four scenes
 # (experiments/self_contact_{stack,drape3,spin,pile}.ini); rows: crossing triangles
-# (intersections), smallest gap (min_gap), Newton iterations, condition number of Newton's
+# (intersections), smallest gap (min_gap: to the sphere or floor, and newton's cloth-cloth
+# d - thickness), Newton iterations, condition number of Newton's
 # matrix (cond_max), kernel wall time (wall_ms).
 # Reads plots/data/self_contact_<scene>_<label>.csv (series.csv of each run, columns by
 # name; the label is the sweep's, a kernel's name or KERNEL-variant, e.g. newton-mu0.4);
@@ -16,7 +17,7 @@ scenes = "stack drape3 spin pile"
 array titles[4] = [ \
     "(a) stack: two 5×5 sheets 3 cm apart, half a cell shifted;\nthe upper falls onto the lower (hung by its corners)", \
     "(b) drape3: three 8×8 sheets 3 cm apart,\ndropped onto a sphere of radius 0.5 m", \
-    "(c) spin: a 10×10 cloth dropped onto a sphere spinning\nat 2 rad/s (without friction the spin changes nothing)", \
+    "(c) spin: a 10×10 cloth dropped onto a sphere spinning at 2 rad/s;\nnewton-mu0.4: friction μ = 0.4; the other runs have none", \
     "(d) pile: a 9×13 cloth on the floor, held at one edge,\npushed together by a sphere moving at up to 0.9 m/s"]
 
 # the runs of a scene, as their labels (all, or those of one kernel)
@@ -43,10 +44,10 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 2000,2000 enhanced font ",11"
         set output outdir . "/self_contact.svg"
     }
-    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README" font ",13"
+    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README.\nmin\\_gap: the smallest gap to the sphere or the floor (every kernel) and, for newton, d − thickness of its point–triangle and edge–edge pairs closer than thickness + ĝ.\n(c): how fast the cloth turns with the sphere needs its velocities, which a run does not write; notebook 05 measures it" font ",13"
     set grid
     set xlabel "frame (1/60 s)"
-    set key top right font ",9"
+    set key top right font ",9" opaque
     set xrange [0:*]
     do for [i=1:words(scenes)] {
         s = word(scenes, i)
@@ -54,17 +55,20 @@ do for [term in "pngcairo svg"] {
         nls = runs_of(s, "newton")
         set title titles[i] font ",11"
 
-        set ylabel "crossing edge–triangle pairs (intersections)\n0: no part of the cloth passes through another"
+        set ylabel "crossing edge–triangle pairs\n(intersections; 0: none crosses)"
         set yrange [0:*]
         set format y "%g"
         unset logscale y
-        # the invisible line at 1 keeps the axis from collapsing when every count is 0
+        # the invisible line at 1 keeps the axis from collapsing when every count is 0;
+        # the room above the largest count is the key's, which would hide a peak
+        set offsets 0, 0, graph 0.35, 0
         plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":"intersections" \
                  with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
              1 with lines lc rgb "#ff000000" notitle
+        set offsets 0, 0, 0, 0
         unset title
 
-        set ylabel "smallest gap (mm, min\\_gap; cut at 10): sphere, floor,\nnewton's contact pairs within thickness + ĝ"
+        set ylabel "smallest gap (mm; min\\_gap, cut at 10)\nobstacles; newton: also cloth–cloth"
         # the contact gaps are millimetres: the fall from up to 10 cm is cut off
         set yrange [-1:10]
         n = 0
