@@ -9,7 +9,8 @@
  * Each runs with newton.solver = cholmod and pcg (dense too where it fits, as the
  * reference), condition numbers off, for a few frames after a warm-up; then the exact
  * 2-norm condition number at 64 x 64 and 128 x 128 (ARPACK) against the time of one
- * factorisation.
+ * factorisation; and scene (b) of the self_contact figure, three 64 x 64 sheets dropped
+ * onto the sphere (experiments/self_contact_drape3.ini, finer), timed once in contact.
  *
  * Columns: scene, nx, ny, unknowns, solver, iterations timed, nnz (upper triangle of H),
  * factor_nnz (entries of the Cholesky factor, the fill), then milliseconds per Newton
@@ -48,11 +49,40 @@ static int apply(cloth_scene *s, const char *const *sets, int n)
     return 1;
 }
 
-/* The scene: hanging.ini (drape = 0) or drape.ini at nx x nx, newton with `solver`. */
+/* Scene (b) of the self_contact figure, experiments/self_contact_drape3.ini (three
+ * sheets onto the sphere), at nx x nx a sheet: the same 1.05 m sheets, finer, still
+ * shifted by half a cell, contact distances at most 0.4 spacings. */
+static int make_drape3(cloth_scene *s, int nx, const char *solver, const char *cond)
+{
+    cloth_error err;
+    if (cloth_scene_load("experiments/self_contact_drape3.ini", s, &err) != CLOTH_OK) {
+        fprintf(stderr, "newton_bench: %s (run from the repository's root)\n", err.msg);
+        return 0;
+    }
+    double spacing = 1.05 / (nx - 1), reach = fmin(0.005, 0.4 * spacing);
+    char set[7][80];
+    snprintf(set[0], sizeof set[0], "mesh.nx=%d", nx);
+    snprintf(set[1], sizeof set[1], "mesh.ny=%d", nx);
+    snprintf(set[2], sizeof set[2], "mesh.spacing=%.17g", spacing);
+    snprintf(set[3], sizeof set[3], "mesh.layer_shift=%.17g %.17g", spacing / 2, spacing / 2);
+    snprintf(set[4], sizeof set[4], "newton.dhat=%.17g", reach);
+    snprintf(set[5], sizeof set[5], "material.thickness=%.17g", reach);
+    snprintf(set[6], sizeof set[6], "newton.solver=%s", solver);
+    char cnd[64];
+    snprintf(cnd, sizeof cnd, "newton.cond=%s", cond);
+    const char *sets[] = {"run.kernel=newton", set[0], set[1], set[2], set[3], set[4], set[5],
+                          set[6], cnd};
+    return apply(s, sets, (int)(sizeof sets / sizeof sets[0]));
+}
+
+/* The scene: hanging.ini (drape = 0), drape.ini (1) or self_contact_drape3.ini (2) at
+ * nx x nx, newton with `solver`. */
 static int make_scene(cloth_scene *s, int drape, int nx, int ny, const char *solver,
                       const char *cond)
 {
     cloth_error err;
+    if (drape == 2)
+        return make_drape3(s, nx, solver, cond);
     const char *path = drape ? "experiments/drape.ini" : "experiments/hanging.ini";
     if (cloth_scene_load(path, s, &err) != CLOTH_OK) {
         fprintf(stderr, "newton_bench: %s (run from the repository's root)\n", err.msg);
@@ -160,13 +190,14 @@ int main(int argc, char **argv)
 {
     double t0 = now_s();
     int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
-    if (argc > 2 && strcmp(argv[1], "drape") == 0) {
-        int nx = atoi(argv[2]);
+    if (argc > 2 && (strcmp(argv[1], "drape") == 0 || strcmp(argv[1], "drape3") == 0)) {
+        int nx = atoi(argv[2]), three = strcmp(argv[1], "drape3") == 0;
         printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
                "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,"
                "distance_ms,ccd_ms,ccd_queries\n");
         for (int k = 0; k < 2 && nx >= 2; k++)
-            bench_row("drape", 1, nx, nx, k ? "pcg" : "cholmod", 5, nx <= 64 ? 10 : 4);
+            bench_row(argv[1], three ? 2 : 1, nx, nx, k ? "pcg" : "cholmod", three ? 9 : 5,
+                      nx <= 64 ? 10 : 4);
         return 0;
     }
     printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
@@ -182,6 +213,9 @@ int main(int argc, char **argv)
             if (k < 2 || 3 * nx * nx <= 6000)
                 bench_row("drape", 1, nx, nx, solvers[k], 5, frames);
     }
+    /* scene (b) of the self_contact figure: in contact from frame 8 */
+    for (int k = 0; k < 2 && !cond_only; k++)
+        bench_row("drape3", 2, 64, 64, k ? "pcg" : "cholmod", 9, 3);
     bench_cond(64, 5);
     bench_cond(128, 5);
     fprintf(stderr, "newton_bench: %.0f s\n", now_s() - t0);
