@@ -90,6 +90,9 @@ typedef struct cloth_material_def {
     double spring_damping;      /* c_d of F = -c_d ((v_i - v_j).u) u  (N s/m)         */
     double thickness;           /* cloth-cloth contact distance (m): self-collision
                                  * keeps non-adjacent parts this far apart            */
+    double self_friction;       /* in [0, 1]: the fraction of a colliding pair's
+                                 * relative velocity self-collision removes per step
+                                 * (the projecting kernels)                           */
 } cloth_material_def;
 
 typedef struct cloth_world_def {
@@ -122,6 +125,14 @@ typedef struct cloth_floor_def {
     double offset;              /* skin thickness above the floor (m)                 */
 } cloth_floor_def;
 
+/* run.self_collision: what cloth-cloth contact a kernel handles (README, Self-collision). */
+typedef enum {
+    CLOTH_SELF_OFF = 0,         /* none                                               */
+    CLOTH_SELF_ON = 1,          /* vertex pairs kept material.thickness apart         */
+    CLOTH_SELF_TRIANGLES = 2    /* and vertices kept that far from triangles (the
+                                 * projecting kernels; newton treats it as on)        */
+} cloth_self_collision;
+
 typedef struct cloth_run_def {
     char kernel[CLOTH_NAME_MAX];/* explicit | verlet | pbd | newton                   */
     double dt;                  /* frame length (s)                                   */
@@ -129,7 +140,7 @@ typedef struct cloth_run_def {
     int frames;                 /* frames to run after frame 0                        */
     double blowup_limit;        /* |x| beyond this counts as diverged (m)             */
     unsigned long seed;         /* seeds the wind turbulence                          */
-    int self_collision;         /* cloth-cloth contact on (1) or off (0)              */
+    cloth_self_collision self_collision; /* off, on (vertex pairs) or triangles        */
 } cloth_run_def;
 
 typedef enum {

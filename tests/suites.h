@@ -26,6 +26,7 @@
     X(interact) \
     X(commands) \
     X(intersect) \
+    X(self_collision) \
     X(distance) \
     X(ccd) \
     X(broad_phase) \

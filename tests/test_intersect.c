@@ -228,8 +228,11 @@ static void init_mesh(test_mesh *m)
 
 /* All (edge, triangle) pairs sharing no vertex, the edges found independently (an
  * adjacency matrix); also checks the edge count of the work. */
-static long brute_force(const test_mesh *m, const cloth__intersect *work)
+/* The count by all pairs; first gets the first pair that counts (edge i < j in order,
+ * then the smallest triangle), or -1s. */
+static long brute_force(const test_mesh *m, const cloth__intersect *work, int first[3])
 {
+    first[0] = first[1] = first[2] = -1;
     int n = m->mesh.n;
     unsigned char *adj = calloc((size_t)n * n, 1);
     for (int t = 0; t < m->mesh.n_tris; t++)
@@ -250,9 +253,15 @@ static long brute_force(const test_mesh *m, const cloth__intersect *work)
                 if (v[0] == i || v[1] == i || v[2] == i || v[0] == j || v[1] == j ||
                     v[2] == j)
                     continue;
-                count += cloth__edge_meets_triangle(m->x + 3 * i, m->x + 3 * j,
-                                                    m->x + 3 * v[0], m->x + 3 * v[1],
-                                                    m->x + 3 * v[2]);
+                int met = cloth__edge_meets_triangle(m->x + 3 * i, m->x + 3 * j,
+                                                     m->x + 3 * v[0], m->x + 3 * v[1],
+                                                     m->x + 3 * v[2]);
+                if (met && first[0] < 0) {
+                    first[0] = i;
+                    first[1] = j;
+                    first[2] = t;
+                }
+                count += met;
             }
         }
     free(adj);
@@ -267,7 +276,15 @@ static long count(const test_mesh *m)
     cloth_error err;
     ck_assert_int_eq(cloth__intersect_create(&m->mesh, &work, &err), CLOTH_OK);
     long got = cloth__count_intersections(&m->mesh, m->x, work);
-    ck_assert_int_eq(got, brute_force(m, work));
+    int want[3], a = -1, b = -1, t = -1;
+    ck_assert_int_eq(got, brute_force(m, work, want));
+    /* the first pair, as the start check of self-collision names it */
+    ck_assert_int_eq(cloth__first_intersection(&m->mesh, m->x, work, &a, &b, &t), got > 0);
+    if (got > 0) {
+        ck_assert_int_eq(a, want[0]);
+        ck_assert_int_eq(b, want[1]);
+        ck_assert_int_eq(t, want[2]);
+    }
     cloth__intersect_destroy(work);
     return got;
 }

@@ -93,9 +93,10 @@ START_TEST(pins_hold_and_runs_repeat)
 }
 END_TEST
 
-/* No kernel has cloth-cloth contact yet: in experiments/two_sheets.ini the upper sheet
- * falls through the lower one, which sags from its corners.  The intersection metric must
- * see it: no crossing at frame 0 (the sheets are 3 cm apart), crossings in some frame. */
+/* With run.self_collision off (the scene's default) nothing keeps the sheets apart: in
+ * experiments/two_sheets.ini the upper sheet falls through the lower one, which sags
+ * from its corners.  The intersection metric must see it: no crossing at frame 0 (the
+ * sheets are 3 cm apart), crossings in some frame. */
 START_TEST(sheets_passing_through_each_other_show_intersections)
 {
     cloth_scene s;

@@ -21,6 +21,12 @@ START_TEST(defaults_match_the_spec)
     ck_assert(!s.sphere.enabled && !s.floor.enabled);
     ck_assert_int_eq(s.explicit_.scheme, CLOTH_EULER_SYMPLECTIC);
     ck_assert_double_eq(s.explicit_.decay, 1.0);
+    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_OFF);
+    ck_assert_double_eq(s.material.thickness, 0.01);
+    ck_assert_double_eq(s.material.self_friction, 0.5);
+    cloth_error err;
+    ck_assert(cloth_scene_set(&s, "run.self_collision=triangles", 1, &err) == CLOTH_OK);
+    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_TRIANGLES);
 }
 END_TEST
 
@@ -109,6 +115,8 @@ static const struct { const char *text, *prefix; } bad[] = {
     {"[mesh]\nlayer_shift = 0.05 inf\n", "bad.ini:2: mesh.layer_shift: "},
     {"[mesh]\njitter = -0.001\n", "bad.ini:2: mesh.jitter: "},
     {"[sphere]\nspin = fast\n", "bad.ini:2: sphere.spin: "},
+    {"[material]\nself_friction = 1.5\n", "bad.ini:2: material.self_friction: "},
+    {"[material]\nself_friction = -0.1\n", "bad.ini:2: material.self_friction: "},
     {"\n# only a comment\n\n", "bad.ini:1: (file): "},
     {"", "bad.ini:1: (file): "},
 };

@@ -165,7 +165,7 @@ static int parse_layer_shift(cloth_scene *s, const char *value, char *why, size_
 #define INF HUGE_VAL
 
 static const char *const plane_names[] = {"xy", "xz", NULL};
-static const char *const onoff_names[] = {"off", "on", NULL};
+static const char *const self_collision_names[] = {"off", "on", "triangles", NULL};
 
 static const cloth__key common_keys[] = {
     {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
@@ -211,6 +211,9 @@ static const cloth__key common_keys[] = {
      INF, 0, 1, NULL, NULL, "0", "c_d of F = -c_d ((v_i - v_j).u) u (N s/m)"},
     {"material", "thickness", CLOTH__KEY_DOUBLE, OFF(material.thickness), 0, 0, INF, 0, 1, NULL,
      NULL, "0.01", "cloth-cloth contact distance with run.self_collision (m)"},
+    {"material", "self_friction", CLOTH__KEY_DOUBLE, OFF(material.self_friction), 0, 0, 1, 0,
+     0, NULL, NULL, "0.5",
+     "fraction of a self-colliding pair's relative velocity removed per step, in [0, 1]"},
 
     {"world", "gravity", CLOTH__KEY_VEC3, OFF(world.gravity), 0, 0, 0, 0, 0, NULL, NULL,
      "0 -9.81 0", "gravitational acceleration (m/s^2)"},
@@ -254,8 +257,8 @@ static const cloth__key common_keys[] = {
     {"run", "seed", CLOTH__KEY_ULONG, OFF(run.seed), 0, 0, 0, 0, 0, NULL, NULL, "1",
      "seed of the wind turbulence and of mesh.jitter"},
     {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
-     onoff_names, NULL, "off", "cloth-cloth contact (every kernel; README: what each "
-     "kernel guarantees)"},
+     self_collision_names, NULL, "off", "cloth-cloth contact: off, on (vertex pairs) or "
+     "triangles (also vertex-triangle; README: what each kernel guarantees)"},
 };
 
 #define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))

@@ -16,9 +16,18 @@
  * Then pinned vertices return to their prescribed positions, and a vertex inside an
  * obstacle is put back on its surface with its inward normal velocity (relative to the
  * obstacle) removed.
+ *
+ * Self-collision (run.self_collision = on | triangles, terms/self_collision.h) comes
+ * after the pins, before the obstacles (which win where both act): the vertex pairs
+ * (and vertex-triangle pairs) closer than material.thickness are projected apart, a
+ * position correction the integrator knows nothing of, and then the contacts lose their
+ * approaching normal velocity and the fraction material.self_friction of the rest of
+ * their relative velocity.  An explicit scheme has no constraint solve to put it in;
+ * the velocity correction is what keeps a pair from coming back at the next step.
  */
 #include "terms/forces.h"
 #include "terms/obstacle.h"
+#include "terms/self_collision.h"
 #include "sim/sim.h"
 
 #include "core/status.h"
@@ -27,11 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each.  The
- * other schemes need only the sim's force buffer (work stays NULL). */
+/* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each; and
+ * self-collision's work.  Without either the schemes need only the sim's force buffer
+ * (work stays NULL). */
 typedef struct cloth__explicit {
-    double *x0, *v0;            /* the state at the start of the step                */
-    double *kx[4], *kv[4];      /* the four slopes: dx/dt = v, dv/dt = a              */
+    double *x0, *v0;            /* the state at the start of the step (RK4, and x0 for
+                                 * self-collision's triangles)                        */
+    double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
+    cloth__self_collision *self;/* with run.self_collision, else NULL                */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -45,23 +57,39 @@ static void explicit_destroy(void *work)
         free(w->kx[k]);
         free(w->kv[k]);
     }
+    cloth__self_collision_destroy(w->self);
     free(w);
 }
 
 static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     *work = NULL;
-    if (sim->scene.explicit_.scheme != CLOTH_RK4)
+    int rk4 = sim->scene.explicit_.scheme == CLOTH_RK4;
+    cloth_self_collision self = sim->scene.run.self_collision;
+    if (!rk4 && self == CLOTH_SELF_OFF)
         return CLOTH_OK;
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
-    int ok = w && (w->x0 = malloc(bytes)) && (w->v0 = malloc(bytes));
-    for (int k = 0; k < 4 && ok; k++)
+    int ok = w != NULL;
+    if (ok && (rk4 || self == CLOTH_SELF_TRIANGLES))
+        ok = (w->x0 = malloc(bytes)) != NULL;
+    if (ok && rk4)
+        ok = (w->v0 = malloc(bytes)) != NULL;
+    for (int k = 0; k < 4 && ok && rk4; k++)
         ok = (w->kx[k] = malloc(bytes)) && (w->kv[k] = malloc(bytes));
     if (!ok) {
         explicit_destroy(w);
         return cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d vertices",
                            sim->mesh->n);
+    }
+    if (self != CLOTH_SELF_OFF) {
+        cloth_status st = cloth__self_collision_create(sim->mesh, self,
+                                                       sim->scene.material.thickness,
+                                                       &w->self, err);
+        if (st != CLOTH_OK) {
+            explicit_destroy(w);
+            return st;
+        }
     }
     *work = w;
     return CLOTH_OK;
@@ -180,12 +208,25 @@ static void collide(cloth_sim *sim, const double c_old[3], double h)
     }
 }
 
+/* Self-collision's position projection (the side of a vertex-triangle contact from the
+ * step's start, saved in w->x0). */
+static void collide_self(cloth_sim *sim, cloth__explicit *w, cloth__step_stats *stats)
+{
+    cloth__self_collision_result r =
+        cloth__self_collision_project(w->self, sim->mesh, sim->x, w->x0);
+    if (!r.converged || r.overflow)
+        stats->not_converged = 1;
+}
+
 static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
                                   cloth__step_stats *stats, cloth_error *err)
 {
     (void)err;
+    cloth__explicit *w = work;
     double c_old[3];
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
+    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_TRIANGLES)
+        memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     switch (sim->scene.explicit_.scheme) {
     case CLOTH_VELOCITY_VERLET:
         velocity_verlet(sim, h);
@@ -198,7 +239,12 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
         integrate(sim, h);
     }
     hold_pins(sim);
+    if (w && w->self)
+        collide_self(sim, w, stats);
     collide(sim, c_old, h);
+    if (w && w->self)
+        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
+                                         sim->scene.material.self_friction);
     stats->iterations = 0;
     return CLOTH_OK;
 }

@@ -48,6 +48,15 @@
  * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
  * vertex ends a step inside an obstacle.
  *
+ * Self-collision (run.self_collision = on | triangles, terms/self_collision.h): once per
+ * step, after the passes, the vertex pairs (and vertex-triangle pairs) closer than
+ * material.thickness are projected apart in p, as the Ten Minute Physics demo does once
+ * per substep after its solver (inside every pass it would cost a hash query a pass),
+ * so that the step ends with the pairs apart.  The obstacles are projected
+ * once more after it, so obstacles win where both act (a pair pressed against the floor
+ * may end closer than the thickness).  After the update the contacts' velocities get the
+ * self-collision velocity correction (inelastic normal, material.self_friction).
+ *
  * Damping (pbd.damping = k_d in [0, 1]): Müller 2007, section 3.5.  The velocities are
  * split into the rigid motion of the whole cloth (centre-of-mass velocity v_cm and
  * angular velocity omega = I^-1 L) and the rest; the rest is scaled by 1 - k_d:
@@ -61,6 +70,7 @@
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
+#include "terms/self_collision.h"
 #include "terms/spring.h"
 #include "sim/sim.h"
 
@@ -79,6 +89,7 @@ typedef struct cloth__pbd {
     int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
     int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
+    cloth__self_collision *self;/* with run.self_collision, else NULL                */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -92,6 +103,7 @@ static void pbd_destroy(void *work)
     free(w->lambda);
     free(w->hinge_rest);
     free(w->hinge_k);
+    cloth__self_collision_destroy(w->self);
     free(w);
 }
 
@@ -135,6 +147,15 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     }
     w->k_stretch = per_pass_stiffness(def->k_pbd, def->iterations);
     w->k_bend = per_pass_stiffness(def->k_pbd_bend, def->iterations);
+    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
+        cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
+                                                       sim->scene.material.thickness,
+                                                       &w->self, err);
+        if (st != CLOTH_OK) {
+            pbd_destroy(w);
+            return st;
+        }
+    }
     *work = w;
     return CLOTH_OK;
 
@@ -323,6 +344,18 @@ static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
     }
 }
 
+/* Self-collision in p (the side of a vertex-triangle contact from x, the step's start),
+ * then, if it moved anything, the obstacles again so that no vertex ends inside one. */
+static void collide_self(cloth_sim *sim, cloth__pbd *w, cloth__step_stats *stats)
+{
+    cloth__self_collision_result r =
+        cloth__self_collision_project(w->self, sim->mesh, w->p, sim->x);
+    if (!r.converged || r.overflow)
+        stats->not_converged = 1;
+    if (r.pushes > 0)
+        project_obstacles(sim, w);
+}
+
 /* v = (p - x)/h, x = p */
 static void update(cloth_sim *sim, const cloth__pbd *w, double h)
 {
@@ -345,7 +378,12 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
             project_hinges(sim, w, h);
         project_obstacles(sim, w);
     }
+    if (w->self)
+        collide_self(sim, w, stats);
     update(sim, w, h);
+    if (w->self)
+        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
+                                         sim->scene.material.self_friction);
     stats->iterations = passes;
     return CLOTH_OK;
 }

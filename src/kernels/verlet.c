@@ -25,7 +25,14 @@
  *             sweeps converge only geometrically, and slowly when a long taut path binds
  *             at once (experiments/strain_ablation.ini: ~4 sweeps per step at tau_c = 10 %,
  *             ~160 at 2 %); hence the tolerance and the budget
- *   velocity  v = (x' - x) / h, the velocity the shared metrics' kinetic energy uses
+ *   self      with run.self_collision (terms/self_collision.h): vertex pairs (and
+ *             vertex-triangle pairs) closer than material.thickness are projected apart,
+ *             once, after the springs and Provot's limit, so that the step ends with the
+ *             pairs apart rather than with a correction that a later stage undoes; then
+ *             the obstacles once more (obstacles win where both act)
+ *   velocity  v = (x' - x) / h, the velocity the shared metrics' kinetic energy uses;
+ *             with self-collision the contacts' velocities are corrected (inelastic
+ *             normal, material.self_friction) and their x_prev = x' - h v follows
  *
  * Velocity lives in x - x_prev, so every correction above (relaxation, contact, Provot)
  * also changes the velocity of the next step: a vertex pulled back by a correction
@@ -41,6 +48,7 @@
 #include "terms/forces.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
+#include "terms/self_collision.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -58,6 +66,7 @@ typedef struct cloth__verlet {
     int pinned_violations;      /* springs between two pins that exceed the limit     */
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
+    cloth__self_collision *self;/* with run.self_collision, else NULL                */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -68,6 +77,7 @@ static void verlet_destroy(void *work)
     free(w->limited);
     free(w->x_seen);
     free(w->v_seen);
+    cloth__self_collision_destroy(w->self);
     free(w);
 }
 
@@ -94,6 +104,15 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         const cloth_spring *sp = &m->springs[s];
         if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
             w->limited[w->n_limited++] = s;
+    }
+    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
+        cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
+                                                       sim->scene.material.thickness,
+                                                       &w->self, err);
+        if (st != CLOTH_OK) {
+            verlet_destroy(w);
+            return st;
+        }
     }
     *work = w;
     return CLOTH_OK;
@@ -313,6 +332,33 @@ static void update_velocities(cloth_sim *sim, double h)
         sim->v[i] = (sim->x[i] - sim->x_prev[i]) / h;
 }
 
+/* Self-collision in x; x_prev holds the step's start (predict moved it there), which
+ * decides the side of a vertex-triangle contact. */
+static void collide_self(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
+{
+    cloth__self_collision_result r =
+        cloth__self_collision_project(w->self, sim->mesh, sim->x, sim->x_prev);
+    if (!r.converged || r.overflow)
+        stats->not_converged = 1;
+    if (r.pushes > 0)
+        collide(sim);
+}
+
+/* The contacts' velocity correction; velocity lives in x - x_prev, so x_prev follows. */
+static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, double h)
+{
+    cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
+                                     sim->scene.material.self_friction);
+    const cloth__self_contact *c;
+    int count = cloth__self_collision_contacts(w->self, &c);
+    for (int k = 0; k < count; k++)
+        for (int q = -1; q < 3; q++) {
+            int i = q < 0 ? c[k].p : c[k].v[q];
+            for (int d = 0; i >= 0 && d < 3; d++)
+                sim->x_prev[3 * i + d] = sim->x[3 * i + d] - h * sim->v[3 * i + d];
+        }
+}
+
 static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
                                 cloth__step_stats *stats, cloth_error *err)
 {
@@ -331,7 +377,11 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     }
     collide(sim);
     limit_strain(sim, w, stats);
+    if (w->self)
+        collide_self(sim, w, stats);
     update_velocities(sim, h);
+    if (w->self)
+        correct_contact_velocities(sim, w, h);
     remember_state(sim, w);
     return CLOTH_OK;
 }

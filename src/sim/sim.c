@@ -6,6 +6,7 @@
 #include "core/status.h"
 #include "sim/interact.h"
 #include "terms/obstacle.h"
+#include "terms/self_collision.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -60,6 +61,43 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_energy_reference(sim);
 }
 
+/* With run.self_collision the kernels keep non-adjacent vertices (and, with triangles,
+ * vertices and triangles) material.thickness apart and assume the cloth does not cross
+ * itself; a start that breaks either they could never repair, so it is refused here for
+ * every kernel, naming the first offending pair: two vertices that self-collision would
+ * push (no spring or triangle edge between them, rest distance >= thickness) closer than
+ * the thickness, found with the spatial hash; or an edge through a triangle. */
+static cloth_status check_self_collision_start(const cloth_sim *sim, cloth_error *err)
+{
+    const cloth_scene *s = &sim->scene;
+    const cloth_mesh *m = sim->mesh;
+    if (s->run.self_collision == CLOTH_SELF_OFF)
+        return CLOTH_OK;
+    cloth__self_collision *sc;
+    cloth_status st = cloth__self_collision_create(m, CLOTH_SELF_ON, s->material.thickness,
+                                                   &sc, err);
+    if (st != CLOTH_OK)
+        return st;
+    int i, j;
+    double d;
+    int close = cloth__self_collision_first_close_pair(sc, m, m->x0, &i, &j, &d);
+    cloth__self_collision_destroy(sc);
+    if (close)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: vertices %d and %d start %.3g mm apart, closer than "
+                           "material.thickness = %.3g mm",
+                           s->source, i, j, 1e3 * d, 1e3 * s->material.thickness);
+    int a, b, t;
+    if (cloth__first_intersection(m, m->x0, sim->intersect, &a, &b, &t) > 0)
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: the cloth starts through itself: edge %d-%d crosses triangle "
+                           "%d (vertices %d %d %d); run.self_collision needs a start without "
+                           "intersections",
+                           s->source, a, b, t, m->tris[3 * t], m->tris[3 * t + 1],
+                           m->tris[3 * t + 2]);
+    return CLOTH_OK;
+}
+
 cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
                                cloth_sim **out, cloth_error *err)
 {
@@ -95,6 +133,8 @@ cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *sc
         return st;
     }
     st = cloth__intersect_create(sim->mesh, &sim->intersect, err);
+    if (st == CLOTH_OK)
+        st = check_self_collision_start(sim, err);
     if (st != CLOTH_OK) {
         cloth_sim_destroy(sim);
         return st;

@@ -158,6 +158,7 @@ struct cloth__intersect {
     int *slot_cell;     /* 3 per slot: its cell, and                                 */
     int *slot_vert;     /* 3 per slot: its vertices, copied so that a bucket is read */
                         /* from consecutive memory                                   */
+    int *slot_tri;      /* per slot: the triangle's index (to name it)               */
     int *big;           /* triangles too large for the grid                          */
 };
 
@@ -198,9 +199,10 @@ cloth_status cloth__intersect_create(const cloth_mesh *mesh, cloth__intersect **
     w->slot_box = malloc((6 * (size_t)nt + 1) * sizeof *w->slot_box);
     w->slot_cell = malloc((3 * (size_t)nt + 1) * sizeof *w->slot_cell);
     w->slot_vert = malloc((3 * (size_t)nt + 1) * sizeof *w->slot_vert);
+    w->slot_tri = malloc(((size_t)nt + 1) * sizeof *w->slot_tri);
     w->big = malloc(((size_t)nt + 1) * sizeof *w->big);
     if (!w->edges || !w->box || !w->cell || !w->bucket || !w->start || !w->slot_box ||
-        !w->slot_cell || !w->slot_vert || !w->big)
+        !w->slot_cell || !w->slot_vert || !w->slot_tri || !w->big)
         goto fail_alloc;
 
     w->n_edges = cloth__triangle_edges(mesh, w->edges);
@@ -227,6 +229,7 @@ void cloth__intersect_destroy(cloth__intersect *w)
     free(w->slot_box);
     free(w->slot_cell);
     free(w->slot_vert);
+    free(w->slot_tri);
     free(w->big);
     free(w);
 }
@@ -353,11 +356,20 @@ static int fill_grid(cloth__intersect *w, const cloth_mesh *mesh, const grid *g)
         memcpy(w->slot_box + 6 * slot, w->box + 6 * t, 6 * sizeof *w->slot_box);
         memcpy(w->slot_cell + 3 * slot, w->cell + 3 * t, 3 * sizeof *w->slot_cell);
         memcpy(w->slot_vert + 3 * slot, mesh->tris + 3 * t, 3 * sizeof *w->slot_vert);
+        w->slot_tri[slot] = t;
     }
     for (uint32_t b = buckets; b > 0; b--) /* undo the shift the fill left behind */
         w->start[b] = w->start[b - 1];
     w->start[0] = 0;
     return n_big;
+}
+
+/* The smallest triangle index met so far (*first) and the count, for one more hit. */
+static long hit(int met, int tri, int *first)
+{
+    if (met && first && (*first < 0 || tri < *first))
+        *first = tri;
+    return met;
 }
 
 /* The small triangles that can touch an edge's box lo..hi, the edge's cells being
@@ -367,7 +379,8 @@ static int fill_grid(cloth__intersect *w, const cloth_mesh *mesh, const grid *g)
  * may share a bucket: each bucket is read once and a triangle is taken only when its
  * own cell is in the range, so each is tested once. */
 static long count_grid(const cloth__intersect *w, const double *x, const int *c0,
-                       const int *c1, int ei, int ej, const double *lo, const double *hi)
+                       const int *c1, int ei, int ej, const double *lo, const double *hi,
+                       int *first)
 {
     uint32_t seen[27];
     int n_seen = 0;
@@ -387,10 +400,44 @@ static long count_grid(const cloth__intersect *w, const double *x, const int *c0
                     if (c[0] < c0[0] || c[0] > c1[0] || c[1] < c0[1] || c[1] > c1[1] ||
                         c[2] < c0[2] || c[2] > c1[2])
                         continue;
-                    count += test_pair(x, ei, ej, lo, hi, w->slot_vert + 3 * s,
-                                       w->slot_box + 6 * s);
+                    count += hit(test_pair(x, ei, ej, lo, hi, w->slot_vert + 3 * s,
+                                           w->slot_box + 6 * s),
+                                 w->slot_tri[s], first);
                 }
             }
+    return count;
+}
+
+/* The pairs of edge e that count, on the grid g with n_big large triangles; *first, if
+ * not NULL, gets the smallest index of a triangle met (or stays as it was). */
+static long count_edge(const cloth__intersect *w, const cloth_mesh *mesh, const double *x,
+                       const grid *g, int n_big, int e, int *first)
+{
+    int ei = w->edges[2 * e], ej = w->edges[2 * e + 1];
+    double lo[3], hi[3];
+    int c0[3], c1[3], few = 1;
+    long count = 0;
+    for (int d = 0; d < 3; d++) {
+        double p = x[3 * ei + d], q = x[3 * ej + d];
+        lo[d] = p < q ? p : q;
+        hi[d] = p < q ? q : p;
+        c0[d] = cell_of(g, lo[d], g->reach, d);
+        c1[d] = cell_of(g, hi[d], 0, d);
+        few = few && c1[d] - c0[d] <= 2;
+    }
+    /* an edge no longer than s/2 spans at most 3 cells per axis (2 most often); a
+     * longer one that spans more is tested against every triangle */
+    if (few) {
+        count += count_grid(w, x, c0, c1, ei, ej, lo, hi, first);
+        for (int b = 0; b < n_big; b++)
+            count += hit(test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * w->big[b],
+                                   w->box + 6 * w->big[b]),
+                         w->big[b], first);
+    } else {
+        for (int t = 0; t < w->n_tris; t++)
+            count += hit(test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * t, w->box + 6 * t), t,
+                         first);
+    }
     return count;
 }
 
@@ -406,29 +453,30 @@ long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
     fit_grid(w, mesh, x, &g);
     int n_big = fill_grid(w, mesh, &g);
     long count = 0;
+    for (int e = 0; e < w->n_edges; e++)
+        count += count_edge(w, mesh, x, &g, n_big, e, NULL);
+    return count;
+}
+
+int cloth__first_intersection(const cloth_mesh *mesh, const double *x, cloth__intersect *w,
+                              int *a, int *b, int *tri)
+{
+    for (int k = 0; k < 3 * w->n; k++)
+        if (!isfinite(x[k]))
+            return -1;
+    if (w->n_tris == 0)
+        return 0;
+    grid g;
+    fit_grid(w, mesh, x, &g);
+    int n_big = fill_grid(w, mesh, &g);
     for (int e = 0; e < w->n_edges; e++) {
-        int ei = w->edges[2 * e], ej = w->edges[2 * e + 1];
-        double lo[3], hi[3];
-        int c0[3], c1[3], few = 1;
-        for (int d = 0; d < 3; d++) {
-            double p = x[3 * ei + d], q = x[3 * ej + d];
-            lo[d] = p < q ? p : q;
-            hi[d] = p < q ? q : p;
-            c0[d] = cell_of(&g, lo[d], g.reach, d);
-            c1[d] = cell_of(&g, hi[d], 0, d);
-            few = few && c1[d] - c0[d] <= 2;
-        }
-        /* an edge no longer than s/2 spans at most 3 cells per axis (2 most often); a
-         * longer one that spans more is tested against every triangle */
-        if (few) {
-            count += count_grid(w, x, c0, c1, ei, ej, lo, hi);
-            for (int b = 0; b < n_big; b++)
-                count += test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * w->big[b],
-                                   w->box + 6 * w->big[b]);
-        } else {
-            for (int t = 0; t < w->n_tris; t++)
-                count += test_pair(x, ei, ej, lo, hi, mesh->tris + 3 * t, w->box + 6 * t);
+        int first = -1;
+        if (count_edge(w, mesh, x, &g, n_big, e, &first) > 0) {
+            *a = w->edges[2 * e];
+            *b = w->edges[2 * e + 1];
+            *tri = first;
+            return 1;
         }
     }
-    return count;
+    return 0;
 }

@@ -89,6 +89,13 @@ void cloth__intersect_destroy(cloth__intersect *work);
 long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
                                 cloth__intersect *work);
 
+/* The first pair that counts: the first edge in the order of the edge list (by its
+ * smaller vertex, then its larger) that meets a triangle, and the smallest index of a
+ * triangle it meets.  Returns 1 with the edge's vertices *a < *b and the triangle *tri,
+ * 0 when no pair counts, -1 when a position is not finite.  Allocates nothing. */
+int cloth__first_intersection(const cloth_mesh *mesh, const double *x, cloth__intersect *work,
+                              int *a, int *b, int *tri);
+
 /* The number of edges in work (for tests and reports). */
 int cloth__intersect_edge_count(const cloth__intersect *work);
 

@@ -15,6 +15,7 @@ struct cloth__spatial_hash {
     int *start;         /* buckets + 1: start of each bucket in sorted               */
     int *sorted;        /* n vertex indices grouped by bucket                        */
     int *pairs;         /* 2 max_pairs                                               */
+    int *seen;          /* buckets: the last vertex whose neighbourhood scanned it   */
 };
 
 cloth_status cloth__spatial_hash_create(int n, int max_pairs, cloth__spatial_hash **out,
@@ -42,7 +43,8 @@ cloth_status cloth__spatial_hash_create(int n, int max_pairs, cloth__spatial_has
     h->start = malloc(((size_t)buckets + 1) * sizeof *h->start);
     h->sorted = malloc((size_t)n * sizeof *h->sorted);
     h->pairs = malloc((2 * (size_t)max_pairs + 1) * sizeof *h->pairs);
-    if (!h->cell || !h->bucket || !h->start || !h->sorted || !h->pairs)
+    h->seen = malloc((size_t)buckets * sizeof *h->seen);
+    if (!h->cell || !h->bucket || !h->start || !h->sorted || !h->pairs || !h->seen)
         goto fail_alloc;
     *out = h;
     return CLOTH_OK;
@@ -63,6 +65,7 @@ void cloth__spatial_hash_destroy(cloth__spatial_hash *h)
     free(h->start);
     free(h->sorted);
     free(h->pairs);
+    free(h->seen);
     free(h);
 }
 
@@ -113,22 +116,20 @@ int cloth__spatial_hash_query(cloth__spatial_hash *h, const double *x, double ra
     for (uint32_t b = buckets; b > 0; b--) /* undo the shift the fill left behind */
         h->start[b] = h->start[b - 1];
     h->start[0] = 0;
+    for (uint32_t b = 0; b < buckets; b++)
+        h->seen[b] = -1;
 
     for (int i = 0; i < n; i++) {
         const int64_t *c = h->cell + 3 * (size_t)i;
-        /* the 27 neighbour cells may hash to the same bucket: scan each bucket once */
-        uint32_t seen[27];
-        int n_seen = 0;
+        /* the 27 neighbour cells may hash to the same bucket: scan each bucket once
+         * (seen[b] == i once vertex i has scanned bucket b) */
         for (int dx = -1; dx <= 1; dx++)
             for (int dy = -1; dy <= 1; dy++)
                 for (int dz = -1; dz <= 1; dz++) {
                     uint32_t b = hash_cell(c[0] + dx, c[1] + dy, c[2] + dz, h->mask);
-                    int dup = 0;
-                    for (int s = 0; s < n_seen && !dup; s++)
-                        dup = seen[s] == b;
-                    if (dup)
+                    if (h->seen[b] == i)
                         continue;
-                    seen[n_seen++] = b;
+                    h->seen[b] = i;
                     for (int s = h->start[b]; s < h->start[b + 1]; s++) {
                         int j = h->sorted[s];
                         if (j <= i)

@@ -19,6 +19,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,11 +203,17 @@ static cloth_status run_sim_create(op *o, cloth_error *err)
     return st;
 }
 
+/* Every kernel, then every kernel again with self-collision's triangles (their incidence
+ * lists are allocated only then). */
 START_TEST(alloc_sim_create)
 {
     op o = {.name = "sim create", .kind = INJECT_ALLOC, .run = run_sim_create,
             .check = check_nomem};
-    scene_for(&o, _i);
+    cloth_error err;
+    scene_for(&o, _i % cloth_kernel_count());
+    if (_i >= cloth_kernel_count())
+        ck_assert(cloth_scene_set(&o.scene, "run.self_collision=triangles", 2, &err) ==
+                  CLOTH_OK);
     inject_both(&o);
 }
 END_TEST
@@ -439,6 +446,42 @@ START_TEST(faults_sweep)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ steps */
+
+/* No allocation inside a step (SPEC 8), counted by the same wrappers: every frame of
+ * experiments/two_sheets.ini, where the upper sheet lands on the lower one, with
+ * run.self_collision off, on and triangles (loop index: kernel * 3 + mode).  newton runs
+ * with its allocation-free path (pcg, no condition numbers): CHOLMOD allocates in every
+ * factorisation (src/linalg/README.md). */
+START_TEST(frames_allocate_nothing)
+{
+    static const char *modes[] = {"off", "on", "triangles"};
+    const char *kernel = cloth_kernel_name(_i / 3);
+    cloth_scene s;
+    cloth_error err;
+    char set[3][64];
+    snprintf(set[0], sizeof set[0], "run.kernel=%s", kernel);
+    snprintf(set[1], sizeof set[1], "run.self_collision=%s", modes[_i % 3]);
+    snprintf(set[2], sizeof set[2], "newton.solver=pcg");
+    ck_assert(cloth_scene_load("../experiments/two_sheets.ini", &s, &err) == CLOTH_OK);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(cloth_scene_set(&s, set[k], k + 1, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert(cloth_scene_set(&s, "newton.cond=off", 4, &err) == CLOTH_OK);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_status st = CLOTH_OK;
+    cloth_frame fr;
+    inject_arm(INJECT_ALLOC, LONG_MAX, 0);
+    for (int f = 0; f < s.run.frames && st == CLOTH_OK; f++)
+        st = cloth_sim_frame(sim, &fr, &err);
+    long calls = inject_disarm(NULL);
+    ck_assert_msg(st == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(calls == 0, "%s with run.self_collision=%s: %ld allocations in %d frames",
+                  kernel, modes[_i % 3], calls, s.run.frames);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- numbers */
 
 /* Not a check: prints how many distinct call sites were made to fail (the README's
@@ -467,12 +510,13 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, alloc_scene_load, 0, 3);
     tcase_add_loop_test(tc, alloc_mesh_create, 0, 2);
-    tcase_add_loop_test(tc, alloc_sim_create, 0, cloth_kernel_count());
+    tcase_add_loop_test(tc, alloc_sim_create, 0, 2 * cloth_kernel_count());
     tcase_add_loop_test(tc, alloc_live_kernel_switch, 0, cloth_kernel_count());
     tcase_add_test(tc, alloc_omega_max);
     tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
+    tcase_add_loop_test(tc, frames_allocate_nothing, 0, 3 * cloth_kernel_count());
     tcase_add_test(tc, report_sites);
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);
