@@ -1,4 +1,4 @@
-# Figure 8 (self_contact): the cloth-cloth contact scenes of issue 14, every run of each
+# Figure 8 (self_contact): the cloth-cloth contact scenes, every run of each
 # scene's [sweep], per frame.  Columns: the four scenes
 # (experiments/self_contact_{stack,drape3,spin,pile}.ini); rows: crossing triangles
 # (intersections), smallest gap (min_gap: to the sphere or floor, and newton's cloth-cloth
@@ -44,7 +44,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 2000,2000 enhanced font ",11"
         set output outdir . "/self_contact.svg"
     }
-    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes (issue 14), every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README.\nmin\\_gap: the smallest gap to the sphere or the floor (every kernel) and, for newton, d − thickness of its point–triangle and edge–edge pairs closer than thickness + ĝ.\n(c): how fast the cloth turns with the sphere needs its velocities, which a run does not write; notebook 05 measures it" font ",13"
+    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes, every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README.\nmin\\_gap: the smallest gap to the sphere or the floor (every kernel) and, for newton, d − thickness of its point–triangle and edge–edge pairs closer than thickness + ĝ.\n(c): how fast the cloth turns with the sphere needs its velocities, which a run does not write; notebook 05 measures it" font ",13"
     set grid
     set xlabel "frame (1/60 s)"
     set key top right font ",9" opaque
