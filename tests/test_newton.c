@@ -1024,38 +1024,53 @@ static void check_kept_rows(const char *dir, long fail, int iter)
     free(summary);
 }
 
-/* A sphere comes down on a cloth lying on the floor and presses through it: the cloth has
- * nowhere to go, a vertex pushed out of the sphere starts a step below the floor, and the
- * log barrier's energy is infinite there.  The CLI names the scene, the frame, the kernel,
- * the iteration and the vertex, exits 1, and keeps every row written before. */
-START_TEST(a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows)
+/* A sphere comes down on a cloth lying on the floor and would press through it: the
+ * cloth has nowhere to go.  Newton moves the sphere within each step only as far as the
+ * vertices let it (newton_contacts.c), so it stops on the cloth: no vertex of the cloth
+ * ever goes below the floor (no penetration of the plane, which the frames' min_gap and
+ * penetrations would show), while the scene's sphere, which the metrics see, goes on down
+ * through the cloth and is reported (penetrations > 0), and the steps from then on are
+ * counted as not converged; the CLI warns and exits 0.  (Before the continuation a
+ * vertex pushed out of the sphere started a step below the floor and the log barrier's
+ * energy was infinite there.) */
+START_TEST(a_squeezed_cloth_holds_the_sphere_and_says_so)
 {
     const char *scene = tu_temp_file("squeeze.ini",
         "[mesh]\nnx = 10\nny = 10\nspacing = 0.1\nplane = xz\norigin = -0.45 0.02 -0.45\n"
         "pins = none\n"
         "[sphere]\nradius = 0.3\nmotion = path 0 0.5 0  0 0 0  2\n"
         "[plane]\nheight = 0\n"
-        "[run]\nkernel = newton\ndt = 0.02\nframes = 60\n"
+        "[run]\nkernel = newton\ndt = 0.02\nframes = 40\n"
         "[newton]\nbarrier = log\ncond = off\n");
+    cloth_scene sc;
+    cloth_error err;
+    ck_assert(cloth_scene_load(scene, &sc, &err) == CLOTH_OK);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&sc, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    int pressed = 0;
+    for (int frame = 1; frame <= 40; frame++) {
+        cloth_frame f;
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "frame %d: %s", frame,
+                      err.msg);
+        const double *x = cloth_sim_positions(sim);
+        for (int i = 0; i < m->n; i++)
+            ck_assert_msg(x[3 * i + 1] > 0, "frame %d: vertex %d below the floor (y %g)", frame,
+                          i, x[3 * i + 1]);
+        ck_assert_int_eq(f.intersections, 0);
+        pressed += f.penetrations > 0;
+    }
+    ck_assert_int_gt(pressed, 5);
+    cloth_sim_destroy(sim);
+
     const char *dir = tu_temp_dir(2);
-    char cmd[1024], out[8192], expect[512];
+    char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd, "run %s --out %s", scene, dir);
-    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 1);
-    /* cloth: SCENE: frame N: newton: energy is not finite at iteration K: vertex V is
-     * below the plane (gap G m) */
-    snprintf(expect, sizeof expect, "cloth: %s: frame ", scene);
-    const char *msg = strstr(out, expect);
-    ck_assert_msg(msg != NULL, "%s", out);
-    long fail;
-    int iter;
-    char tail[256];
-    ck_assert_msg(sscanf(msg + strlen(expect),
-                         "%ld: newton: energy is not finite at iteration %d: %255[^\n]", &fail,
-                         &iter, tail) == 3, "%s", out);
-    ck_assert_msg(strncmp(tail, "vertex ", 7) == 0 && strstr(tail, " is below the plane (gap -"),
-                  "%s", out);
-    ck_assert_int_gt(fail, 10);
-    check_kept_rows(dir, fail, iter);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "kernel steps did not converge"), "%s", out);
+    char *summary = tu_slurp(dir, "summary.csv");
+    ck_assert(summary && strstr(summary, "not-converged"));
+    free(summary);
 }
 END_TEST
 
@@ -1178,7 +1193,7 @@ Suite *suite_newton(void)
     tcase_add_loop_test(tc, cond_by_arpack_and_estimate_against_dsyevd, 0, 2);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);
-    tcase_add_test(tc, a_squeezed_cloth_fails_with_its_reason_and_keeps_its_rows);
+    tcase_add_test(tc, a_squeezed_cloth_holds_the_sphere_and_says_so);
     tcase_add_test(tc, a_failed_factorisation_names_the_minor_and_keeps_the_rows);
     tcase_add_loop_test(tc, a_failed_sparse_library_is_named_and_keeps_the_rows, 0, 2);
     tcase_add_test(tc, a_non_finite_state_is_named);

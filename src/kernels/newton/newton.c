@@ -33,7 +33,7 @@
  *   newton_potential.c    E, grad E and H: inertia, air damping, wind, springs, spring
  *                         damping, barriers; the set-up of a step (cloth__newton_prepare)
  *   newton_contacts.c     mesh adjacency, the active barrier terms and their gaps, the
- *                         initial-state check, the restart outside a moving sphere
+ *                         initial-state check, the sphere's continuation within a step
  *   newton_kappa.c        the barrier stiffness rules: fixed, IPC, dynamic
  *   newton_friction.c     IPC's lagged friction: stencils at step start, its potential
  *   newton_line_search.c  the feasibility filter and Armijo backtracking
@@ -79,14 +79,13 @@ typedef struct iteration {
     int capped;                 /* 1 when PCG stopped at newton.pcg_max_iters         */
 } iteration;
 
-/* Predict: the potential of this step (x~, wind, kappa tables), and its first iterate,
- * x_n moved out of a sphere that swept over it. */
+/* Predict: the potential of this step (x~, wind, kappa tables, the sphere where the last
+ * step left it), and its first iterate x_n. */
 static void predict(cloth__newton *w, const cloth_sim *sim, double h)
 {
     w->steps++;
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
-    cloth__newton_start_outside_obstacles(w, sim);
 }
 
 /* Assemble: E, grad E and the Newton matrix H at the iterate. */
@@ -216,6 +215,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         iteration it = {.row = w->n_rows};
         cloth_status st;
         t[0] = cloth__newton_now_ms();
+        cloth__newton_advance_obstacles(w, sim, w->x);
         if ((st = assemble(w, sim, &it, err)) != CLOTH_OK)
             return st;
         t[1] = cloth__newton_now_ms();
@@ -230,10 +230,11 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */
         seen = it.alpha > 0 ? w->eval : it.seen;
-        converged = log_iteration(w, sim, &it, tol, stats);
-        if (it.alpha == 0)
+        converged = log_iteration(w, sim, &it, tol, stats) && w->sphere_s >= 1;
+        if (it.alpha == 0 && w->sphere_s >= 1)
             break; /* no descent possible: not converged, unless dx was already small */
     }
+    memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
     stats->not_converged = !converged;
     update_velocities(w, sim, h);
     w->measured = seen;
@@ -273,6 +274,8 @@ static void newton_start(cloth_sim *sim, void *work)
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
+    memcpy(w->sphere_from, sim->sphere_c, sizeof w->sphere_from);
+    cloth__newton_begin_obstacles(w);
     w->pair_overflows = 0;
     w->contact_overflows = 0;
     w->pattern_overflows = 0;

@@ -1,8 +1,8 @@
 /* newton: which barrier terms are active and their gaps — the mesh adjacency that
  * decides which vertex pairs may touch, the collection of active terms at an x (the
  * obstacles, self-contact by vertex pairs or by point-triangle and edge-edge pairs, the
- * strain limits), the feasibility of the initial state, and the restart outside a sphere
- * that moved.
+ * strain limits), the feasibility of the initial state, and the moving sphere's
+ * continuation within a step.
  *
  * Self-contact, newton.contact = full (IPC's contact set): every point-triangle and
  * edge-edge pair that shares no vertex and whose distance d (between the closed
@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------- adjacency */
 
@@ -285,7 +286,7 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
             continue;
-        if (s->sphere.enabled && cloth__gap_sphere(x + 3 * i, sim->sphere_c, s->sphere.radius,
+        if (s->sphere.enabled && cloth__gap_sphere(x + 3 * i, w->sphere_c, s->sphere.radius,
                                                    s->sphere.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_SPHERE, i, -1, -1);
         if (s->floor.enabled &&
@@ -315,7 +316,7 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
     const double *xa = x + 3 * c->a;
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE:
-        return cloth__gap_sphere(xa, sim->sphere_c, s->sphere.radius, s->sphere.offset, grad,
+        return cloth__gap_sphere(xa, w->sphere_c, s->sphere.radius, s->sphere.offset, grad,
                                  hess);
     case CLOTH__CONTACT_FLOOR:
         return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
@@ -436,28 +437,58 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
     return CLOTH_OK;
 }
 
-/* A moving sphere may have swept over a vertex between steps: such a vertex starts the
- * Newton iteration at half the activation distance above the surface, since no feasible
- * path leaves a negative gap (the cloth's velocity keeps coming from x_n). */
-void cloth__newton_start_outside_obstacles(cloth__newton *w, const cloth_sim *sim)
+/* A moving sphere (its motion, or a user dragging it) goes from where the last step left
+ * it, w->sphere_from, to where the sim puts it for the end of this step, sim->sphere_c.
+ * Placing it there at once could put vertices inside it, where no barrier can start, and
+ * moving those vertices out by hand could push them through the cloth or the floor.  So
+ * the sphere moves within the step, between Newton iterations, as a continuation: from
+ * its progress s to the largest s' <= 1 at which every free vertex's gap, with the
+ * vertex held at its iterate x, stays at or above eta times its gap now (contact.c's
+ * feasible step for the relative motion -(c(1) - c(s))).  The cloth then gets out of
+ * the way under the barrier, and the sphere advances again at the next iteration.  A
+ * step is converged only once s = 1; a sphere still short of its place at the end of a
+ * step stays there (the next step starts from it) and the step counts as not
+ * converged, so the metrics, which see the sphere where the scene puts it, report any
+ * penetration that results.  A vertex within 1e-9 L of the sphere (L the rest diagonal)
+ * stops it outright: a fraction of such a gap is lost in rounding. */
+void cloth__newton_begin_obstacles(cloth__newton *w)
+{
+    memcpy(w->sphere_c, w->sphere_from, sizeof w->sphere_c);
+    w->sphere_s = 0;
+}
+
+void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled || s->newton.barrier == CLOTH_BARRIER_NONE)
+    if (w->sphere_s >= 1)
         return;
-    for (int i = 0; i < w->n; i++) {
-        if (w->dof[i] < 0)
-            continue;
-        double n[3], *xi = w->x + 3 * i;
-        double g = cloth__gap_sphere(xi, sim->sphere_c, s->sphere.radius, s->sphere.offset, n,
-                                     NULL);
-        if (g > 0)
-            continue;
-        double r = s->sphere.radius + s->sphere.offset + 0.5 * s->newton.dhat;
-        if (cloth__dot3(n, n) == 0)
-            n[1] = 1;
-        for (int c = 0; c < 3; c++)
-            xi[c] = sim->sphere_c[c] + r * n[c];
+    double left[3], step = 1;
+    for (int c = 0; c < 3; c++)
+        left[c] = sim->sphere_c[c] - w->sphere_c[c];
+    if (s->sphere.enabled && s->newton.barrier != CLOTH_BARRIER_NONE) {
+        double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
+        double tiny = 1e-9 * sim->mesh->rest_diag;
+        for (int i = 0; i < w->n; i++) {
+            if (w->dof[i] < 0)
+                continue;
+            double a = cloth__alpha_sphere(x + 3 * i, d, w->sphere_c, s->sphere.radius,
+                                           s->sphere.offset, s->newton.eta);
+            /* a vertex the sphere already touches (gap within rounding) holds it where it
+             * is: eta times that gap would be rounding itself */
+            if (a < 1 && cloth__gap_sphere(x + 3 * i, w->sphere_c, s->sphere.radius,
+                                           s->sphere.offset, NULL, NULL) < tiny)
+                a = 0;
+            step = fmin(step, a);
+        }
     }
+    if (step >= 1) {
+        memcpy(w->sphere_c, sim->sphere_c, sizeof w->sphere_c);
+        w->sphere_s = 1;
+        return;
+    }
+    for (int c = 0; c < 3; c++)
+        w->sphere_c[c] += step * left[c];
+    w->sphere_s += step * (1 - w->sphere_s);
 }
 
 void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,

@@ -57,7 +57,7 @@ static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact 
     if (c->kind == CLOTH__CONTACT_SPHERE) {
         double vs[3];
         for (int k = 0; k < 3; k++)
-            normal[k] = xa[k] - sim->sphere_c[k];
+            normal[k] = xa[k] - w->sphere_c[k];
         cloth__sphere_surface_velocity(&s->sphere, sim->t, xa, vs);
         for (int k = 0; k < 3; k++)
             f->surface[k] = w->h * vs[k];

@@ -90,7 +90,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
     case CLOTH__CONTACT_SPHERE:
     case CLOTH__CONTACT_FLOOR:
         if (c->kind == CLOTH__CONTACT_SPHERE)
-            cloth__gap_sphere(xa, sim->sphere_c, sim->scene.sphere.radius,
+            cloth__gap_sphere(xa, w->sphere_c, sim->scene.sphere.radius,
                               sim->scene.sphere.offset, dir, NULL);
         else
             cloth__gap_floor(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);

@@ -125,7 +125,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
         const double *xi = x + 3 * i, *di = dir + 3 * i;
         dmax = fmax(dmax, sqrt(cloth__dot3(di, di)));
         if (s->sphere.enabled)
-            amax = fmin(amax, cloth__alpha_sphere(xi, di, sim->sphere_c, s->sphere.radius,
+            amax = fmin(amax, cloth__alpha_sphere(xi, di, w->sphere_c, s->sphere.radius,
                                                   s->sphere.offset, eta));
         if (s->floor.enabled)
             amax = fmin(amax, cloth__alpha_floor(xi, di, s->floor.height, s->floor.offset, eta));

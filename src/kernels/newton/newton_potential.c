@@ -21,6 +21,7 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
+    cloth__newton_begin_obstacles(w);
     memcpy(w->x_n, sim->x, bytes);
     cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
                            w->x_tilde);

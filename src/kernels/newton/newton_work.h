@@ -107,6 +107,11 @@ struct cloth__newton {
     int factored;               /* chol holds the factor of this iteration's H        */
     double factor_eps;          /* the shift that factor needed                       */
 
+    /* the sphere within a step (newton_contacts.c) */
+    double sphere_from[3];      /* its centre at the step's start                     */
+    double sphere_c[3];         /* its centre for E now                               */
+    double sphere_s;            /* progress from sphere_from to sim->sphere_c, 0..1   */
+
     /* contacts */
     cloth__spatial_hash *hash;  /* vertex-pair candidates (contact = vertex)           */
     cloth__broad_phase *bp;     /* point-triangle and edge-edge candidates (full)     */
@@ -275,8 +280,11 @@ int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int
 cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
                                                cloth_error *err);
 
-/* Moves free vertices of w->x that a moving sphere swept over out of it. */
-void cloth__newton_start_outside_obstacles(cloth__newton *w, const cloth_sim *sim);
+/* The sphere's continuation within a step (newton_contacts.c): begin puts w->sphere_c at
+ * w->sphere_from (progress 0); advance moves it toward sim->sphere_c as far as the
+ * vertices at x let it (progress 1 when it gets there). */
+void cloth__newton_begin_obstacles(cloth__newton *w);
+void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x);
 
 /* Why E is not finite at x (after an evaluation there): a vertex with a non-finite
  * position or prediction, or a term at a gap <= 0; a sentence into buf. */
