@@ -8,10 +8,10 @@ series(f, system) = substr(f, strstrt(f, system . "_") + strlen(system) + 1, str
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
-        set terminal pngcairo size 1200,520 enhanced font ",11"
+        set terminal pngcairo size 1200,640 enhanced font ",11"
         set output outdir . "/energy_drift.png"
     } else {
-        set terminal svg size 1200,520 enhanced font ",11"
+        set terminal svg size 1200,640 enhanced font ",11"
         set output outdir . "/energy_drift.svg"
     }
     set multiplot layout 1,2 title "Energy drift against the step: largest |drift| over ten periods (diverged runs left out)"
@@ -20,7 +20,7 @@ do for [term in "pngcairo svg"] {
     set xlabel "step h (s)"
     set ylabel "max |drift|  (|E − E_0| / E_{scale})"
     set grid
-    set key bottom right font ",9"
+    set key outside below center maxrows 5 font ",9"
     do for [system in "spring chain"] {
         files = system("ls " . datadir . "/energy_drift_" . system . "_*.dat 2>/dev/null")
         set title (system eq "spring" ? "one spring (ω = 10 rad/s)" : "chain of 5 free vertices")

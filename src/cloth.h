@@ -191,8 +191,10 @@ typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa
 typedef enum { CLOTH_SOLVER_CHOLMOD = 0, CLOTH_SOLVER_PCG = 1, CLOTH_SOLVER_DENSE = 2 } cloth_solver;
 typedef enum { CLOTH_CONTACT_FULL = 0, CLOTH_CONTACT_VERTEX = 1 } cloth_contact_set;
 typedef enum { CLOTH_CONTACT_HESSIAN_PROJECT = 0, CLOTH_CONTACT_HESSIAN_GAUSS_NEWTON = 1 } cloth_contact_hessian;
+typedef enum { CLOTH_INTEGRATOR_EULER = 0, CLOTH_INTEGRATOR_BDF2 = 1, CLOTH_INTEGRATOR_MIDPOINT = 2 } cloth_newton_integrator;
 
 typedef struct cloth_newton_def {
+    cloth_newton_integrator integrator; /* euler (implicit), bdf2 or midpoint (implicit) */
     cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
     double dhat;                /* barrier activation distance g^ (m)                 */
     cloth_kappa_rule kappa;     /* fixed, ipc or dynamic                              */

@@ -1,7 +1,8 @@
 /*
- * newton — implicit Euler as energy minimisation, with barriers (SPEC 4.4; the
- * cubic-barrier article; Li et al. 2020 "Incremental Potential Contact"; Ando 2024 "A
- * Cubic Barrier with Elasticity-Inclusive Dynamic Stiffness").
+ * newton — implicit Euler, BDF2 or implicit midpoint as energy minimisation, with
+ * barriers (SPEC 4.4; the cubic-barrier article; Li et al. 2020 "Incremental Potential
+ * Contact"; Ando 2024 "A Cubic Barrier with Elasticity-Inclusive Dynamic Stiffness";
+ * Choi and Ko 2002 "Stable but Responsive Cloth" for BDF2).
  *
  * Each step of length h minimises over the free vertices the incremental potential
  *
@@ -17,7 +18,39 @@
  *
  * (the two damping terms are the Rayleigh potentials whose gradients are the damping
  * forces at v_{n+1} = (x - x_n)/h, so damping is implicit like everything else).  Then
- * v_{n+1} = (x - x_n)/h.
+ * v_{n+1} = (x - x_n)/h.  That is newton.integrator = euler; the other two integrators
+ * change the inertia term, the point damping measures from, and where the springs are
+ * evaluated, and keep every other term (friction, barriers, strain limits: at x, so the
+ * line search's feasibility filter guarantees the end state under all three).
+ *
+ * bdf2 (second order, mildly damping; Choi and Ko 2002 use it for cloth):
+ *   x_{n+1} - 4/3 x_n + 1/3 x_{n-1} = h' v_{n+1},   v_{n+1} - 4/3 v_n + 1/3 v_{n-1} = h' a_{n+1},
+ * h' = 2h/3.  With x^ = 4/3 x_n - 1/3 x_{n-1} the first gives v_{n+1} = (x - x^)/h', and
+ * the second, with a = g + M^-1 f(x), becomes
+ *   x - x~ = h'^2 M^-1 f(x),   x~ = x^ + h' (4/3 v_n - 1/3 v_{n-1}) + h'^2 g,
+ * the stationarity condition of E above with h -> h' and x_n -> x^ (the damping terms
+ * too: their gradients are then the damping forces at (x - x^)/h' = v_{n+1}).  The first
+ * step has no x_{n-1}: it is one implicit Euler step.  So is the step after a reset, a
+ * change of h, or a caller's write to x or v: the history is the sim's own or none.
+ * Friction's lagged slip (x - x_n over eps_v h) and the kappa rules keep h and x_n: for
+ * bdf2 an approximation of first order in h, like the lagging itself.
+ *
+ * midpoint (implicit midpoint, symplectic: no energy trend on a linear spring):
+ *   x_{n+1} = x_n + h (v_n + v_{n+1})/2,   v_{n+1} = v_n + h M^-1 F(y),  y = (x_n + x_{n+1})/2,
+ * F = M g + f, f = -grad Psi.  Eliminating v_{n+1} = 2 (x - x_n)/h - v_n:
+ *   x - x_n - h v_n = h^2/2 M^-1 F(y),  i.e.  M (x - x~)/h^2 = f(y)/2,  x~ = x_n + h v_n + h^2/2 g,
+ * and since d/dx Psi((x + x_n)/2) = grad Psi(y)/2 = -f(y)/2 this is grad E_mid = 0 for
+ *   E_mid(x) = 1/(2h^2) |x - x~|^2_M + Psi((x + x_n)/2),   Hess = M/h^2 + 1/4 Hess Psi(y).
+ * The other forces enter the velocity update h M^-1 F like f, i.e. with weight 1/2 in
+ * E_mid: air and spring damping at the midpoint velocity (v_n + v_{n+1})/2 = (x - x_n)/h,
+ * the step-start wind, the lagged friction, and the barriers and strain limits at x (the
+ * end point, so that the feasibility filter still guarantees the end state).  The kernel
+ * minimises 2 E_mid, which has the same minimiser and Newton steps and leaves those
+ * terms exactly as in E above:
+ *   2 E_mid = 1/(2 h_in^2) |x - x~|^2_M + 2 Psi(y) + (the other terms of E, at x),
+ * h_in = h/sqrt 2, with Hess 2 Psi(y(x)) = 1/2 Hess Psi(y).  For a linear force this is
+ * the midpoint rule's amplification matrix (1 + z^2/4)^-1 [[1 - z^2/4, h], [-w^2 h,
+ * 1 - z^2/4]], z = w h, eigenvalues of modulus 1 (tests/test_newton.c).
  *
  * Stages of a step (newton_step below): predict (x~, wind, kappa tables), and for each
  * Newton iteration: assemble (the active set at x, E, grad E, H), solve (newton.solver, with
@@ -83,7 +116,14 @@ typedef struct iteration {
  * step left it), and its first iterate x_n. */
 static void predict(cloth__newton *w, const cloth_sim *sim, double h)
 {
+    size_t bytes = sizeof(double) * 3 * (size_t)w->n;
     w->steps++;
+    /* BDF2's x_{n-1}, v_{n-1} hold only while the state is the one the last step left
+     * with the same h: after a caller wrote x or v (the notebooks do) the step starts
+     * again from one implicit Euler step */
+    if (w->history && (h != w->h_prev || memcmp(sim->x, w->x, bytes) != 0 ||
+                       memcmp(sim->v, w->v_last, bytes) != 0))
+        w->history = 0;
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
 }
@@ -167,9 +207,11 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
     return dx_norm / w->h < tol;
 }
 
-/* Velocities: v_{n+1} = (x - x_n)/h; pinned vertices keep their place and rest. */
+/* Velocities: v_{n+1} = (x - x_n)/h (euler), (x - x_hat)/h' (bdf2), 2 (x - x_n)/h - v_n
+ * (midpoint); pinned vertices keep their place and rest.  BDF2's history moves on. */
 static void update_velocities(cloth__newton *w, cloth_sim *sim, double h)
 {
+    cloth_newton_integrator integrator = sim->scene.newton.integrator;
     for (int i = 0; i < w->n; i++)
         for (int c = 0; c < 3; c++) {
             int k = 3 * i + c;
@@ -177,9 +219,22 @@ static void update_velocities(cloth__newton *w, cloth_sim *sim, double h)
                 sim->v[k] = 0;
                 continue;
             }
-            sim->v[k] = (w->x[k] - w->x_n[k]) / h;
+            if (w->bdf2)
+                sim->v[k] = (w->x[k] - w->x_hat[k]) / w->h_damp;
+            else if (integrator == CLOTH_INTEGRATOR_MIDPOINT)
+                sim->v[k] = 2 * (w->x[k] - w->x_n[k]) / h - w->v_n[k];
+            else
+                sim->v[k] = (w->x[k] - w->x_n[k]) / h;
             sim->x[k] = w->x[k];
         }
+    if (integrator == CLOTH_INTEGRATOR_BDF2) {
+        size_t bytes = sizeof(double) * 3 * (size_t)w->n;
+        memcpy(w->x_prev, w->x_n, bytes);
+        memcpy(w->v_prev, w->v_n, bytes);
+        memcpy(w->v_last, sim->v, bytes);
+        w->h_prev = h;
+        w->history = 1;
+    }
 }
 
 /* Appends " at iteration K" to the message of a failed stage. */
@@ -271,6 +326,7 @@ static void newton_start(cloth_sim *sim, void *work)
 {
     cloth__newton *w = work;
     w->n_rows = 0;
+    w->history = 0; /* BDF2 begins again with an implicit Euler step */
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
@@ -301,7 +357,13 @@ static void newton_destroy(void *work)
     free(w->tri_dm);
     free(w->kappa_tri);
     free(w->x_n);
+    free(w->v_n);
+    free(w->x_hat);
     free(w->x_tilde);
+    free(w->y);
+    free(w->x_prev);
+    free(w->v_prev);
+    free(w->v_last);
     free(w->f_ext);
     free(w->u_n);
     free(w->x);
@@ -352,7 +414,13 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
 {
     size_t n3 = 3 * (size_t)w->n, nd = (size_t)w->ndof + 1;
     w->x_n = malloc(n3 * sizeof(double));
+    w->v_n = malloc(n3 * sizeof(double));
+    w->x_hat = malloc(n3 * sizeof(double));
     w->x_tilde = malloc(n3 * sizeof(double));
+    w->y = malloc(n3 * sizeof(double));
+    w->x_prev = malloc(n3 * sizeof(double));
+    w->v_prev = malloc(n3 * sizeof(double));
+    w->v_last = malloc(n3 * sizeof(double));
     w->f_ext = malloc(n3 * sizeof(double));
     w->u_n = malloc((3 * (size_t)m->n_springs + 1) * sizeof(double));
     w->x = malloc(n3 * sizeof(double));
@@ -361,7 +429,8 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
     w->grad = malloc(nd * sizeof(double));
     w->grad_b = malloc(nd * sizeof(double));
     w->step = malloc(nd * sizeof(double));
-    return w->x_n && w->x_tilde && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
+    return w->x_n && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
+           w->v_last && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
            w->grad && w->grad_b && w->step;
 }
 
@@ -470,8 +539,13 @@ static const char *const form_names[] = {"paper", "si", NULL};
 static const char *const contact_names[] = {"full", "vertex", NULL};
 static const char *const contact_hessian_names[] = {"project", "gauss-newton", NULL};
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
+static const char *const integrator_names[] = {"euler", "bdf2", "midpoint", NULL};
 
 static const cloth__key newton_keys[] = {
+    {"newton", "integrator", CLOTH__KEY_CHOICE, OFF(integrator), 0, 0, 0, 0, 0,
+     integrator_names, NULL, "euler", "time integrator: euler (implicit, first order, "
+     "damping), bdf2 (second order, mildly damping) or midpoint (implicit midpoint, "
+     "symplectic)"},
     {"newton", "barrier", CLOTH__KEY_CHOICE, OFF(barrier), 0, 0, 0, 0, 0, barrier_names, NULL,
      "cubic", "log (IPC), cubic (ZOZO) or none (plain implicit Euler, no contact)"},
     {"newton", "dhat", CLOTH__KEY_DOUBLE, OFF(dhat), 0, 0, INF, 1, 1, NULL, NULL, "0.01",
@@ -524,7 +598,7 @@ static const cloth__key newton_keys[] = {
 
 const cloth__kernel cloth__newton_kernel = {
     "newton",
-    "implicit Euler by Newton's method, log (IPC) or cubic (ZOZO) barrier",
+    "implicit Euler, BDF2 or implicit midpoint by Newton's method, log (IPC) or cubic (ZOZO) barrier",
     newton_keys,
     (int)(sizeof newton_keys / sizeof newton_keys[0]),
     newton_create,

@@ -15,16 +15,60 @@
 #include <math.h>
 #include <string.h>
 
+/* BDF2 (h' = 2h/3):  x_hat = 4/3 x_n - 1/3 x_{n-1},
+ *   x~ = x_hat + h' (4/3 v_n - 1/3 v_{n-1}) + h'^2 g  (top of newton.c). */
+static void predict_bdf2(cloth__newton *w, const cloth_sim *sim, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *g = sim->scene.world.gravity;
+    double hp = 2 * h / 3;
+    w->h_in = w->h_damp = hp;
+    for (int i = 0; i < m->n; i++)
+        for (int c = 0; c < 3; c++) {
+            int k = 3 * i + c;
+            if (m->pinned[i]) {
+                w->x_tilde[k] = sim->x[k];
+                continue;
+            }
+            w->x_hat[k] = (4 * sim->x[k] - w->x_prev[k]) / 3;
+            w->x_tilde[k] = w->x_hat[k] + hp * (4 * sim->v[k] - w->v_prev[k]) / 3 + hp * hp * g[c];
+        }
+}
+
+/* Implicit midpoint, minimised as 2E (top of newton.c): h_in = h/sqrt 2,
+ *   x~ = x_n + h v_n + h^2/2 g = x_n + h v_n + h_in^2 g. */
+static void predict_midpoint(cloth__newton *w, const cloth_sim *sim, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *g = sim->scene.world.gravity;
+    w->h_in = h / sqrt(2.0);
+    for (int i = 0; i < m->n; i++)
+        for (int c = 0; c < 3; c++) {
+            int k = 3 * i + c;
+            w->x_tilde[k] = m->pinned[i] ? sim->x[k] : sim->x[k] + h * sim->v[k] + 0.5 * h * h * g[c];
+        }
+}
+
 void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
 {
     const cloth_mesh *m = sim->mesh;
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
+    cloth_newton_integrator integrator = sim->scene.newton.integrator;
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
     cloth__newton_begin_obstacles(w);
     memcpy(w->x_n, sim->x, bytes);
-    cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
-                           w->x_tilde);
+    memcpy(w->v_n, sim->v, bytes);
+    memcpy(w->x_hat, sim->x, bytes);
+    w->bdf2 = integrator == CLOTH_INTEGRATOR_BDF2 && w->history;
+    w->h_in = w->h_damp = h;
+    if (w->bdf2)
+        predict_bdf2(w, sim, h);
+    else if (integrator == CLOTH_INTEGRATOR_MIDPOINT)
+        predict_midpoint(w, sim, h);
+    else /* euler, and bdf2's first step */
+        cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
+                               w->x_tilde);
     memset(w->f_ext, 0, bytes);
     cloth__add_wind(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, w->f_ext);
     for (int s = 0; s < m->n_springs; s++) {
@@ -57,12 +101,13 @@ static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int
 
 /* ---------------------------------------------------------------- terms */
 
-/* 1/(2h^2) |x - x~|^2_M + c/(2h) |x - x_n|^2 - f_wind . x */
+/* 1/(2h_in^2) |x - x~|^2_M + c/(2h_d) |x - x_hat|^2 - f_wind . x  (h_in = h_d = h and
+ * x_hat = x_n for euler) */
 static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
                                   double *grad, cloth__sparse *H)
 {
     const cloth_mesh *m = sim->mesh;
-    double h = w->h, c_air = sim->scene.world.air_damping;
+    double h = w->h_in, hd = w->h_damp, c_air = sim->scene.world.air_damping;
     double e = cloth__inertia_energy(m->n, x, w->x_tilde, m->mass, m->pinned, h);
     for (int i = 0; i < m->n; i++) {
         int d = w->dof[i];
@@ -70,39 +115,50 @@ static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const 
             continue;
         double dx[3], s = 0;
         for (int c = 0; c < 3; c++) {
-            dx[c] = x[3 * i + c] - w->x_n[3 * i + c];
+            dx[c] = x[3 * i + c] - w->x_hat[3 * i + c];
             s += dx[c] * dx[c];
         }
-        e += 0.5 * c_air / h * s - cloth__dot3(w->f_ext + 3 * i, x + 3 * i);
+        e += 0.5 * c_air / hd * s - cloth__dot3(w->f_ext + 3 * i, x + 3 * i);
         if (grad)
             for (int c = 0; c < 3; c++)
                 grad[d + c] += m->mass[i] / (h * h) * (x[3 * i + c] - w->x_tilde[3 * i + c]) +
-                               c_air / h * dx[c] - w->f_ext[3 * i + c];
+                               c_air / hd * dx[c] - w->f_ext[3 * i + c];
         if (H)
             for (int c = 0; c < 3; c++)
-                cloth__sparse_add_diag(H, d + c, m->mass[i] / (h * h) + c_air / h);
+                cloth__sparse_add_diag(H, d + c, m->mass[i] / (h * h) + c_air / hd);
     }
     return e;
 }
 
-/* sum 1/2 k (l - l0)^2 + c_d/(2h) (u_n . (dx_b - dx_a))^2 */
+/* sum 1/2 k (l - l0)^2 + c_d/(2h_d) (u_n . (dx_b - dx_a))^2, dx = x - x_hat; midpoint:
+ * the springs as 2 Psi(y), y = (x + x_n)/2, so grad = grad Psi(y) and H = 1/2 Hess Psi(y)
+ * (dy/dx = I/2; the 2 is the scaling of E at the top of newton.c) */
 static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
                                   double *grad, cloth__sparse *H, int exact)
 {
     const cloth_mesh *m = sim->mesh;
-    double cd = sim->scene.material.spring_damping / w->h, e = 0;
+    double cd = sim->scene.material.spring_damping / w->h_damp, e = 0;
+    int mid = sim->scene.newton.integrator == CLOTH_INTEGRATOR_MIDPOINT;
+    double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
+    const double *q = x;
+    if (mid) {
+        for (int k = 0; k < 3 * m->n; k++)
+            w->y[k] = 0.5 * (x[k] + w->x_n[k]);
+        q = w->y;
+    }
     for (int s = 0; s < m->n_springs; s++) {
         const cloth_spring *sp = &m->springs[s];
         const double *xa = x + 3 * sp->a, *xb = x + 3 * sp->b, *u = w->u_n + 3 * s;
-        e += cloth__spring_energy(xa, xb, sp->k, sp->rest);
-        /* r = u_n . ((x_b - x_n,b) - (x_a - x_n,a)): the relative normal displacement */
+        const double *qa = q + 3 * sp->a, *qb = q + 3 * sp->b;
+        e += we * cloth__spring_energy(qa, qb, sp->k, sp->rest);
+        /* r = u_n . ((x_b - x^_b) - (x_a - x^_a)): the relative normal displacement */
         double r = 0;
         for (int c = 0; c < 3; c++)
-            r += u[c] * ((xb[c] - w->x_n[3 * sp->b + c]) - (xa[c] - w->x_n[3 * sp->a + c]));
+            r += u[c] * ((xb[c] - w->x_hat[3 * sp->b + c]) - (xa[c] - w->x_hat[3 * sp->a + c]));
         e += 0.5 * cd * r * r;
         if (grad) {
             double g6[6];
-            cloth__spring_gradient(xa, xb, sp->k, sp->rest, g6);
+            cloth__spring_gradient(qa, qb, sp->k, sp->rest, g6);
             cloth__newton_add_grad(w, grad, sp->a, g6, 1);
             cloth__newton_add_grad(w, grad, sp->b, g6 + 3, 1);
             cloth__newton_add_grad(w, grad, sp->a, u, -cd * r);
@@ -110,8 +166,8 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
         }
         if (H) {
             double K6[36], uu[9];
-            cloth__spring_hessian(xa, xb, sp->k, sp->rest, !exact, K6);
-            add_pair_blocks(w, H, sp->a, sp->b, K6, 1);
+            cloth__spring_hessian(qa, qb, sp->k, sp->rest, !exact, K6);
+            add_pair_blocks(w, H, sp->a, sp->b, K6, wh);
             for (int r2 = 0; r2 < 3; r2++)
                 for (int c = 0; c < 3; c++)
                     uu[3 * r2 + c] = cd * u[r2] * u[c];

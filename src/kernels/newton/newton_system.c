@@ -301,11 +301,11 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
     /* each extreme eigenvalue to a residual of 2e-7 |theta|: for a symmetric matrix an
      * eigenvalue lies within the residual of theta, so the ratio is good to 1e-6 */
     if (nd->cond == CLOTH_COND_EXACT) {
-        /* H = M/h^2 + (c/h) I + positive semi-definite terms (PSD-clamped springs,
+        /* H = M/h_in^2 + (c/h_d) I + positive semi-definite terms (PSD-clamped springs,
          * spring damping, the barriers' normal parts, the strain terms): its spectrum
-         * starts at or above min m/h^2 + c/h */
+         * starts at or above min m/h_in^2 + c/h_d (both h for euler) */
         double c_air = sim->scene.world.air_damping;
-        cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h * w->h) + c_air / w->h);
+        cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp);
         w->factored = 0; /* eigs leaves its own factor in chol */
         return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
     }

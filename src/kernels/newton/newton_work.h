@@ -75,8 +75,19 @@ struct cloth__newton {
 
     /* the step */
     double h;
+    double h_in;                /* the inertia term's step: h (euler), 2h/3 (bdf2),
+                                 * h/sqrt 2 (midpoint); M/h_in^2 in H                 */
+    double h_damp;              /* damping's velocity is (x - x_hat)/h_damp: h, 2h/3  */
+    int bdf2;                   /* 1 when this step is a BDF2 step (history there)    */
     double *x_n;                /* 3n positions at step start                         */
+    double *v_n;                /* 3n velocities at step start                        */
+    double *x_hat;              /* 3n: x_n, or 4/3 x_n - 1/3 x_{n-1} (bdf2)            */
     double *x_tilde;            /* 3n predicted positions                             */
+    double *y;                  /* 3n: the midpoint (x + x_n)/2 (midpoint)            */
+    double *x_prev, *v_prev;    /* 3n each: x_{n-1}, v_{n-1} (bdf2)                   */
+    double *v_last;             /* 3n: the velocities the last step wrote             */
+    double h_prev;              /* that step's h                                      */
+    int history;                /* 1 while x_prev, v_prev belong to the sim's state   */
     double *f_ext;              /* 3n wind force at step start                        */
     double *u_n;                /* 3 per spring: its direction at step start          */
     double *x;                  /* 3n Newton iterate                                  */
