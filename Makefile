@@ -37,7 +37,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep
+        valgrind sweep deps-slurm check-slurm
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -195,6 +195,16 @@ sweep: deps
 	@[ -n "$(SCENE)" ] || { echo "make sweep: SCENE=experiments/NAME.ini [ENGINE=local|parallel|slurm]"; exit 2; }
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	experiments/sweep.sh $(ENGINE) $(BUILD)/cloth $(SCENE) $(OUT) $(JOBS)
+
+# The slurm engine against a real single-node Slurm (tests/engines/check_slurm.sh starts
+# munged, slurmctld and slurmd without systemd, as root, and stops them); not in make check.
+SLURM_DEB_PKGS = slurm-wlm munge
+deps-slurm: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="$(SLURM_DEB_PKGS)"
+
+check-slurm: deps-slurm
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	tests/engines/check_slurm.sh $(BUILD)/cloth
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage

@@ -33,11 +33,26 @@ strip() {
 }
 fail() { echo "engines: $*" >&2; exit 1; }
 
+# REAL_SLURM=1 (tests/engines/check_slurm.sh): the real sbatch, Slurm already running
+if [ -n "${REAL_SLURM:-}" ]; then
+    sbatch=sbatch slurm_kind="a single-node Slurm"
+else
+    sbatch=tests/engines/fake_sbatch.sh slurm_kind="a stand-in sbatch"
+fi
 for engine in local parallel slurm; do
     status=0
-    FAKE_SBATCH_LOG=$tmp/sbatch.log SBATCH=tests/engines/fake_sbatch.sh ARRAY_MAX=8 \
+    FAKE_SBATCH_LOG=$tmp/sbatch.log SBATCH=$sbatch ARRAY_MAX=8 \
         experiments/sweep.sh $engine "$cloth" "$scene" "$tmp/$engine" 2 \
         >"$tmp/$engine.out" 2>&1 || status=$?
+    if [ $engine = slurm ] && [ -n "${REAL_SLURM:-}" ]; then
+        # submitted: wait for the array and the collect job to leave the queue
+        for i in $(seq 300); do
+            [ -z "$(squeue -h 2>/dev/null)" ] && break
+            [ "$i" -lt 300 ] || fail "slurm: still queued after 300 s: $(squeue)"
+            sleep 1
+        done
+        sed 's/^/  /' "$tmp/slurm/slurm/"collect-*.out
+    fi
     [ -f "$tmp/$engine/sweep.csv" ] || { cat "$tmp/$engine.out"; fail "$engine: no sweep.csv"; }
     [ "$(wc -l <"$tmp/$engine/sweep.csv")" -eq 21 ] || fail "$engine: not 20 rows"
     strip "$tmp/$engine/sweep.csv" >"$tmp/$engine.csv"
@@ -47,6 +62,9 @@ for engine in local parallel slurm; do
         grep -q "10 ok, 0 not-converged, 10 diverged" "$tmp/$engine.out" || fail "$engine: $(cat "$tmp/$engine.out")" ;;
     slurm)
         [ $status -eq 0 ] || fail "slurm: exit $status"
+        grep -q "sweep: 20 runs submitted (jobs:[0-9]*:[0-9]*:[0-9]*)" "$tmp/slurm.out" \
+            || fail "slurm: not 3 arrays: $(cat "$tmp/slurm.out")"
+        [ -z "${REAL_SLURM:-}" ] || continue
         [ "$(grep -c -- '--array=' "$tmp/sbatch.log")" -eq 3 ] || fail "slurm: not 3 arrays: $(cat "$tmp/sbatch.log")"
         grep -q -- "--array=1-8 .*sweep.sbatch $tmp/slurm 8$" "$tmp/sbatch.log" || fail "slurm: $(cat "$tmp/sbatch.log")"
         grep -q -- "--array=1-4 .*sweep.sbatch $tmp/slurm 16$" "$tmp/sbatch.log" || fail "slurm: $(cat "$tmp/sbatch.log")"
@@ -56,4 +74,4 @@ for engine in local parallel slurm; do
 done
 cmp -s "$tmp/local.csv" "$tmp/parallel.csv" || fail "local and parallel differ: $(diff "$tmp/local.csv" "$tmp/parallel.csv")"
 cmp -s "$tmp/local.csv" "$tmp/slurm.csv" || fail "local and slurm differ: $(diff "$tmp/local.csv" "$tmp/slurm.csv")"
-echo "engines: local, parallel and slurm (a stand-in sbatch) give the same 20-run sweep.csv"
+echo "engines: local, parallel and slurm ($slurm_kind) give the same 20-run sweep.csv"
