@@ -537,52 +537,73 @@ static cloth_status write_table(const cloth_sweep *sw, const char *out_dir,
 /* What a run's folder holds: a result of this id, one of another id, or none. */
 typedef enum { FOLDER_NONE, FOLDER_FRESH, FOLDER_STALE } folder_state;
 
-/* A small file whole, NUL-terminated (the caller frees it), or NULL. */
-static char *read_small(const char *path)
+/* A small file whole, NUL-terminated, into *text (the caller frees it): CLOTH_OK, or
+ * CLOTH_OK with *text NULL when there is no such file, or an error. */
+static cloth_status read_small(const char *path, char **text, cloth_error *err)
 {
+    *text = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = malloc(8192);
-    size_t n = text ? fread(text, 1, 8191, f) : 0;
+    if (!f) {
+        if (errno == ENOENT)
+            return CLOTH_OK;
+        return cloth__fail(err, errno == ENOMEM ? CLOTH_ENOMEM : CLOTH_EIO,
+                           "%s: cannot read: %s", path, strerror(errno));
+    }
+    char *buf = malloc(8192);
+    size_t n = buf ? fread(buf, 1, 8191, f) : 0;
+    int bad = ferror(f);
     fclose(f);
-    if (text)
-        text[n] = '\0';
-    return text;
+    if (!buf)
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+    if (bad) {
+        free(buf);
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot read", path);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return CLOTH_OK;
 }
 
-/* Reads run i's folder.  A result is summary.csv (two lines) beside run.done; run.done is
- * written last, so the pair is whole.  For a fresh one, r gets summary.csv's data line and
- * run.done's message. */
-static folder_state read_folder(const char *out_dir, const sweep_run *run, const char *id,
-                                result *r)
+/* Reads run i's folder into *state.  A result is a complete summary.csv (two lines)
+ * beside run.done; run.done is written last, so the pair is whole.  For a fresh one, r (if
+ * not NULL) gets summary.csv's data line and run.done's message.  An error when a file is
+ * there but cannot be read, or memory runs out. */
+static cloth_status read_folder(const char *out_dir, const sweep_run *run, const char *id,
+                                result *r, folder_state *state, cloth_error *err)
 {
     char path[1024];
+    char *done = NULL, *summary = NULL;
     snprintf(path, sizeof path, "%s/%s/run.done", out_dir, run->folder);
-    char *done = read_small(path);
+    cloth_status st = read_small(path, &done, err);
     snprintf(path, sizeof path, "%s/%s/summary.csv", out_dir, run->folder);
-    char *summary = read_small(path);
-    folder_state state = FOLDER_NONE;
+    if (st == CLOTH_OK)
+        st = read_small(path, &summary, err);
+    *state = FOLDER_NONE;
     char *data = summary ? strchr(summary, '\n') : NULL;
     size_t id_len = strlen(id);
-    if (data && data[1] && strchr(data + 1, '\n')) {
+    if (st == CLOTH_OK && data && data[1] && strchr(data + 1, '\n')) {
         data++;
         *strchr(data, '\n') = '\0';
         /* a complete summary.csv with no run.done, or another id's, is not this run's */
         int same = done && strncmp(done, "id ", 3) == 0 &&
                    strncmp(done + 3, id, id_len) == 0 && done[3 + id_len] == '\n';
         const char *msg = same ? strstr(done, "\nmessage ") : NULL;
-        state = msg ? FOLDER_FRESH : FOLDER_STALE;
-        if (state == FOLDER_FRESH && r) {
-            r->line = strdup(data);
-            r->started = r->line != NULL;
+        *state = msg ? FOLDER_FRESH : FOLDER_STALE;
+        if (*state == FOLDER_FRESH && r) {
+            size_t n = strlen(data) + 1;
+            r->line = malloc(n); /* not strdup: its allocation would bypass the tests' wrappers */
+            if (r->line)
+                memcpy(r->line, data, n);
+            r->started = 1;
             size_t len = strcspn(msg + 9, "\n");
             snprintf(r->summary.message, sizeof r->summary.message, "%.*s", (int)len, msg + 9);
+            if (!r->line)
+                st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
         }
     }
     free(done);
     free(summary);
-    return state;
+    return st;
 }
 
 /* ------------------------------------------------------------------ public */
@@ -612,7 +633,14 @@ cloth_status cloth_sweep_execute(const cloth_sweep *sw, const char *out_dir,
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
     }
     for (int i = 0; skip && i < sw->n_runs; i++) {
-        skip[i] = read_folder(out_dir, &sw->runs[i], def->ids[i], NULL) == FOLDER_FRESH;
+        folder_state state;
+        cloth_status st = read_folder(out_dir, &sw->runs[i], def->ids[i], NULL, &state, err);
+        if (st != CLOTH_OK) {
+            free(p.results);
+            free(skip);
+            return st;
+        }
+        skip[i] = state == FOLDER_FRESH;
         p.todo -= skip[i];
     }
     p.skip = skip;
@@ -658,11 +686,10 @@ cloth_status cloth_sweep_collect(const cloth_sweep *sw, const char *out_dir,
     cloth_status st = CLOTH_OK;
     for (int i = 0; st == CLOTH_OK && i < sw->n_runs; i++) {
         result *r = &results[i];
-        folder_state state = read_folder(out_dir, &sw->runs[i], ids[i], r);
-        if (state == FOLDER_FRESH && !r->line) {
-            st = cloth__fail(err, CLOTH_ENOMEM, "out of memory");
+        folder_state state;
+        st = read_folder(out_dir, &sw->runs[i], ids[i], r, &state, err);
+        if (st != CLOTH_OK)
             break;
-        }
         if (state == FOLDER_FRESH) {
             /* the status column of the copied line */
             int col = 0;
