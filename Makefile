@@ -188,11 +188,15 @@ notebooks: deps
 
 # A scene's [sweep] through an engine: make sweep SCENE=experiments/NAME.ini
 # ENGINE=local|parallel|slurm [JOBS=N] [OUT=DIR] (experiments/sweep.sh, README Sweeps).
+# Not after deps: on a cluster's login node (maybe no Debian, no root) only the build
+# and, for ENGINE=parallel, GNU parallel are needed.
 ENGINE ?= local
 JOBS   ?= $(shell nproc)
 OUT    ?= $(BUILD)/sweeps/$(basename $(notdir $(SCENE)))
-sweep: deps
+sweep:
 	@[ -n "$(SCENE)" ] || { echo "make sweep: SCENE=experiments/NAME.ini [ENGINE=local|parallel|slurm]"; exit 2; }
+	@[ "$(ENGINE)" != parallel ] || command -v parallel >/dev/null || \
+	  $(MAKE) --no-print-directory install-debs PKGS=parallel
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	experiments/sweep.sh $(ENGINE) $(BUILD)/cloth $(SCENE) $(OUT) $(JOBS)
 
