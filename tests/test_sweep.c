@@ -377,6 +377,10 @@ START_TEST(collect_refuses_bad_plans)
     ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "not a plan"), "%s", out);
     ck_assert(exists(dir, "sym_material.k_shear=100/summary.csv"));
+    /* one mode at a time */
+    snprintf(cmd, sizeof cmd, "sweep %s --plan --resume --out %s", scene, dir);
+    ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "one or the other"), "%s", out);
     /* labels that collide once made folder names */
     const char *twins = tu_temp_file("sweep_twins.ini", "[run]\nframes = 1\n[sweep]\n"
                                      "run = a b: run.dt=0.1\nrun = a_b: run.dt=0.2\n");

@@ -350,7 +350,13 @@ static int cmd_sweep(int argc, char **argv)
             continue;
         }
         if (i >= 3 && (strcmp(argv[i], "--plan") == 0 || strcmp(argv[i], "--resume") == 0)) {
-            mode = argv[i][2] == 'p' ? SWEEP_PLAN : SWEEP_RESUME;
+            int asked = argv[i][2] == 'p' ? SWEEP_PLAN : SWEEP_RESUME;
+            if (mode != SWEEP_RUN && mode != asked) {
+                free(rest);
+                free(sets);
+                return bad_input("--plan and --resume: one or the other");
+            }
+            mode = asked;
             continue;
         }
         if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
