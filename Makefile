@@ -25,19 +25,19 @@ TEST_SRC = $(wildcard tests/*.c) tests/golden/golden.c
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 HEADERS  = $(shell find src -name '*.h') $(wildcard tests/*.h tests/*/*.h)
 
-# Debian packages the build, the tests, the figures, the viewer's server and the
-# notebooks need.
+# Debian packages the build, the tests, the figures, the viewer's server, the notebooks
+# and the parallel sweep engine (GNU parallel) need.
 DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev \
            libarpack2-dev check gnuplot-nox libwebsockets-dev libcjson-dev \
            jupyter-nbconvert python3-nbclient python3-ipykernel python3-numpy \
-           python3-matplotlib
+           python3-matplotlib parallel
 # Debian's Python (python3 on PATH may be another interpreter without these packages)
 PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind
+        valgrind sweep deps-slurm check-slurm
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -116,6 +116,7 @@ check: deps
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
+	@tests/engines/check_engines.sh $(BUILD)/cloth
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -184,6 +185,30 @@ notebooks: deps
 	    >/dev/null 2>$(BUILD)/notebooks/$$(basename $$nb).log \
 	  || { cat $(BUILD)/notebooks/$$(basename $$nb).log; exit 1; }; \
 	  echo "       $$(($$(date +%s) - start)) s"; done
+
+# A scene's [sweep] through an engine: make sweep SCENE=experiments/NAME.ini
+# ENGINE=local|parallel|slurm [JOBS=N] [OUT=DIR] (experiments/sweep.sh, README Sweeps).
+# Not after deps: on a cluster's login node (maybe no Debian, no root) only the build
+# and, for ENGINE=parallel, GNU parallel are needed.
+ENGINE ?= local
+JOBS   ?= $(shell nproc)
+OUT    ?= $(BUILD)/sweeps/$(basename $(notdir $(SCENE)))
+sweep:
+	@[ -n "$(SCENE)" ] || { echo "make sweep: SCENE=experiments/NAME.ini [ENGINE=local|parallel|slurm]"; exit 2; }
+	@[ "$(ENGINE)" != parallel ] || command -v parallel >/dev/null || \
+	  $(MAKE) --no-print-directory install-debs PKGS=parallel
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	experiments/sweep.sh $(ENGINE) $(BUILD)/cloth $(SCENE) $(OUT) $(JOBS)
+
+# The slurm engine against a real single-node Slurm (tests/engines/check_slurm.sh starts
+# munged, slurmctld and slurmd without systemd, as root, and stops them); not in make check.
+SLURM_DEB_PKGS = slurm-wlm munge
+deps-slurm: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="$(SLURM_DEB_PKGS)"
+
+check-slurm: deps-slurm
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	tests/engines/check_slurm.sh $(BUILD)/cloth
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage

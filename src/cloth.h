@@ -584,6 +584,14 @@ cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *prog
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err);
 
+/* Marks out_dir as a finished run of a sweep: writes out_dir/run.done (through run.done.part
+ * and a rename) holding "id ID" and "message MESSAGE" (the summary's message, which
+ * summary.csv does not keep).  Call it after cloth_run or cloth_run_sim returned CLOTH_OK,
+ * so that run.done exists only beside a complete summary.csv; a sweep takes a folder as a
+ * result of its run only when run.done names that run's id (cloth_sweep_collect). */
+cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
+                                 const cloth_summary *summary, cloth_error *err);
+
 /* ----------------------------------------------------------------- columns */
 /*
  * The files of a run are tables of structs: a row of series.csv is a cloth_frame, of
@@ -642,6 +650,11 @@ cloth_status cloth_sweep_load(const char *path, const cloth_scene *base, cloth_s
 void cloth_sweep_destroy(cloth_sweep *sweep);
 int cloth_sweep_count(const cloth_sweep *sweep);
 const char *cloth_sweep_label(const cloth_sweep *sweep, int i);
+/* Run i's folder name under the sweep's folder (the label, characters other than letters,
+ * digits and ._=+- as '_'), its overrides' count and override s ("section.key=value"). */
+const char *cloth_sweep_folder(const cloth_sweep *sweep, int i);
+int cloth_sweep_sets(const cloth_sweep *sweep, int i);
+const char *cloth_sweep_set(const cloth_sweep *sweep, int i, int s);
 
 /* Runs every run (jobs at a time) into out_dir/<label>/ and writes out_dir/sweep.csv:
  * label, the overrides, the summary columns and a message.  A run that cannot start is
@@ -649,5 +662,39 @@ const char *cloth_sweep_label(const cloth_sweep *sweep, int i);
  * CLOTH_OK when sweep.csv was written. */
 cloth_status cloth_sweep_run(const cloth_sweep *sweep, const char *out_dir, int jobs,
                              FILE *progress, int *not_ok, cloth_error *err);
+
+/* How cloth_sweep_execute runs a sweep. */
+typedef struct cloth_sweep_def {
+    int jobs;                   /* runs at a time, 1..256 (default 1)                  */
+    FILE *progress;             /* one line per finished run, or NULL (default)        */
+    const char *const *ids;     /* per run, the id its folder's run.done gets
+                                 * (cloth_run_mark_done), or NULL: no run.done         */
+    int resume;                 /* 1: leave out the runs that already have a result
+                                 * with their id (needs ids); default 0                */
+    int table;                  /* 1 (default): write sweep.csv from the runs' results  */
+} cloth_sweep_def;
+
+void cloth_default_sweep_def(cloth_sweep_def *def);
+
+/* cloth_sweep_run with the choices of def.  Before a run starts, its folder's run.done is
+ * removed; after it ends (any status), run.done is written when ids are given. */
+cloth_status cloth_sweep_execute(const cloth_sweep *sweep, const char *out_dir,
+                                 const cloth_sweep_def *def, int *not_ok, cloth_error *err);
+
+/* What cloth_sweep_collect found: runs by status.  stale: a folder with a result of
+ * another id (made from another plan); missing: no complete result. */
+typedef struct cloth_sweep_tally {
+    int ok, not_converged, diverged, step_failed, failed, missing, stale;
+} cloth_sweep_tally;
+
+/* Writes out_dir/sweep.csv from the run folders, in declaration order, in the format of
+ * cloth_sweep_run: a folder whose run.done names ids[i] gives run i's row from its
+ * summary.csv; a run whose scene cannot start is "failed" with the reason (found again
+ * here, so a collected table equals a local one); otherwise the row says "missing" or,
+ * when the folder holds a result with another id, "stale".  Nothing is deleted.
+ * Returns CLOTH_OK when sweep.csv was written; *tally counts the rows. */
+cloth_status cloth_sweep_collect(const cloth_sweep *sweep, const char *out_dir,
+                                 const char *const *ids, cloth_sweep_tally *tally,
+                                 cloth_error *err);
 
 #endif /* CLOTH_H */

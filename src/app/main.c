@@ -3,7 +3,8 @@
  *
  *   cloth run SCENE.ini [--set section.key=value]... [--out DIR]
  *   cloth info SCENE.ini [--set ...]
- *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]
+ *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N] [--plan | --resume]
+ *   cloth sweep --collect DIR
  *   cloth stability SCENE.ini [--set ...]
  *   cloth list [--kernels]
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
@@ -11,11 +12,16 @@
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
 #include "cloth.h"
+#include "app/plan.h"
 #include "app/serve/serve.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_BAD_INPUT 2
@@ -23,9 +29,11 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR]\n"
+            "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR] [--sweep-id ID]\n"
             "       cloth info SCENE.ini [--set section.key=value]...\n"
             "       cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]\n"
+            "                   [--plan | --resume]\n"
+            "       cloth sweep --collect DIR\n"
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
             "       cloth list [--kernels]\n"
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
@@ -35,7 +43,9 @@ static void usage(FILE *out)
             "sweep  runs every run the scene's [sweep] section declares into DIR/LABEL/\n"
             "       and joins their summaries in DIR/sweep.csv (default build/sweeps/SCENE);\n"
             "       --set applies to every run before the run's own overrides; -j N runs N\n"
-            "       at a time\n"
+            "       at a time.  DIR/plan.json and DIR/jobs.tsv (a `cloth run` command per\n"
+            "       run) come first; --plan stops there; --collect DIR makes DIR/sweep.csv\n"
+            "       from the run folders; --resume runs what has no result, then collects\n"
             "stability  prints omega_max (the springs' fastest angular frequency about the\n"
             "       initial shape) and h_max = 2/omega_max, the explicit step bound\n"
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
@@ -111,11 +121,39 @@ static void default_out_dir(const char *parent, const char *scene_path, char *bu
     snprintf(buf, size, "%s/%.*s", parent, (int)len, base);
 }
 
+/* Takes "NAME VALUE" out of argv (from index 3 on): returns VALUE or NULL, and the
+ * remaining arguments in rest (NULL-terminated, *n of them). */
+static const char *take_option(int argc, char **argv, const char *name, char **rest, int *n)
+{
+    const char *value = NULL;
+    *n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 3 && strcmp(argv[i], name) == 0 && i + 1 < argc)
+            value = argv[++i];
+        else
+            rest[(*n)++] = argv[i];
+    }
+    rest[*n] = NULL;
+    return value;
+}
+
+/* cloth run; --sweep-id ID (what a sweep plan's jobs.tsv passes) marks the folder as that
+ * run of the sweep once summary.csv is written (cloth_run_mark_done). */
 static int cmd_run(int argc, char **argv)
 {
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest)
+        return bad_input("out of memory");
+    int n;
+    const char *sweep_id = take_option(argc, argv, "--sweep-id", rest, &n);
+    if (sweep_id && (!*sweep_id || strpbrk(sweep_id, " \t\r\n"))) {
+        free(rest);
+        return bad_input("--sweep-id: expected one word");
+    }
     const char *out_dir = NULL;
     cloth_sim *sim;
-    int code = make_sim(argc, argv, &sim, &out_dir);
+    int code = make_sim(n, rest, &sim, &out_dir);
+    free(rest);
     if (code)
         return code;
     char dir[1024];
@@ -123,10 +161,18 @@ static int cmd_run(int argc, char **argv)
         default_out_dir("build/runs", argv[2], dir, sizeof dir);
         out_dir = dir;
     }
+    if (sweep_id) {
+        /* an earlier result stops counting before the run rewrites its files */
+        char done[1100];
+        snprintf(done, sizeof done, "%s/run.done", out_dir);
+        remove(done);
+    }
     cloth_error err;
     cloth_summary s;
     cloth_status st = cloth_run_sim(sim, out_dir, stderr, &s, &err);
     cloth_sim_destroy(sim);
+    if (st == CLOTH_OK && sweep_id)
+        st = cloth_run_mark_done(out_dir, sweep_id, &s, &err);
     if (st != CLOTH_OK) {
         fprintf(stderr, "cloth: %s\n", err.msg);
         return EXIT_RUN_FAILED;
@@ -153,26 +199,171 @@ static int cmd_run(int argc, char **argv)
     return 0;
 }
 
-/* cloth sweep: -j is ours; the scene, --set and --out go to load_scene. */
+/* ------------------------------------------------------------------ sweeps */
+
+/* mkdir -p; 0, or -1 with a message. */
+static int make_dirs(const char *dir, char *msg, size_t size)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        snprintf(msg, size, "%s: path too long", dir);
+        return -1;
+    }
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            snprintf(msg, size, "%s: cannot create folder: %s", buf, strerror(errno));
+            return -1;
+        }
+        *p = saved;
+        if (!saved)
+            return 0;
+    }
+}
+
+/* What a collection found, on stdout; exit 1 (with a line on stderr) when a run has no
+ * good result: missing, stale, failed, diverged or step-failed. */
+static int report_tally(const char *out_dir, int runs, const cloth_sweep_tally *t)
+{
+    printf("%s/sweep.csv: %d runs, %d ok, %d not-converged, %d diverged, %d step-failed, "
+           "%d failed, %d missing, %d stale\n", out_dir, runs, t->ok, t->not_converged,
+           t->diverged, t->step_failed, t->failed, t->missing, t->stale);
+    int bad = t->missing + t->stale + t->failed + t->diverged + t->step_failed;
+    if (!bad)
+        return 0;
+    fprintf(stderr, "cloth: %s: %d of %d runs have no good result: %d missing, %d stale, "
+            "%d failed, %d diverged, %d step-failed\n", out_dir, bad, runs, t->missing,
+            t->stale, t->failed, t->diverged, t->step_failed);
+    return EXIT_RUN_FAILED;
+}
+
+/* The base scene (the file with the --set overrides, numbered as on a command line) and
+ * the sweep on it; 0 or an exit code. */
+static int load_sweep(const char *scene_path, char *const *sets, int n_sets,
+                      cloth_sweep **sweep)
+{
+    cloth_error err;
+    cloth_scene base;
+    if (cloth_scene_load(scene_path, &base, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    for (int s = 0; s < n_sets; s++)
+        if (cloth_scene_set(&base, sets[s], s + 1, &err) != CLOTH_OK)
+            return bad_input(err.msg);
+    if (cloth_sweep_load(scene_path, &base, sweep, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    return 0;
+}
+
+/* cloth sweep --collect DIR: the plan says which scene and overrides; they must be those
+ * of the scene file as it is now (its hash), then the folders are read.  Paths in the plan
+ * are relative to where it was made, so reading the scene happens there. */
+static int cmd_collect(const char *dir)
+{
+    char msg[2048], abs_dir[PATH_MAX];
+    sweep_plan plan, now = {0};
+    if (plan_read(dir, &plan, msg, sizeof msg) != 0)
+        return bad_input(msg);
+    int code = 0;
+    cloth_sweep *sweep = NULL;
+    if (!realpath(dir, abs_dir) || chdir(plan.cwd) != 0) {
+        snprintf(msg, sizeof msg, "%s: cannot enter: %s (the folder the plan was made in)",
+                 plan.cwd, strerror(errno));
+        code = bad_input(msg);
+    }
+    if (!code && plan_hash_file(plan.scene, now.scene_hash, msg, sizeof msg) != 0)
+        code = bad_input(msg);
+    if (!code && strcmp(now.scene_hash, plan.scene_hash) != 0) {
+        snprintf(msg, sizeof msg, "%s: the scene file changed since %s/plan.json was made "
+                 "(FNV-1a %s, planned %s): plan again (--plan or --resume)", plan.scene, dir,
+                 now.scene_hash, plan.scene_hash);
+        code = bad_input(msg);
+    }
+    if (!code)
+        code = load_sweep(plan.scene, plan.sets, plan.n_sets, &sweep);
+    if (!code) {
+        snprintf(now.scene, sizeof now.scene, "%s", plan.scene);
+        now.sets = plan.sets;
+        now.n_sets = plan.n_sets;
+        if (plan_make_ids(&now, sweep) != 0)
+            code = bad_input("out of memory");
+        for (int i = 0; !code && i < now.n_runs; i++)
+            if (now.n_runs != plan.n_runs || strcmp(now.labels[i], plan.labels[i]) != 0 ||
+                strcmp(now.ids[i], plan.ids[i]) != 0) {
+                snprintf(msg, sizeof msg, "%s/plan.json: its runs are not those of %s (a plan "
+                         "of another version of cloth?): plan again", dir, plan.scene);
+                code = bad_input(msg);
+            }
+        now.sets = NULL;
+        now.n_sets = 0;
+    }
+    if (!code) {
+        cloth_error err;
+        cloth_sweep_tally tally;
+        if (cloth_sweep_collect(sweep, abs_dir, (const char *const *)now.ids,
+                                &tally, &err) != CLOTH_OK) {
+            fprintf(stderr, "cloth: %s\n", err.msg);
+            code = EXIT_RUN_FAILED;
+        } else {
+            code = report_tally(dir, cloth_sweep_count(sweep), &tally);
+        }
+    }
+    cloth_sweep_destroy(sweep);
+    plan_free(&now);
+    plan_free(&plan);
+    return code;
+}
+
+enum { SWEEP_RUN, SWEEP_PLAN, SWEEP_RESUME };
+
+/* cloth sweep: -j, --plan and --resume are ours; the scene, --set and --out go to
+ * load_scene.  Every form writes the plan first (DIR/plan.json, DIR/jobs.tsv), so a sweep
+ * that is stopped can be resumed. */
 static int cmd_sweep(int argc, char **argv)
 {
-    int jobs = 1;
+    if (argc >= 3 && strcmp(argv[2], "--collect") == 0) {
+        if (argc != 4)
+            return bad_input("usage: cloth sweep --collect DIR");
+        return cmd_collect(argv[3]);
+    }
+    int jobs = 1, mode = SWEEP_RUN;
     char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!rest)
+    char **sets = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest || !sets) {
+        free(rest);
+        free(sets);
         return bad_input("out of memory");
-    int n = 0;
+    }
+    int n = 0, n_sets = 0;
     for (int i = 0; i < argc; i++) {
         if (i >= 3 && strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
             char *end;
             long j = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || j < 1 || j > 256) {
                 free(rest);
+                free(sets);
                 return bad_input("-j: expected a whole number from 1 to 256");
             }
             jobs = (int)j;
-        } else {
-            rest[n++] = argv[i];
+            continue;
         }
+        if (i >= 3 && (strcmp(argv[i], "--plan") == 0 || strcmp(argv[i], "--resume") == 0)) {
+            int asked = argv[i][2] == 'p' ? SWEEP_PLAN : SWEEP_RESUME;
+            if (mode != SWEEP_RUN && mode != asked) {
+                free(rest);
+                free(sets);
+                return bad_input("--plan and --resume: one or the other");
+            }
+            mode = asked;
+            continue;
+        }
+        if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+            sets[n_sets++] = argv[i + 1];
+        else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
+            sets[n_sets++] = argv[i] + 6;
+        rest[n++] = argv[i];
     }
     rest[n] = NULL;
     /* the base scene every run starts from: the file with the --set overrides */
@@ -180,27 +371,65 @@ static int cmd_sweep(int argc, char **argv)
     const char *out_dir = NULL;
     int code = load_scene(n, rest, &base, &out_dir);
     free(rest);
-    if (code)
+    if (code) {
+        free(sets);
         return code;
-    char dir[1024];
+    }
+    char dir[1024], msg[2048];
     if (!out_dir) {
         default_out_dir("build/sweeps", argv[2], dir, sizeof dir);
         out_dir = dir;
     }
+    sweep_plan plan = {.n_sets = n_sets, .sets = sets};
+    snprintf(plan.scene, sizeof plan.scene, "%s", argv[2]);
     cloth_error err;
-    cloth_sweep *sweep;
-    if (cloth_sweep_load(argv[2], &base, &sweep, &err) != CLOTH_OK)
-        return bad_input(err.msg);
-    int not_ok = 0;
-    cloth_status st = cloth_sweep_run(sweep, out_dir, jobs, stderr, &not_ok, &err);
-    int runs = cloth_sweep_count(sweep);
-    cloth_sweep_destroy(sweep);
-    if (st != CLOTH_OK) {
-        fprintf(stderr, "cloth: %s\n", err.msg);
-        return EXIT_RUN_FAILED;
+    cloth_sweep *sweep = NULL;
+    if (!getcwd(plan.cwd, sizeof plan.cwd))
+        code = bad_input("the current folder's path is too long");
+    if (!code && plan_hash_file(argv[2], plan.scene_hash, msg, sizeof msg) != 0)
+        code = bad_input(msg);
+    if (!code && cloth_sweep_load(argv[2], &base, &sweep, &err) != CLOTH_OK)
+        code = bad_input(err.msg);
+    if (!code && plan_make_ids(&plan, sweep) != 0)
+        code = bad_input("out of memory");
+    if (!code && (make_dirs(out_dir, msg, sizeof msg) != 0 ||
+                  plan_write(&plan, sweep, out_dir, argv[0], msg, sizeof msg) != 0)) {
+        fprintf(stderr, "cloth: %s\n", msg);
+        code = EXIT_RUN_FAILED;
     }
-    printf("%s/sweep.csv: %d runs, %d ok, %d not ok\n", out_dir, runs, runs - not_ok, not_ok);
-    return 0;
+    int runs = sweep ? cloth_sweep_count(sweep) : 0;
+    if (!code && mode == SWEEP_PLAN) {
+        printf("%s/jobs.tsv: %d runs; run each line's command from %s, then cloth sweep "
+               "--collect %s\n", out_dir, runs, plan.cwd, out_dir);
+    } else if (!code) {
+        cloth_sweep_def def;
+        cloth_default_sweep_def(&def);
+        def.jobs = jobs;
+        def.progress = stderr;
+        def.ids = (const char *const *)plan.ids;
+        def.resume = mode == SWEEP_RESUME;
+        def.table = mode == SWEEP_RUN;
+        int not_ok = 0;
+        cloth_sweep_tally tally;
+        cloth_status st = cloth_sweep_execute(sweep, out_dir, &def, &not_ok, &err);
+        if (st == CLOTH_OK && mode == SWEEP_RESUME)
+            st = cloth_sweep_collect(sweep, out_dir, def.ids, &tally, &err);
+        if (st != CLOTH_OK) {
+            fprintf(stderr, "cloth: %s\n", err.msg);
+            code = EXIT_RUN_FAILED;
+        } else if (mode == SWEEP_RESUME) {
+            code = report_tally(out_dir, runs, &tally);
+        } else {
+            printf("%s/sweep.csv: %d runs, %d ok, %d not ok\n", out_dir, runs, runs - not_ok,
+                   not_ok);
+        }
+    }
+    plan.sets = NULL;
+    plan.n_sets = 0;
+    plan_free(&plan);
+    free(sets);
+    cloth_sweep_destroy(sweep);
+    return code;
 }
 
 static int cmd_info(int argc, char **argv)

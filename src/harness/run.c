@@ -232,3 +232,19 @@ cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *prog
     cloth_sim_destroy(sim);
     return st;
 }
+
+/* run.done: the last file a run of a sweep gets, so its presence means summary.csv is
+ * whole.  The message goes on one line (a newline in it would end the file's field). */
+cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
+                                 const cloth_summary *summary, cloth_error *err)
+{
+    out_file done = {0};
+    cloth_status st = out_open(&done, out_dir, "run.done", err);
+    if (st != CLOTH_OK)
+        return st;
+    fprintf(done.f, "id %s\nmessage ", id);
+    for (const char *c = summary->message; *c; c++)
+        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, done.f);
+    fputc('\n', done.f);
+    return out_close(&done, CLOTH_OK, err);
+}

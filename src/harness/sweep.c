@@ -13,6 +13,11 @@
  * not converge is recorded as such and the sweep goes on.  Runs may execute on several
  * threads; each is independent and the CSV is written in declaration order, so the
  * result does not depend on the thread count.
+ *
+ * Runs may also be made elsewhere (`cloth run ... --sweep-id ID` from a plan's jobs.tsv)
+ * and collected: a run's folder counts as its result when run.done, written after
+ * summary.csv, names the run's id (cloth_run_mark_done); cloth_sweep_collect builds the
+ * same table from the folders, and cloth_sweep_execute with resume runs only the rest.
  */
 #include "core/status.h"
 #include "cloth.h"
@@ -324,6 +329,23 @@ const char *cloth_sweep_label(const cloth_sweep *sw, int i)
     return i >= 0 && i < sw->n_runs ? sw->runs[i].label : NULL;
 }
 
+const char *cloth_sweep_folder(const cloth_sweep *sw, int i)
+{
+    return i >= 0 && i < sw->n_runs ? sw->runs[i].folder : NULL;
+}
+
+int cloth_sweep_sets(const cloth_sweep *sw, int i)
+{
+    return i >= 0 && i < sw->n_runs ? sw->runs[i].n_sets : 0;
+}
+
+const char *cloth_sweep_set(const cloth_sweep *sw, int i, int s)
+{
+    if (i < 0 || i >= sw->n_runs || s < 0 || s >= sw->runs[i].n_sets)
+        return NULL;
+    return sw->runs[i].sets[s];
+}
+
 /* --------------------------------------------------------------- execution */
 
 typedef struct result {
@@ -331,13 +353,19 @@ typedef struct result {
     char kernel[CLOTH_NAME_MAX];
     cloth_summary summary;
     char message[CLOTH_MSG_MAX];  /* why it failed, or ""                     */
+    const char *status;           /* of a row without a summary: "failed",
+                                   * "missing" or "stale"                     */
+    char *line;                   /* a collected row: summary.csv's data line,
+                                   * or NULL (the row is written from summary) */
 } result;
 
 typedef struct pool {
     const cloth_sweep *sw;
     const char *out_dir;
-    FILE *progress;
+    const cloth_sweep_def *def;
     result *results;
+    const unsigned char *skip;    /* per run: 1 = not run (resume), or NULL   */
+    int todo;                     /* runs to run                              */
     int next, done;               /* guarded by lock                          */
     pthread_mutex_t lock;
     double start;
@@ -350,24 +378,45 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Run i's scene: the base with the run's overrides, applied with their file lines so
+ * that errors name them (the same path for running and for collecting). */
+static cloth_status run_scene(const cloth_sweep *sw, int i, cloth_scene *scene,
+                              cloth_error *err)
+{
+    const sweep_run *run = &sw->runs[i];
+    *scene = sw->base;
+    cloth_status st = CLOTH_OK;
+    for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
+        st = cloth__scene_set_at(&cloth__kernels()->keys, scene, run->sets[s], run->lines[s],
+                                 err);
+    return st;
+}
+
 static void run_one(pool *p, int i)
 {
     const sweep_run *run = &p->sw->runs[i];
     result *res = &p->results[i];
-    cloth_scene scene = p->sw->base;
+    cloth_scene scene;
     cloth_error err;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", p->out_dir, run->folder);
-    cloth_status st = CLOTH_OK;
-    for (int s = 0; st == CLOTH_OK && s < run->n_sets; s++)
-        st = cloth__scene_set_at(&cloth__kernels()->keys, &scene, run->sets[s], run->lines[s],
-                                 &err);
+    cloth_status st = run_scene(p->sw, i, &scene, &err);
     snprintf(res->kernel, sizeof res->kernel, "%s", scene.run.kernel);
+    if (p->def->ids) {
+        /* an earlier result stops counting before this run rewrites its files */
+        char done[1040];
+        snprintf(done, sizeof done, "%s/run.done", dir);
+        remove(done);
+    }
     if (st == CLOTH_OK)
         st = cloth_run(&scene, dir, NULL, &res->summary, &err);
     res->started = st == CLOTH_OK;
+    res->status = "failed";
     if (st != CLOTH_OK)
         snprintf(res->message, sizeof res->message, "%s", err.msg);
+    else if (p->def->ids && cloth_run_mark_done(dir, p->def->ids[i], &res->summary, &err) != CLOTH_OK
+             && p->def->progress)
+        fprintf(p->def->progress, "cloth: %s\n", err.msg); /* the run will count as missing */
 }
 
 static void *worker(void *arg)
@@ -375,6 +424,8 @@ static void *worker(void *arg)
     pool *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->lock);
+        while (p->next < p->sw->n_runs && p->skip && p->skip[p->next])
+            p->next++;
         int i = p->next < p->sw->n_runs ? p->next++ : -1;
         pthread_mutex_unlock(&p->lock);
         if (i < 0)
@@ -382,12 +433,12 @@ static void *worker(void *arg)
         run_one(p, i);
         pthread_mutex_lock(&p->lock);
         p->done++;
-        if (p->progress) {
+        if (p->def->progress) {
             const result *r = &p->results[i];
-            fprintf(p->progress, "[%3d/%d %6.1fs] %s: %s\n", p->done, p->sw->n_runs,
+            fprintf(p->def->progress, "[%3d/%d %6.1fs] %s: %s\n", p->done, p->todo,
                     now_s() - p->start, p->sw->runs[i].label,
                     r->started ? cloth_run_status_string(r->summary.status) : r->message);
-            fflush(p->progress);
+            fflush(p->def->progress);
         }
         pthread_mutex_unlock(&p->lock);
     }
@@ -428,7 +479,7 @@ static const char *override_of(const sweep_run *run, const char *key, char *buf,
 
 /* The summary columns of a run that could not start: its kernel, status "failed", and
  * every other column empty. */
-static void write_failed_row(FILE *f, const char *kernel)
+static void write_failed_row(FILE *f, const char *kernel, const char *status)
 {
     for (int i = 0; i < cloth_table_columns(CLOTH_TABLE_SUMMARY); i++) {
         if (i)
@@ -436,38 +487,41 @@ static void write_failed_row(FILE *f, const char *kernel)
         if (strcmp(cloth_field_name(CLOTH_TABLE_SUMMARY, i), "kernel") == 0)
             fputs(kernel, f);
         else if (cloth_field_type(CLOTH_TABLE_SUMMARY, i) == CLOTH_VALUE_RUN_STATUS)
-            fputs("failed", f);
+            fputs(status, f);
     }
 }
 
-static cloth_status write_table(const pool *p, cloth_error *err)
+static cloth_status write_table(const cloth_sweep *sw, const char *out_dir,
+                                const result *results, cloth_error *err)
 {
     char path[1024], part[1040];
-    snprintf(path, sizeof path, "%s/sweep.csv", p->out_dir);
+    snprintf(path, sizeof path, "%s/sweep.csv", out_dir);
     snprintf(part, sizeof part, "%s.part", path);
     FILE *f = fopen(part, "w");
     if (!f)
         return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", part, strerror(errno));
     fputs("label", f);
-    for (int c = 0; c < p->sw->n_columns; c++)
-        fprintf(f, ",%s", p->sw->columns[c]);
+    for (int c = 0; c < sw->n_columns; c++)
+        fprintf(f, ",%s", sw->columns[c]);
     fputc(',', f);
     cloth_table_write_header(f, CLOTH_TABLE_SUMMARY);
     fputs(",message\n", f);
-    for (int i = 0; i < p->sw->n_runs; i++) {
-        const sweep_run *run = &p->sw->runs[i];
-        const result *r = &p->results[i];
+    for (int i = 0; i < sw->n_runs; i++) {
+        const sweep_run *run = &sw->runs[i];
+        const result *r = &results[i];
         char value[TEXT];
         put_field(f, run->label);
-        for (int c = 0; c < p->sw->n_columns; c++) {
+        for (int c = 0; c < sw->n_columns; c++) {
             fputc(',', f);
-            put_field(f, override_of(run, p->sw->columns[c], value, sizeof value));
+            put_field(f, override_of(run, sw->columns[c], value, sizeof value));
         }
         fputc(',', f);
-        if (r->started)
+        if (r->line)
+            fputs(r->line, f);
+        else if (r->started)
             cloth_table_write_row(f, CLOTH_TABLE_SUMMARY, &r->summary);
         else
-            write_failed_row(f, r->kernel);
+            write_failed_row(f, r->kernel, r->status);
         fputc(',', f);
         put_field(f, r->started ? r->summary.message : r->message);
         fputc('\n', f);
@@ -478,34 +532,219 @@ static cloth_status write_table(const pool *p, cloth_error *err)
     return CLOTH_OK;
 }
 
-cloth_status cloth_sweep_run(const cloth_sweep *sw, const char *out_dir, int jobs,
-                             FILE *progress, int *not_ok, cloth_error *err)
+/* ----------------------------------------------------------------- results */
+
+/* What a run's folder holds: a result of this id, one of another id, or none. */
+typedef enum { FOLDER_NONE, FOLDER_FRESH, FOLDER_STALE } folder_state;
+
+/* A small file whole, NUL-terminated, into *text (the caller frees it): CLOTH_OK, or
+ * CLOTH_OK with *text NULL when there is no such file, or an error. */
+static cloth_status read_small(const char *path, char **text, cloth_error *err)
 {
-    if (jobs < 1 || jobs > 256)
+    *text = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            return CLOTH_OK;
+        return cloth__fail(err, errno == ENOMEM ? CLOTH_ENOMEM : CLOTH_EIO,
+                           "%s: cannot read: %s", path, strerror(errno));
+    }
+    char *buf = malloc(8192);
+    size_t n = buf ? fread(buf, 1, 8191, f) : 0;
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+    if (bad) {
+        free(buf);
+        return cloth__fail(err, CLOTH_EIO, "%s: cannot read", path);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return CLOTH_OK;
+}
+
+/* Reads run i's folder into *state.  A result is a complete summary.csv (two lines)
+ * beside run.done; run.done is written last, so the pair is whole.  For a fresh one, r (if
+ * not NULL) gets summary.csv's data line and run.done's message.  An error when a file is
+ * there but cannot be read, or memory runs out. */
+static cloth_status read_folder(const char *out_dir, const sweep_run *run, const char *id,
+                                result *r, folder_state *state, cloth_error *err)
+{
+    char path[1024];
+    char *done = NULL, *summary = NULL;
+    snprintf(path, sizeof path, "%s/%s/run.done", out_dir, run->folder);
+    cloth_status st = read_small(path, &done, err);
+    snprintf(path, sizeof path, "%s/%s/summary.csv", out_dir, run->folder);
+    if (st == CLOTH_OK)
+        st = read_small(path, &summary, err);
+    *state = FOLDER_NONE;
+    char *data = summary ? strchr(summary, '\n') : NULL;
+    size_t id_len = strlen(id);
+    if (st == CLOTH_OK && data && data[1] && strchr(data + 1, '\n')) {
+        data++;
+        *strchr(data, '\n') = '\0';
+        /* a complete summary.csv with no run.done, or another id's, is not this run's */
+        int same = done && strncmp(done, "id ", 3) == 0 &&
+                   strncmp(done + 3, id, id_len) == 0 && done[3 + id_len] == '\n';
+        const char *msg = same ? strstr(done, "\nmessage ") : NULL;
+        *state = msg ? FOLDER_FRESH : FOLDER_STALE;
+        if (*state == FOLDER_FRESH && r) {
+            size_t n = strlen(data) + 1;
+            r->line = malloc(n); /* not strdup: its allocation would bypass the tests' wrappers */
+            if (r->line)
+                memcpy(r->line, data, n);
+            r->started = 1;
+            size_t len = strcspn(msg + 9, "\n");
+            snprintf(r->summary.message, sizeof r->summary.message, "%.*s", (int)len, msg + 9);
+            if (!r->line)
+                st = cloth__fail(err, CLOTH_ENOMEM, "%s: out of memory", path);
+        }
+    }
+    free(done);
+    free(summary);
+    return st;
+}
+
+/* ------------------------------------------------------------------ public */
+
+void cloth_default_sweep_def(cloth_sweep_def *def)
+{
+    *def = (cloth_sweep_def){.jobs = 1, .progress = NULL, .ids = NULL, .resume = 0, .table = 1};
+}
+
+cloth_status cloth_sweep_execute(const cloth_sweep *sw, const char *out_dir,
+                                 const cloth_sweep_def *def, int *not_ok, cloth_error *err)
+{
+    if (def->jobs < 1 || def->jobs > 256)
         return cloth__fail(err, CLOTH_EINVAL, "jobs: %d is out of range: must be in [1, 256]",
-                           jobs);
+                           def->jobs);
+    if (def->resume && !def->ids)
+        return cloth__fail(err, CLOTH_EINVAL, "sweep: resuming needs the runs' ids");
     if (mkdir(out_dir, 0777) != 0 && errno != EEXIST)
         return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", out_dir,
                            strerror(errno));
-    pool p = {sw, out_dir, progress, calloc((size_t)sw->n_runs, sizeof(result)), 0, 0,
-              PTHREAD_MUTEX_INITIALIZER, now_s()};
-    if (!p.results)
+    pool p = {sw, out_dir, def, calloc((size_t)sw->n_runs, sizeof(result)), NULL, sw->n_runs,
+              0, 0, PTHREAD_MUTEX_INITIALIZER, now_s()};
+    unsigned char *skip = def->resume ? calloc((size_t)sw->n_runs, 1) : NULL;
+    if (!p.results || (def->resume && !skip)) {
+        free(p.results);
+        free(skip);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
+    }
+    for (int i = 0; skip && i < sw->n_runs; i++) {
+        folder_state state;
+        cloth_status st = read_folder(out_dir, &sw->runs[i], def->ids[i], NULL, &state, err);
+        if (st != CLOTH_OK) {
+            free(p.results);
+            free(skip);
+            return st;
+        }
+        skip[i] = state == FOLDER_FRESH;
+        p.todo -= skip[i];
+    }
+    p.skip = skip;
     pthread_t threads[256];
     int started = 0;
-    for (int t = 0; t < jobs - 1 && t < sw->n_runs - 1; t++)
+    for (int t = 0; t < def->jobs - 1 && t < p.todo - 1; t++)
         if (pthread_create(&threads[t], NULL, worker, &p) == 0)
             started++;
     worker(&p); /* the calling thread works too */
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
-    cloth_status st = write_table(&p, err);
+    cloth_status st = def->table ? write_table(sw, out_dir, p.results, err) : CLOTH_OK;
     int bad = 0;
     for (int i = 0; i < sw->n_runs; i++)
-        bad += !p.results[i].started || p.results[i].summary.status != CLOTH_RUN_OK;
+        bad += !(skip && skip[i]) &&
+               (!p.results[i].started || p.results[i].summary.status != CLOTH_RUN_OK);
     if (not_ok)
         *not_ok = bad;
     free(p.results);
+    free(skip);
     pthread_mutex_destroy(&p.lock);
+    return st;
+}
+
+cloth_status cloth_sweep_run(const cloth_sweep *sw, const char *out_dir, int jobs,
+                             FILE *progress, int *not_ok, cloth_error *err)
+{
+    cloth_sweep_def def;
+    cloth_default_sweep_def(&def);
+    def.jobs = jobs;
+    def.progress = progress;
+    return cloth_sweep_execute(sw, out_dir, &def, not_ok, err);
+}
+
+cloth_status cloth_sweep_collect(const cloth_sweep *sw, const char *out_dir,
+                                 const char *const *ids, cloth_sweep_tally *tally,
+                                 cloth_error *err)
+{
+    result *results = calloc((size_t)sw->n_runs, sizeof *results);
+    if (!results)
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d runs", sw->n_runs);
+    cloth_sweep_tally t = {0};
+    cloth_status st = CLOTH_OK;
+    for (int i = 0; st == CLOTH_OK && i < sw->n_runs; i++) {
+        result *r = &results[i];
+        folder_state state;
+        st = read_folder(out_dir, &sw->runs[i], ids[i], r, &state, err);
+        if (st != CLOTH_OK)
+            break;
+        if (state == FOLDER_FRESH) {
+            /* the status column of the copied line */
+            int col = 0;
+            while (col < cloth_table_columns(CLOTH_TABLE_SUMMARY) &&
+                   cloth_field_type(CLOTH_TABLE_SUMMARY, col) != CLOTH_VALUE_RUN_STATUS)
+                col++;
+            const char *p = r->line;
+            for (int c = 0; c < col && p; c++)
+                p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+            char status[32];
+            snprintf(status, sizeof status, "%.*s", p ? (int)strcspn(p, ",") : 0, p ? p : "");
+            if (strcmp(status, cloth_run_status_string(CLOTH_RUN_OK)) == 0)
+                t.ok++;
+            else if (strcmp(status, cloth_run_status_string(CLOTH_RUN_NOT_CONVERGED)) == 0)
+                t.not_converged++;
+            else if (strcmp(status, cloth_run_status_string(CLOTH_RUN_DIVERGED)) == 0)
+                t.diverged++;
+            else
+                t.step_failed++;
+            continue;
+        }
+        /* no result: a run that cannot start is "failed" with the reason a local sweep
+         * gives (the same scene and the same check: creating its sim) */
+        cloth_scene scene;
+        cloth_error why;
+        cloth_sim *sim = NULL;
+        cloth_status made = run_scene(sw, i, &scene, &why);
+        snprintf(r->kernel, sizeof r->kernel, "%s", scene.run.kernel);
+        if (made == CLOTH_OK)
+            made = cloth_sim_create(&scene, &sim, &why);
+        cloth_sim_destroy(sim);
+        if (made == CLOTH_ENOMEM) {
+            st = cloth__fail(err, CLOTH_ENOMEM, "%s", why.msg);
+        } else if (made != CLOTH_OK) {
+            r->status = "failed";
+            snprintf(r->message, sizeof r->message, "%s", why.msg);
+            t.failed++;
+        } else if (state == FOLDER_STALE) {
+            r->status = "stale";
+            snprintf(r->message, sizeof r->message, "%s/ holds a result of another plan",
+                     sw->runs[i].folder);
+            t.stale++;
+        } else {
+            r->status = "missing";
+            snprintf(r->message, sizeof r->message, "%s/ has no complete summary.csv",
+                     sw->runs[i].folder);
+            t.missing++;
+        }
+    }
+    if (st == CLOTH_OK)
+        st = write_table(sw, out_dir, results, err);
+    for (int i = 0; i < sw->n_runs; i++)
+        free(results[i].line);
+    free(results);
+    if (tally)
+        *tally = t;
     return st;
 }

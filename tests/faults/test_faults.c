@@ -446,6 +446,57 @@ START_TEST(faults_sweep)
 }
 END_TEST
 
+/* Collecting a finished sweep (cloth_sweep_collect): a fault is an error that says what
+ * failed, and sweep.csv stays the table of a faultless collect (it is written through
+ * sweep.csv.part). */
+static const char *const COLLECT_IDS[] = {"id0", "id1", "id2", "id3"};
+static char *collect_reference;
+
+static cloth_status run_collect(op *o, cloth_error *err)
+{
+    cloth_sweep_tally tally;
+    return cloth_sweep_collect(o->sweep, o->dir, COLLECT_IDS, &tally, err);
+}
+
+static void check_collect(op *o, cloth_status st, const cloth_error *err)
+{
+    cloth_status want = o->kind == INJECT_ALLOC ? CLOTH_ENOMEM : CLOTH_EIO;
+    const char *reason = o->kind == INJECT_ALLOC ? "out of memory" : "cannot ";
+    EXPECT(o, st == want && strstr(err->msg, reason), "%s: status %d, '%s'", o->name, (int)st,
+           err->msg);
+    char *table = tu_slurp(o->dir, "sweep.csv");
+    EXPECT(o, table && strcmp(table, collect_reference) == 0,
+           "%s: sweep.csv is not the faultless table:\n%s", o->name, table ? table : "(none)");
+    free(table);
+}
+
+START_TEST(faults_collect)
+{
+    static char text[4096];
+    snprintf(text, sizeof text, "%s%s", SCENE, SWEEP_SUFFIX);
+    op o = {.name = _i ? "collect (files)" : "collect (memory)",
+            .kind = _i ? INJECT_IO : INJECT_ALLOC, .run = run_collect, .check = check_collect,
+            .path = tu_temp_file("faults_collect.ini", text), .dir = tu_temp_dir(2)};
+    cloth_error err;
+    ck_assert_msg(cloth_sweep_load(o.path, NULL, &o.sweep, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(cloth_sweep_count(o.sweep), 4);
+    cloth_sweep_def def;
+    cloth_default_sweep_def(&def);
+    def.ids = COLLECT_IDS;
+    ck_assert_msg(cloth_sweep_execute(o.sweep, o.dir, &def, NULL, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    cloth_sweep_tally tally;
+    ck_assert_msg(cloth_sweep_collect(o.sweep, o.dir, COLLECT_IDS, &tally, &err) == CLOTH_OK,
+                  "%s", err.msg);
+    ck_assert_int_eq(tally.missing + tally.stale + tally.failed, 0); /* every run has a result */
+    collect_reference = tu_slurp(o.dir, "sweep.csv");
+    ck_assert(collect_reference != NULL);
+    inject_both(&o);
+    free(collect_reference);
+    cloth_sweep_destroy(o.sweep);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ steps */
 
 /* No allocation inside a step (SPEC 8), counted by the same wrappers: every frame of
@@ -516,6 +567,7 @@ int main(void)
     tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
+    tcase_add_loop_test(tc, faults_collect, 0, 2);
     tcase_add_loop_test(tc, frames_allocate_nothing, 0, 3 * cloth_kernel_count());
     tcase_add_test(tc, report_sites);
     suite_add_tcase(s, tc);
