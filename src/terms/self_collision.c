@@ -1,6 +1,8 @@
 /* Self-collision by projection (Ten Minute Physics demo 15; Müller et al. 2007, section
  * 4.4); see self_collision.h for the method and what it guarantees. */
 #include "terms/self_collision.h"
+
+#include "terms/adjacency.h"
 #include "terms/distance.h"
 #include "terms/spatial_hash.h"
 #include "terms/vec3.h"
@@ -31,56 +33,6 @@ struct cloth__self_collision {
 };
 
 /* ------------------------------------------------------------------ set-up */
-
-static int compare_int(const void *a, const void *b)
-{
-    int p = *(const int *)a, q = *(const int *)b;
-    return (p > q) - (p < q);
-}
-
-/* Neighbours of every vertex through springs and triangle edges, sorted and unique. */
-static int build_adjacency(cloth__self_collision *sc, const cloth_mesh *m)
-{
-    int n = m->n;
-    size_t ends = 2 * (size_t)m->n_springs + 6 * (size_t)m->n_tris;
-    sc->adj_start = calloc((size_t)n + 1, sizeof *sc->adj_start);
-    sc->adj = malloc((ends + 1) * sizeof *sc->adj);
-    int *fill = calloc((size_t)n + 1, sizeof *fill);
-    if (!sc->adj_start || !sc->adj || !fill) {
-        free(fill);
-        return 0;
-    }
-#define EDGE(p, q) do { sc->adj_start[(p) + 1]++; sc->adj_start[(q) + 1]++; } while (0)
-    for (int s = 0; s < m->n_springs; s++)
-        EDGE(m->springs[s].a, m->springs[s].b);
-    for (int t = 0; t < m->n_tris; t++)
-        for (int e = 0; e < 3; e++)
-            EDGE(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
-#undef EDGE
-    for (int i = 0; i < n; i++)
-        sc->adj_start[i + 1] += sc->adj_start[i];
-#define PUT(p, q) do { sc->adj[sc->adj_start[p] + fill[p]++] = (q); \
-                       sc->adj[sc->adj_start[q] + fill[q]++] = (p); } while (0)
-    for (int s = 0; s < m->n_springs; s++)
-        PUT(m->springs[s].a, m->springs[s].b);
-    for (int t = 0; t < m->n_tris; t++)
-        for (int e = 0; e < 3; e++)
-            PUT(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
-#undef PUT
-    /* sort each row and squeeze out duplicates, compacting in place */
-    int out = 0;
-    for (int i = 0; i < n; i++) {
-        int lo = sc->adj_start[i], hi = lo + fill[i];
-        qsort(sc->adj + lo, (size_t)(hi - lo), sizeof *sc->adj, compare_int);
-        sc->adj_start[i] = out;
-        for (int k = lo; k < hi; k++)
-            if (k == lo || sc->adj[k] != sc->adj[k - 1])
-                sc->adj[out++] = sc->adj[k];
-    }
-    sc->adj_start[n] = out;
-    free(fill);
-    return 1;
-}
 
 /* The triangles of every vertex (a degenerate triangle naming a vertex twice lists it
  * twice there, which only repeats a test). */
@@ -132,7 +84,7 @@ cloth_status cloth__self_collision_create(const cloth_mesh *mesh, cloth_self_col
     int pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
     sc->contact_cap = (int)(8 * n + 1024);
     sc->contacts = malloc((size_t)sc->contact_cap * sizeof *sc->contacts);
-    if (!sc->contacts || !build_adjacency(sc, mesh))
+    if (!sc->contacts || !cloth__mesh_adjacency(mesh, &sc->adj_start, &sc->adj))
         goto fail_alloc;
     if (mode == CLOTH_SELF_TRIANGLES && !build_incidence(sc, mesh))
         goto fail_alloc;
@@ -176,9 +128,7 @@ typedef struct {
 
 static int adjacent(const cloth__self_collision *sc, int i, int j)
 {
-    const int *lo = sc->adj + sc->adj_start[i];
-    size_t count = (size_t)(sc->adj_start[i + 1] - sc->adj_start[i]);
-    return bsearch(&j, lo, count, sizeof *lo, compare_int) != NULL;
+    return cloth__adjacent(sc->adj_start, sc->adj, i, j);
 }
 
 static double dist2(const double *x, int i, int j)

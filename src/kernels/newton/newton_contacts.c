@@ -13,6 +13,7 @@
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"
 
+#include "terms/adjacency.h"
 #include "terms/contact.h"
 #include "terms/distance.h"
 #include "terms/obstacle.h"
@@ -25,61 +26,9 @@
 
 /* ------------------------------------------------------------- adjacency */
 
-static int compare_int(const void *a, const void *b)
-{
-    int p = *(const int *)a, q = *(const int *)b;
-    return (p > q) - (p < q);
-}
-
-/* Neighbours of every vertex through springs and triangle edges, sorted and unique. */
-static int build_adjacency(cloth__newton *w, const cloth_mesh *m)
-{
-    int n = m->n;
-    size_t ends = 2 * (size_t)m->n_springs + 6 * (size_t)m->n_tris;
-    w->adj_start = calloc((size_t)n + 1, sizeof *w->adj_start);
-    w->adj = malloc((ends + 1) * sizeof *w->adj);
-    int *fill = calloc((size_t)n + 1, sizeof *fill);
-    if (!w->adj_start || !w->adj || !fill) {
-        free(fill);
-        return 0;
-    }
-#define EDGE(p, q) do { w->adj_start[(p) + 1]++; w->adj_start[(q) + 1]++; } while (0)
-    for (int s = 0; s < m->n_springs; s++)
-        EDGE(m->springs[s].a, m->springs[s].b);
-    for (int t = 0; t < m->n_tris; t++)
-        for (int e = 0; e < 3; e++)
-            EDGE(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
-#undef EDGE
-    for (int i = 0; i < n; i++)
-        w->adj_start[i + 1] += w->adj_start[i];
-#define PUT(p, q) do { w->adj[w->adj_start[p] + fill[p]++] = (q); \
-                       w->adj[w->adj_start[q] + fill[q]++] = (p); } while (0)
-    for (int s = 0; s < m->n_springs; s++)
-        PUT(m->springs[s].a, m->springs[s].b);
-    for (int t = 0; t < m->n_tris; t++)
-        for (int e = 0; e < 3; e++)
-            PUT(m->tris[3 * t + e], m->tris[3 * t + (e + 1) % 3]);
-#undef PUT
-    /* sort each row and squeeze out duplicates, compacting in place */
-    int out = 0;
-    for (int i = 0; i < n; i++) {
-        int lo = w->adj_start[i], hi = lo + fill[i];
-        qsort(w->adj + lo, (size_t)(hi - lo), sizeof *w->adj, compare_int);
-        w->adj_start[i] = out;
-        for (int k = lo; k < hi; k++)
-            if (k == lo || w->adj[k] != w->adj[k - 1])
-                w->adj[out++] = w->adj[k];
-    }
-    w->adj_start[n] = out;
-    free(fill);
-    return 1;
-}
-
 static int adjacent(const cloth__newton *w, int i, int j)
 {
-    const int *lo = w->adj + w->adj_start[i];
-    size_t count = (size_t)(w->adj_start[i + 1] - w->adj_start[i]);
-    return bsearch(&j, lo, count, sizeof *lo, compare_int) != NULL;
+    return cloth__adjacent(w->adj_start, w->adj, i, j);
 }
 
 int cloth__newton_keep_pair(int i, int j, void *ctx)
@@ -118,7 +67,7 @@ static int build_incidence(cloth__newton *w, const cloth_mesh *m)
 
 int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m)
 {
-    if (!build_adjacency(w, m) || !build_incidence(w, m))
+    if (!cloth__mesh_adjacency(m, &w->adj_start, &w->adj) || !build_incidence(w, m))
         return 0;
     w->limited = malloc(((size_t)m->n_springs + 1) * sizeof *w->limited);
     if (!w->limited)
@@ -229,10 +178,8 @@ static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x
         w->contact_overflows++;
     double t1 = cloth__newton_now_ms();
     for (int kind = 0; kind < 2; kind++) {
-        const int *pairs = kind ? bp.ee : bp.pt;
-        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
-            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
-                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+        for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
+            cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, sim, &c, v);
             if (stencil_distance2(x, v, kind, NULL, NULL) < reach * reach &&
@@ -349,10 +296,8 @@ static cloth_status check_initial_full(const cloth__newton *w, const cloth_sim *
                            "pairs start closer than %g m (is the thickness larger than the "
                            "mesh's cells?)", s->source, w->pair_cap, thickness);
     for (int kind = 0; kind < 2; kind++) {
-        const int *pairs = kind ? bp.ee : bp.pt;
-        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
-            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
-                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+        for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
+            cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, sim, &c, v);
             double d = sqrt(stencil_distance2(sim->mesh->x0, v, kind, NULL, NULL));

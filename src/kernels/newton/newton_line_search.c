@@ -72,10 +72,8 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
     memcpy(w->cand_ee, bp.ee, 2 * (size_t)bp.n_ee * sizeof *bp.ee);
     double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
     for (int kind = 0; kind < 2; kind++) {
-        const int *pairs = kind ? bp.ee : bp.pt;
-        for (int k = 0; k < (kind ? bp.n_ee : bp.n_pt); k++) {
-            cloth__contact c = {kind ? CLOTH__CONTACT_EE : CLOTH__CONTACT_PT, pairs[2 * k],
-                                kind ? pairs[2 * k + 1] : -1, kind ? -1 : pairs[2 * k + 1]};
+        for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
+            cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, sim, &c, v);
             double d0 = cloth__newton_stencil_gap(w, sim, &c, x, NULL, NULL, NULL, NULL, NULL) +

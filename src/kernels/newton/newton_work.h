@@ -221,6 +221,21 @@ static inline void cloth__newton_add_block(const cloth__newton *w, cloth__sparse
         cloth__sparse_add_block(H, da / 3, db / 3, B, stride, s);
 }
 
+/* The k-th point-triangle (ee = 0) or edge-edge (ee = 1) pair of a broad-phase result as
+ * a contact term, and how many there are of that kind. */
+static inline int cloth__newton_broad_count(const cloth__broad_pairs *bp, int ee)
+{
+    return ee ? bp->n_ee : bp->n_pt;
+}
+
+static inline cloth__contact cloth__newton_broad_pair(const cloth__broad_pairs *bp, int ee,
+                                                      int k)
+{
+    if (ee)
+        return (cloth__contact){CLOTH__CONTACT_EE, bp->ee[2 * k], bp->ee[2 * k + 1], -1};
+    return (cloth__contact){CLOTH__CONTACT_PT, bp->pt[2 * k], -1, bp->pt[2 * k + 1]};
+}
+
 /* ------------------------------------ the linear system (newton_system.c) */
 
 /* The Newton matrix's storage, solvers and condition-number work for the scene's
