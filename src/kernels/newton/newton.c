@@ -126,6 +126,7 @@ static void predict(cloth__newton *w, const cloth_sim *sim, double h)
         w->history = 0;
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
+    cloth__newton_start_outside_sphere(w, sim);
 }
 
 /* Assemble: E, grad E and the Newton matrix H at the iterate. */

@@ -402,6 +402,29 @@ void cloth__newton_begin_obstacles(cloth__newton *w)
     w->sphere_s = 0;
 }
 
+/* Rounding may leave a vertex on or inside the sphere where it stands at the step's start
+ * (the feasible step keeps a gap of eta times a gap that can itself be a few units of
+ * rounding); no barrier can start there, so such a vertex starts the step at g^/2 above
+ * the surface, along its direction from the centre. */
+void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
+{
+    const cloth_scene *s = &sim->scene;
+    if (!s->sphere.enabled || s->newton.barrier == CLOTH_BARRIER_NONE)
+        return;
+    for (int i = 0; i < w->n; i++) {
+        if (w->dof[i] < 0)
+            continue;
+        double n[3], *xi = w->x + 3 * i;
+        if (cloth__gap_sphere(xi, w->sphere_c, s->sphere.radius, s->sphere.offset, n, NULL) > 0)
+            continue;
+        double r = s->sphere.radius + s->sphere.offset + 0.5 * s->newton.dhat;
+        if (cloth__dot3(n, n) == 0)
+            n[1] = 1;
+        for (int c = 0; c < 3; c++)
+            xi[c] = w->sphere_c[c] + r * n[c];
+    }
+}
+
 void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     const cloth_scene *s = &sim->scene;
@@ -410,7 +433,8 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
     double left[3], step = 1;
     for (int c = 0; c < 3; c++)
         left[c] = sim->sphere_c[c] - w->sphere_c[c];
-    if (s->sphere.enabled && s->newton.barrier != CLOTH_BARRIER_NONE) {
+    int moving = left[0] != 0 || left[1] != 0 || left[2] != 0;
+    if (moving && s->sphere.enabled && s->newton.barrier != CLOTH_BARRIER_NONE) {
         double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
         double tiny = 1e-9 * sim->mesh->rest_diag;
         for (int i = 0; i < w->n; i++) {

@@ -310,6 +310,9 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
  * w->sphere_from (progress 0); advance moves it toward sim->sphere_c as far as the
  * vertices at x let it (progress 1 when it gets there). */
 void cloth__newton_begin_obstacles(cloth__newton *w);
+/* Moves vertices of w->x that rounding left on or inside the sphere at w->sphere_c to
+ * g^/2 above it (at a step's start). */
+void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim);
 void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x);
 
 /* Why E is not finite at x (after an evaluation there): a vertex with a non-finite
