@@ -43,15 +43,17 @@ def main(out, show):
         for t in stub["tests"]:
             expect(t["status"] == "failed",
                    f"{name}: student tree: {t['name']} {t['status']} (expected failed)")
+            expect("not implemented" in t["output"] or "nan" in t["output"],
+                   f"{name}: student tree: {t['name']} says neither 'not implemented' nor nan")
         with open(os.path.join(KIT, name, "broken.json")) as fh:
             broken = json.load(fh)["solutions"]
         for b in broken:
             sub = os.path.join(base, "broken", b["name"])
             shutil.rmtree(sub, ignore_errors=True)
-            for rel in kit.marked_files(name):  # the reference, one edit in one file
+            for rel in b.get("only", kit.marked_files(name)):  # the reference, one edit
                 with open(os.path.join(ROOT, rel)) as fh:
                     text = fh.read()
-                if rel == b["file"]:
+                if rel == b.get("file"):
                     expect(text.count(b["old"]) == 1,
                            f"{name}/{b['name']}: 'old' is not in {rel} once")
                     text = text.replace(b["old"], b["new"])
@@ -71,6 +73,8 @@ def main(out, show):
                 if t["score"] < t["max_score"]:
                     expect(t["status"] == want,
                            f"{name}/{b['name']}: {t['name']} {t['status']} (expected {want})")
+                    expect(b.get("output", "") in t["output"],
+                           f"{name}/{b['name']}: {t['name']} does not say {b.get('output')!r}")
         for sol, score, tot, lost, status in rows:
             print(f"{name}: {sol:<24} {score:>4g}/{tot:<4g} {status:<14} lost: "
                   f"{' '.join(lost) if lost else '-'}")

@@ -3,7 +3,7 @@
 
   kit.py list                          the assignments, one name a line
   kit.py cut NAME OUT                  the student tree of NAME into OUT
-  kit.py grade NAME SUBMISSION OUT     results.json (Gradescope) and summary.txt in OUT
+  kit.py grade NAME SUBMISSION OUT [LIMIT]   results.json (Gradescope), summary.txt in OUT
 
 An assignment is a folder assignments/NAME/ with handout.md, stubs/PART.c (the body a
 student starts from), public/ (tests handed out) and hidden/ (tests kept back).  Its parts
@@ -65,6 +65,40 @@ def stub_text(text, name, path):
             out.append(line)
     if part:
         sys.exit(f"kit: {path}: {part} has no END")
+    return "".join(out)
+
+
+def bodies(text, name):
+    """{part: the text between its markers} of NAME's parts in text."""
+    found, part, lines = {}, None, []
+    for line in text.splitlines(keepends=True):
+        m = MARK.search(line)
+        if m and m.group(1) == name:
+            if m.group(3) == "BEGIN":
+                part, lines = m.group(2), []
+            elif part == m.group(2):
+                found[part], part = "".join(lines), None
+            continue
+        if part:
+            lines.append(line)
+    return found
+
+
+def splice(text, name, submitted):
+    """text with the body of every part of NAME in submitted put between its markers."""
+    out, part = [], None
+    for line in text.splitlines(keepends=True):
+        m = MARK.search(line)
+        if m and m.group(1) == name:
+            out.append(line)
+            if m.group(3) == "BEGIN":
+                part = m.group(2)
+                out.append(submitted[part])
+            else:
+                part = None
+            continue
+        if part is None:
+            out.append(line)
     return "".join(out)
 
 
@@ -159,16 +193,32 @@ def grade(name, submission, out, limit, build_limit=600):
     scratch = os.path.join(out, "scratch")
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.copytree(cache, scratch, symlinks=True)
+    # Only the bodies between the markers come from the submission, spliced into the
+    # pristine file: what a student changed elsewhere (or a stale tree) does not count.
     notes = []
-    for rel in marked:
+    for rel, parts in marked.items():
         for cand in (os.path.join(submission, rel),
                      os.path.join(submission, os.path.basename(rel))):
             if os.path.isfile(cand):
-                shutil.copyfile(cand, os.path.join(scratch, rel))  # new time stamp
-                notes.append(f"took {rel} from {os.path.relpath(cand, submission)}")
                 break
         else:
             notes.append(f"{rel} is not in the submission: its stubs stay")
+            continue
+        with open(cand, errors="replace") as fh:
+            got = bodies(fh.read(), name)
+        target = os.path.join(scratch, rel)
+        with open(target) as fh:
+            text = fh.read()
+        stubs = bodies(text, name)
+        for part in parts:
+            if part in got:
+                notes.append(f"{part}: from {os.path.relpath(cand, submission)}")
+            else:
+                got[part] = stubs[part]
+                notes.append(f"{part}: no markers in {os.path.relpath(cand, submission)}: "
+                             "its stub stays")
+        with open(target, "w") as fh:  # a new time stamp: make recompiles it
+            fh.write(splice(text, name, got))
     rc, log = run(["make", "-j" + jobs, "lib"], scratch, build_limit)
     lib_error = None if rc == 0 else ("timed out" if rc is None else tail(log))
     results = []
