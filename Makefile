@@ -37,7 +37,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep deps-slurm check-slurm
+        valgrind sweep deps-slurm check-slurm assignment grade check-kit
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -117,11 +117,37 @@ check: deps
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	@tests/engines/check_engines.sh $(BUILD)/cloth
+	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
 	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
+
+# ------------------------------------------------------------------ coursework kit
+# assignments/ (README, For instructors): `make assignment` lists the assignments;
+# NAME=... cuts one into build/assignments/NAME/ (its marked parts of src/ replaced by
+# stubs, the handout, the public tests).  `make grade NAME=... SUBMISSION=DIR` builds DIR's
+# marked files in a scratch copy and runs the public and hidden tests, TIME_LIMIT seconds
+# each: results.json (Gradescope) and summary.txt in GRADE_OUT.
+TIME_LIMIT ?= 10
+GRADE_OUT  ?= $(BUILD)/grade/$(NAME)
+assignment:
+	@if [ -z "$(NAME)" ]; then $(PYTHON) assignments/kit.py list; \
+	else $(PYTHON) assignments/kit.py cut $(NAME) $(BUILD)/assignments/$(NAME) && \
+	  echo "assignment: $(BUILD)/assignments/$(NAME)/ (HANDOUT.md)"; fi
+
+grade:
+	@[ -n "$(NAME)" ] && [ -n "$(SUBMISSION)" ] || \
+	  { echo "make grade NAME=assignment SUBMISSION=DIR [TIME_LIMIT=s] [GRADE_OUT=DIR]"; exit 2; }
+	@$(PYTHON) assignments/kit.py grade $(NAME) $(SUBMISSION) $(GRADE_OUT) $(TIME_LIMIT)
+
+# Every assignment: the reference scores 100 %, the untouched student tree 0 without a
+# crash, each deliberately broken solution loses exactly the tests listed for it
+# (assignments/NAME/broken.json).  make check runs it (about 40 s; KIT_CHECK=0 skips it,
+# as make sanitize and make valgrind do: it builds its own trees, without their flags).
+check-kit:
+	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
-	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+	@$(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)" KIT_CHECK=0
 
 # The suite in one process (CK_FORK=no) under valgrind's memcheck, built -O1 -g without
 # -march (no AVX-512, which valgrind cannot run); a leak or memory error fails it.  Takes
@@ -131,7 +157,7 @@ VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-ki
 
 valgrind: deps
 	@$(MAKE) --no-print-directory install-debs PKGS=valgrind
-	@$(MAKE) --no-print-directory check BUILD=build/valgrind CFLAGS="-O1 -g" \
+	@$(MAKE) --no-print-directory check BUILD=build/valgrind CFLAGS="-O1 -g" KIT_CHECK=0 \
 	  TEST_RUNNER="CK_FORK=no $(VALGRIND)"
 
 # The browser viewer's page: node with npm (Debian's nodejs and npm unless some node is

@@ -29,7 +29,8 @@ typedef enum {
     CLOTH_ENOMEM,   /* an allocation failed                                 */
     CLOTH_EPARSE,   /* a scene or OBJ file could not be read as such        */
     CLOTH_ENUMERIC, /* NaN/inf, a blow-up, a failed factorisation           */
-    CLOTH_EIO       /* a file could not be opened, written or renamed       */
+    CLOTH_EIO,      /* a file could not be opened, written or renamed       */
+    CLOTH_ENOTIMPL  /* an assignment's student stub: the part is not written */
 } cloth_status;
 
 #define CLOTH_MSG_MAX 512

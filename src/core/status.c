@@ -15,6 +15,7 @@ const char *cloth_status_string(cloth_status s)
     case CLOTH_EPARSE: return "parse error";
     case CLOTH_ENUMERIC: return "numerical failure";
     case CLOTH_EIO: return "input/output error";
+    case CLOTH_ENOTIMPL: return "not implemented";
     }
     return "unknown status";
 }

@@ -2,6 +2,7 @@
  * Hooke springs with spring damping.  Pinned vertices receive forces too; the kernels
  * ignore them because their inverse mass is 0. */
 #include "terms/forces.h"
+#include "terms/spring.h"
 
 #include <math.h>
 
@@ -75,21 +76,19 @@ void cloth__add_external_forces(cloth__force_env env, const double *x, const dou
         cloth__add_air_damping(env, v, f);
 }
 
-void cloth__add_spring_forces(cloth__force_env env, const double *x, const double *v,
-                              double *f)
+cloth_status cloth__add_spring_forces(cloth__force_env env, const double *x, const double *v,
+                                      double *f)
 {
     const cloth_mesh *m = env.mesh;
     double cd = env.material->spring_damping;
     for (int s = 0; s < m->n_springs; s++) {
         const cloth_spring *sp = &m->springs[s];
-        const double *xa = x + 3 * sp->a, *xb = x + 3 * sp->b;
-        double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l == 0)
-            continue;
-        double u[3] = {d[0] / l, d[1] / l, d[2] / l};
-        /* tension k (l - l0), plus c_d (v_b - v_a).u along u */
-        double tension = sp->k * (l - sp->rest);
+        double u[3], tension;
+        /* tension k (l - l0) (terms/spring.h), plus c_d (v_b - v_a).u along u */
+        cloth_status st = cloth__spring_tension(x + 3 * sp->a, x + 3 * sp->b, sp->k,
+                                                sp->rest, u, &tension);
+        if (st != CLOTH_OK)
+            return st;
         if (v && cd > 0) {
             const double *va = v + 3 * sp->a, *vb = v + 3 * sp->b;
             tension += cd * ((vb[0] - va[0]) * u[0] + (vb[1] - va[1]) * u[1] +
@@ -100,4 +99,5 @@ void cloth__add_spring_forces(cloth__force_env env, const double *x, const doubl
             f[3 * sp->b + k] -= tension * u[k];
         }
     }
+    return CLOTH_OK;
 }

@@ -31,8 +31,9 @@ void cloth__add_external_forces(cloth__force_env env, const double *x, const dou
                                 double t, double *f);
 
 /* Hooke forces -k (l - l0) u of every spring, plus spring damping
- * -c_d ((v_i - v_j).u) u when v is not NULL. */
-void cloth__add_spring_forces(cloth__force_env env, const double *x, const double *v,
-                              double *f);
+ * -c_d ((v_i - v_j).u) u when v is not NULL.  CLOTH_OK, or the status of
+ * cloth__spring_tension (an assignment's stub: CLOTH_ENOTIMPL), f then partly summed. */
+cloth_status cloth__add_spring_forces(cloth__force_env env, const double *x, const double *v,
+                                      double *f);
 
 #endif

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""make check-kit: for every assignment, the reference scores 100 %, the untouched student
+tree builds and scores 0 with no test crashing or timing out, and each broken solution in
+assignments/NAME/broken.json loses exactly the tests it lists (with the status it names).
+
+  check_kit.py OUT [--print]     --print: the table of results, not a check"""
+import json, os, shutil, subprocess, sys
+
+KIT = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(KIT)
+sys.path.insert(0, KIT)
+import kit  # noqa: E402
+
+
+def grade(name, submission, out, limit=10.0):
+    subprocess.run([sys.executable, os.path.join(KIT, "kit.py"), "grade", name, submission,
+                    out, str(limit)], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "results.json")) as fh:
+        return json.load(fh)
+
+
+def main(out, show):
+    failures = []
+    rows = []
+
+    def expect(ok, what):
+        if not ok:
+            failures.append(what)
+
+    for name in kit.names():
+        base = os.path.join(out, name)
+        ref = grade(name, ROOT, os.path.join(base, "reference"))
+        total = sum(t["max_score"] for t in ref["tests"])
+        lost = [t["name"] for t in ref["tests"] if t["score"] < t["max_score"]]
+        rows.append(("reference", ref["score"], total, lost, ""))
+        expect(ref["score"] == total and total > 0, f"{name}: reference lost {lost}")
+        student = os.path.join(base, "student-tree")
+        kit.cut(name, student)
+        stub = grade(name, student, os.path.join(base, "student"))
+        rows.append(("untouched student tree", stub["score"], total,
+                     [t["name"] for t in stub["tests"]], ""))
+        expect(stub["score"] == 0, f"{name}: the student tree scores {stub['score']}")
+        for t in stub["tests"]:
+            expect(t["status"] == "failed",
+                   f"{name}: student tree: {t['name']} {t['status']} (expected failed)")
+            expect("not implemented" in t["output"] or "nan" in t["output"],
+                   f"{name}: student tree: {t['name']} says neither 'not implemented' nor nan")
+        with open(os.path.join(KIT, name, "broken.json")) as fh:
+            broken = json.load(fh)["solutions"]
+        for b in broken:
+            sub = os.path.join(base, "broken", b["name"])
+            shutil.rmtree(sub, ignore_errors=True)
+            for rel in b.get("only", kit.marked_files(name)):  # the reference, one edit
+                with open(os.path.join(ROOT, rel)) as fh:
+                    text = fh.read()
+                if rel == b.get("file"):
+                    expect(text.count(b["old"]) == 1,
+                           f"{name}/{b['name']}: 'old' is not in {rel} once")
+                    text = text.replace(b["old"], b["new"])
+                os.makedirs(os.path.dirname(os.path.join(sub, rel)), exist_ok=True)
+                with open(os.path.join(sub, rel), "w") as fh:
+                    fh.write(text)
+            r = grade(name, sub, os.path.join(base, "graded", b["name"]),
+                      b.get("time_limit", 10.0))
+            got = sorted(t["name"] for t in r["tests"] if t["score"] < t["max_score"])
+            rows.append((b["name"], r["score"], total, got,
+                         ",".join(sorted({t["status"] for t in r["tests"]
+                                          if t["score"] < t["max_score"]}))))
+            expect(got == sorted(b["lost"]),
+                   f"{name}/{b['name']}: lost {got}, expected {sorted(b['lost'])}")
+            want = b.get("status", "failed")
+            for t in r["tests"]:
+                if t["score"] < t["max_score"]:
+                    expect(t["status"] == want,
+                           f"{name}/{b['name']}: {t['name']} {t['status']} (expected {want})")
+                    expect(b.get("output", "") in t["output"],
+                           f"{name}/{b['name']}: {t['name']} does not say {b.get('output')!r}")
+        for sol, score, tot, lost, status in rows:
+            print(f"{name}: {sol:<24} {score:>4g}/{tot:<4g} {status:<14} lost: "
+                  f"{' '.join(lost) if lost else '-'}")
+        rows.clear()
+    if failures and not show:
+        print("check-kit: FAILED\n  " + "\n  ".join(failures))
+        return 1
+    print("check-kit: ok" if not failures else "check-kit: (--print) " + str(len(failures)) +
+          " mismatches")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], "--print" in sys.argv))

@@ -1,0 +1,123 @@
+/* spring_euler: the hidden tests (kept by the instructor, run only by make grade).  Closed
+ * forms again: Hooke's law in compression, the zero-length spring, one exact step of each
+ * Euler map, and symplectic Euler's stability bound h < 2/omega. */
+#include "oscillator.h"
+#include "terms/spring.h"
+
+/* l = 0.5 < l0 = 1: T = 8 (0.5 - 1) = -4; the force on b, -T u = (0, 4, 0), pushes b away. */
+static int spring_force_compressed(void)
+{
+    const double xa[3] = {0, 0, 0}, xb[3] = {0, 0.5, 0};
+    double g[6];
+    cloth__spring_gradient(xa, xb, 8, 1, g);
+    const double want[6] = {0, 4, 0, 0, -4, 0};
+    for (int c = 0; c < 6; c++)
+        KIT_CHECK(fabs(g[c] - want[c]) < 1e-12, "gradient[%d] = %.17g, expected %g", c, g[c],
+                  want[c]);
+    return 0;
+}
+
+/* A spring of zero length has no direction: no force, and never NaN. */
+static int spring_zero_length(void)
+{
+    const double x[3] = {0.3, -0.1, 2};
+    double g[6];
+    cloth__spring_gradient(x, x, 8, 1, g);
+    for (int c = 0; c < 6; c++)
+        KIT_CHECK(g[c] == 0, "gradient[%d] = %g, expected 0", c, g[c]);
+    return 0;
+}
+
+/* Three steps of each Euler map from (u0, 0) against the recurrence:
+ *   forward:    u' = u + h v,   v' = v - h w^2 u
+ *   symplectic: v' = v - h w^2 u,  u' = u + h v'                                       */
+static int euler_steps(const char *scheme, int forward)
+{
+    double k = 50, m = 0.5, h = 0.01, w2 = k / m;
+    cloth_sim *sim = oscillator(scheme, k, m, h);
+    KIT_CHECK(sim, "no oscillator");
+    double u = oscillator_u(sim), v = oscillator_v(sim);
+    cloth_frame f;
+    for (int step = 1; step <= 3; step++) {
+        if (oscillator_step(sim, &f) != CLOTH_OK) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "step %d failed", step);
+        }
+        if (forward) {
+            double un = u + h * v;
+            v -= h * w2 * u;
+            u = un;
+        } else {
+            v -= h * w2 * u;
+            u += h * v;
+        }
+        double gu = oscillator_u(sim), gv = oscillator_v(sim);
+        if (!(fabs(gu - u) < 1e-12 && fabs(gv - v) < 1e-12)) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "step %d: (u, v) = (%.15g, %.15g), expected (%.15g, %.15g)", step, gu,
+                      gv, u, v);
+        }
+    }
+    cloth_sim_destroy(sim);
+    return 0;
+}
+
+static int forward_euler_exact_steps(void) { return euler_steps("forward", 1); }
+static int symplectic_euler_exact_steps(void) { return euler_steps("symplectic", 0); }
+
+/* Symplectic Euler's map has det 1 and trace 2 - z^2 (z = omega h): |eigenvalues| = 1 for
+ * z <= 2, one of them beyond -1 for z > 2.  Below the bound the invariant
+ * Q = w^2 u^2 + v^2 - h w^2 u v >= w^2 u^2 (1 - z^2/4) bounds |u|; above it |u| grows by
+ * about |1 - z^2/2 - sqrt((1 - z^2/2)^2 - 1)| per step (1.88 at z = 2.1). */
+static int symplectic_stability_bound(void)
+{
+    double k = 50, m = 0.5, w2 = k / m, w = sqrt(w2);
+    /* stable: z = 1.9 */
+    double h = 1.9 / w;
+    cloth_sim *sim = oscillator("symplectic", k, m, h);
+    KIT_CHECK(sim, "no oscillator");
+    double u0 = oscillator_u(sim), bound = fabs(u0) / sqrt(1 - 1.9 * 1.9 / 4);
+    cloth_frame f;
+    for (int step = 1; step <= 2000; step++) {
+        cloth_status st = oscillator_step(sim, &f);
+        double u = oscillator_u(sim);
+        if (st != CLOTH_OK || !(fabs(u) <= bound * (1 + 1e-9))) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "h = 1.9/omega (below 2/omega): step %d: |u| = %g beyond %g", step,
+                      fabs(u), bound);
+        }
+    }
+    cloth_sim_destroy(sim);
+    /* unstable: z = 2.1; 30 steps multiply |u| by about 1.88^30 > 1e8 */
+    h = 2.1 / w;
+    sim = oscillator("symplectic", k, m, h);
+    KIT_CHECK(sim, "no oscillator");
+    double u = u0;
+    for (int step = 1; step <= 30; step++) {
+        cloth_status st = oscillator_step(sim, &f);
+        u = oscillator_u(sim);
+        if (st == CLOTH_ENUMERIC)
+            break; /* diverged: the run stopped, as it should */
+        if (st != CLOTH_OK) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "h = 2.1/omega: step %d failed", step);
+        }
+    }
+    cloth_sim_destroy(sim);
+    KIT_CHECK(!(fabs(u) < 1e6 * fabs(u0)),
+              "h = 2.1/omega (above 2/omega): |u| = %g after 30 steps, expected > %g",
+              fabs(u), 1e6 * fabs(u0));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const kit_test tests[] = {
+        {"hidden/spring_force_compressed", 1, spring_force_compressed},
+        {"hidden/spring_zero_length", 1, spring_zero_length},
+        {"hidden/forward_euler_exact_steps", 1, forward_euler_exact_steps},
+        {"hidden/symplectic_euler_exact_steps", 1, symplectic_euler_exact_steps},
+        {"hidden/symplectic_stability_bound", 2, symplectic_stability_bound},
+    };
+    return kit_main(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
