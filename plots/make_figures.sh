@@ -419,8 +419,72 @@ fig_self_contact() {
     render self_contact "$runs" "$t0"
 }
 
+# 9. ablation_grid: strain limit tau x kernel x resolution x substeps
+# (experiments/ablation_grid.ini, 162 runs).  By default the reduced grid: the scene's
+# [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 4 substeps (36 runs,
+# about 75 s on 2 cores); FULL=1 runs the scene's whole sweep (README: ablation_grid).
+# One table row per run and heat-map cell: row (0 verlet, 1 pbd, 2 newton log, 3 newton
+# cubic; newton-off, the same run for both barriers, fills both), x (tau group * 4 +
+# resolution), y (substeps), miss = max stretch - tau, and the wall time per simulated
+# second (build/figures only).
+fig_ablation_grid() {
+    t0=$(date +%s)
+    dir="$OUT/ablation_grid"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    scene=experiments/ablation_grid.ini
+    if [ "${FULL:-0}" = 1 ]; then
+        grid=full
+    else
+        grid=reduced
+        awk '/^\[/ { sw = ($0 ~ /^\[sweep\]/) }
+             sw && /^run *=/ { split($3, p, "-")
+                               if (p[2] !~ /^(off|0\.10|0\.02)$/ || p[3] == "n64:") next }
+             sw && /^vary *= *run\.substeps/ { print "vary = run.substeps: 1, 4"; next }
+             { print }' "$scene" >"$dir/reduced.ini"
+        scene=$dir/reduced.ini
+    fi
+    # diverged and failed runs are cells of the grid, so the sweep's exit code is not
+    # checked; a scene that does not parse leaves no sweep.csv
+    printf '[%4ss] ablation_grid: %s grid, sweep of %s ...\n' "$(($(date +%s) - START))" \
+        "$grid" "$scene"
+    "$CLOTH" sweep "$scene" --out "$dir/runs" -j 2 >"$dir/runs.log" 2>&1 || true
+    [ -f "$dir/runs/sweep.csv" ] || { cat "$dir/runs.log"; exit 1; }
+    tail -n 1 "$dir/runs.log"
+    table=$dir/ablation_grid.csv
+    awk -F, -v grid="$grid" '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  print "grid,row,x,y,kernel,tau,n,substeps,status,max_stretch,miss,frames,wall_ms,wall_ms_per_s"
+                  next }
+        {
+            split($1, part, "/"); split(part[1], p, "-")
+            g["off"] = 0; g["0.20"] = 1; g["0.10"] = 2; g["0.05"] = 3; g["0.02"] = 4; g["0.01"] = 5
+            r["n16"] = 0; r["n32"] = 1; r["n64"] = 2
+            y["1"] = 0; y["4"] = 1; y["16"] = 2
+            tau = (p[2] == "off" ? 0 : p[2])
+            x = g[p[2]] * 4 + r[p[3]]
+            st = $c["status"]
+            frames = $c["frames"]; dt = $c["dt"]
+            line = sprintf("%s,%s,%s,%s,%s,%.17g,%s,%s,%s,%.6g,%s,%s",
+                p[1], tau, substr(p[3], 2), $c["substeps"], st, $c["max_stretch"],
+                $c["max_stretch"] - tau, frames, $c["wall_ms"],
+                (frames > 0 ? $c["wall_ms"] / (frames * dt) : 0), x, y[$c["substeps"]])
+            split("verlet pbd newton_log newton_cubic", rows, " ")
+            for (k = 1; k <= 4; k++)
+                if (rows[k] == p[1] || (p[1] == "newton" && k >= 3)) {
+                    n = split(line, f, ",")
+                    printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
+                        f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
+                }
+        }' "$dir/runs/sweep.csv" >"$table.part"
+    mv "$table.part" "$table"
+    copy_data "$table" "plots/data/ablation_grid.csv"
+    runs=$(($(wc -l <"$dir/runs/sweep.csv") - 1))
+    render ablation_grid "$runs" "$t0"
+}
+
 # FIGURES="hanging stability ..." renders only those; by default every figure.
-ALL=${FIGURES:-hanging drape_cond stability strain_ablation energy_drift convergence pcg_iters self_contact}
+ALL=${FIGURES:-hanging drape_cond stability strain_ablation ablation_grid energy_drift convergence pcg_iters self_contact}
 COUNT=$(echo $ALL | wc -w) INDEX=0
 for fig in $ALL; do
     INDEX=$((INDEX + 1))
