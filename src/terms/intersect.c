@@ -441,17 +441,28 @@ static long count_edge(const cloth__intersect *w, const cloth_mesh *mesh, const 
     return count;
 }
 
-long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
-                                cloth__intersect *w)
+/* The grid of the triangles at x, with *n_big the triangles too large for it: 1, or -1
+ * when a position is not finite, or 0 when there are no triangles (nothing to count). */
+static int begin_count(const cloth_mesh *mesh, const double *x, cloth__intersect *w, grid *g,
+                       int *n_big)
 {
     for (int k = 0; k < 3 * w->n; k++)
         if (!isfinite(x[k]))
             return -1;
     if (w->n_tris == 0)
         return 0;
+    fit_grid(w, mesh, x, g);
+    *n_big = fill_grid(w, mesh, g);
+    return 1;
+}
+
+long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
+                                cloth__intersect *w)
+{
     grid g;
-    fit_grid(w, mesh, x, &g);
-    int n_big = fill_grid(w, mesh, &g);
+    int n_big, ready = begin_count(mesh, x, w, &g, &n_big);
+    if (ready <= 0)
+        return ready;
     long count = 0;
     for (int e = 0; e < w->n_edges; e++)
         count += count_edge(w, mesh, x, &g, n_big, e, NULL);
@@ -461,14 +472,10 @@ long cloth__count_intersections(const cloth_mesh *mesh, const double *x,
 int cloth__first_intersection(const cloth_mesh *mesh, const double *x, cloth__intersect *w,
                               int *a, int *b, int *tri)
 {
-    for (int k = 0; k < 3 * w->n; k++)
-        if (!isfinite(x[k]))
-            return -1;
-    if (w->n_tris == 0)
-        return 0;
     grid g;
-    fit_grid(w, mesh, x, &g);
-    int n_big = fill_grid(w, mesh, &g);
+    int n_big, ready = begin_count(mesh, x, w, &g, &n_big);
+    if (ready <= 0)
+        return ready;
     for (int e = 0; e < w->n_edges; e++) {
         int first = -1;
         if (count_edge(w, mesh, x, &g, n_big, e, &first) > 0) {
