@@ -641,11 +641,11 @@ void cloth_table_write_row(FILE *f, cloth_table t, const void *row);
 
 typedef struct cloth_sweep cloth_sweep;
 
-/* Reads the [sweep] section of a scene file (see sweep.c for its form) and checks every
- * override against the scene, naming FILE:LINE: key on error.  Every run starts from
- * base, the scene of the same file with the caller's overrides applied (cloth_scene_load,
- * then cloth_scene_set: what --set does), and applies its own overrides on top; NULL
- * means the file's scene as it is.  base is copied. */
+/* Reads the [sweep] section of a scene file (its form: src/harness/sweep_decl.c) and
+ * checks every override against the scene, naming FILE:LINE: key on error.  Every run
+ * starts from base, the scene of the same file with the caller's overrides applied
+ * (cloth_scene_load, then cloth_scene_set: what --set does), and applies its own
+ * overrides on top; NULL means the file's scene as it is.  base is copied. */
 cloth_status cloth_sweep_load(const char *path, const cloth_scene *base, cloth_sweep **out,
                               cloth_error *err);
 void cloth_sweep_destroy(cloth_sweep *sweep);
