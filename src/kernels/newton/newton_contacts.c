@@ -388,8 +388,11 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
  * moving those vertices out by hand could push them through the cloth or the floor.  So
  * the sphere moves within the step, between Newton iterations, as a continuation: from
  * its progress s to the largest s' <= 1 at which every free vertex's gap, with the
- * vertex held at its iterate x, stays at or above eta times its gap now (contact.c's
- * feasible step for the relative motion -(c(1) - c(s))).  The cloth then gets out of
+ * vertex held at its iterate x, stays at or above max(eta g, g^/10), g its gap now
+ * (contact.c's feasible step for the relative motion -(c(1) - c(s))): a vertex already
+ * within g^/10 holds the sphere until the barrier has pushed it away, so the sphere
+ * never drives a gap towards 0 faster than the barrier (whose stiffness grows as the gap
+ * shrinks) can answer.  The cloth then gets out of
  * the way under the barrier, and the sphere advances again at the next iteration.  A
  * step is converged only once s = 1; a sphere still short of its place at the end of a
  * step stays there (the next step starts from it) and the step counts as not
@@ -436,16 +439,21 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
     int moving = left[0] != 0 || left[1] != 0 || left[2] != 0;
     if (moving && s->sphere.enabled && s->newton.barrier != CLOTH_BARRIER_NONE) {
         double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
-        double tiny = 1e-9 * sim->mesh->rest_diag;
+        double tiny = 1e-9 * sim->mesh->rest_diag, least = 0.1 * s->newton.dhat;
         for (int i = 0; i < w->n; i++) {
             if (w->dof[i] < 0)
                 continue;
-            double a = cloth__alpha_sphere(x + 3 * i, d, w->sphere_c, s->sphere.radius,
-                                           s->sphere.offset, s->newton.eta);
+            const double *xi = x + 3 * i;
+            double g0 = cloth__gap_sphere(xi, w->sphere_c, s->sphere.radius, s->sphere.offset,
+                                          NULL, NULL);
+            /* the sphere may close this gap to eta g0, but not below g^/10: eta is the
+             * fraction of g0 that is kept */
+            double keep = g0 > 0 ? fmin(1, fmax(s->newton.eta, least / g0)) : s->newton.eta;
+            double a = fmax(0, cloth__alpha_sphere(xi, d, w->sphere_c, s->sphere.radius,
+                                                   s->sphere.offset, keep));
             /* a vertex the sphere already touches (gap within rounding) holds it where it
              * is: eta times that gap would be rounding itself */
-            if (a < 1 && cloth__gap_sphere(x + 3 * i, w->sphere_c, s->sphere.radius,
-                                           s->sphere.offset, NULL, NULL) < tiny)
+            if (a < 1 && g0 < tiny)
                 a = 0;
             step = fmin(step, a);
         }
