@@ -226,6 +226,13 @@ START_TEST(strain_stops_on_the_boundary)
     along(yb, eb, a, 3, pb);
     ck_assert_double_eq_tol(cloth__gap_strain(pa, pb, 1.0, 0.02, NULL, NULL), 0.1 * g0,
                             1e-14);
+    /* past the limit (length 1.03 > 1.02): it may not get longer, but may shorten as far
+     * as it comes back to its length, |p + a d| = |p| at a = -2 p.d / |d|^2: for p =
+     * (1.03, 0, 0) and d = (-0.5, 0.5, 0) that is 2 * 0.515 / 0.5 = 2.06 */
+    const double za[3] = {0, 0, 0}, zb[3] = {1.03, 0, 0}, shrink[3] = {-0.5, 0.5, 0};
+    ck_assert_double_eq_tol(cloth__alpha_strain(za, zb, da, shrink, 1.0, 0.02, 0.1), 2.06,
+                            1e-14);
+    ck_assert_double_eq(cloth__alpha_strain(za, zb, da, db, 1.0, 0.02, 0.1), 0);
 }
 END_TEST
 

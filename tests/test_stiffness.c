@@ -73,7 +73,7 @@ START_TEST(dynamic_kappa_strain_edge)
 END_TEST
 
 /* The two mass terms: paper m / g^2 as published; si (m w2 / h^2)(g^/g)^2, which equals
- * m w2/h^2 at g = g^ and grows as 1/g^2 like the paper form. */
+ * m w2/h^2 at g = g^ and grows as 1/g^2 like the paper form; both down to g = g^/100. */
 START_TEST(mass_term_paper_and_si)
 {
     ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.01, 0.005, 0.02, 0.01,
@@ -82,6 +82,15 @@ START_TEST(mass_term_paper_and_si)
                             0.01 * 3 / 1e-4, 1e-9);
     ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, 0.005, 0.02, 0.01, 3),
                             0.01 * 3 / 1e-4 * 16, 1e-9);
+    /* below g^/100 both see g^/100 = 2e-4 (a gap of 0, which rounding can leave, is not
+     * an infinite kappa): paper 0.01 / 4e-8, si (0.03 / 1e-4) 100^2 */
+    for (int i = 0; i < 3; i++) {
+        double g = (double[]){0, 1e-300, 1e-4}[i];
+        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.01, g, 0.02, 0.01,
+                                                  3), 0.01 / 4e-8, 1e-6);
+        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, g, 0.02, 0.01, 3),
+                                0.03 / 1e-4 * 1e4, 1e-6);
+    }
 }
 END_TEST
 

@@ -597,7 +597,7 @@ static double sigma1_at(const tri *t, const double d[9], double alpha)
 }
 
 /* The returned alpha keeps sigma1 at or below 1 + tau - eta g0, and a little more does
- * not; 0 past the limit; INFINITY for a translation. */
+ * not; past the limit, at or below sigma1 now; INFINITY for a translation. */
 START_TEST(feasible_step)
 {
     rng r = {5150};
@@ -622,10 +622,22 @@ START_TEST(feasible_step)
     }
     ck_assert_int_gt(crossed, 10);
     tri t;
-    make_tri(&r, 0.1, 1.2, 1.0, &t);
-    double d[9] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
-    ck_assert_double_eq(cloth__strain_tri_alpha(t.x, d, t.Dm_inv, tau, eta), 0);
     make_tri(&r, 0.1, 1.05, 1.0, &t);
+    double d[9] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
+    ck_assert(isinf(cloth__strain_tri_alpha(t.x, d, t.Dm_inv, tau, eta)));
+    /* past the limit (sigma1 = 1.2 > 1.1): growing about the centroid, d = x - c, sigma1
+     * is (1 + alpha) 1.2, no alpha > 0 is allowed (but rounding); shrinking, d = -(x - c), it is |1 -
+     * alpha| 1.2, at most 1.2 for alpha <= 2; a translation changes nothing */
+    make_tri(&r, 0.1, 1.2, 1.0, &t);
+    double grow[9], shrink[9];
+    for (int k = 0; k < 9; k++) {
+        double c = (t.x[k % 3] + t.x[3 + k % 3] + t.x[6 + k % 3]) / 3;
+        grow[k] = t.x[k] - c;
+        shrink[k] = c - t.x[k];
+    }
+    ck_assert_double_lt(cloth__strain_tri_alpha(t.x, grow, t.Dm_inv, tau, eta), 1e-12);
+    ck_assert_double_eq_tol(cloth__strain_tri_alpha(t.x, shrink, t.Dm_inv, tau, eta), 2,
+                            1e-12);
     ck_assert(isinf(cloth__strain_tri_alpha(t.x, d, t.Dm_inv, tau, eta)));
 }
 END_TEST

@@ -167,10 +167,14 @@ double cloth__alpha_strain(const double xa[3], const double xb[3], const double 
                            const double db[3], double l0, double tau, double eta)
 {
     double g0 = cloth__gap_strain(xa, xb, l0, tau, NULL, NULL);
-    if (g0 <= 0)
-        return 0;
-    /* l/l0 - 1 <= tau - eta g0  <=>  l <= l0 (1 + tau - eta g0) */
     double p[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     double d[3] = {db[0] - da[0], db[1] - da[1], db[2] - da[2]};
+    if (g0 <= 0) {
+        /* at or past the limit (rounding can put it there): no longer than now, |p + a d|
+         * <= |p|, for a in [0, -2 p.d / |d|^2] */
+        double b = dot3(p, d), a = dot3(d, d);
+        return b < 0 && a > 0 ? -2 * b / a : 0;
+    }
+    /* l/l0 - 1 <= tau - eta g0  <=>  l <= l0 (1 + tau - eta g0) */
     return exit_time(p, d, l0 * (1 + tau - eta * g0));
 }

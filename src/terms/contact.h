@@ -20,7 +20,10 @@
  * eta times its current value g0 (for the strain edge: l/l0 - 1 stays at or below
  * tau - eta g_s0).  For the sphere and the pair |p + alpha d| = R is a quadratic in
  * alpha; its first positive root is the answer.  INFINITY when the path never gets that
- * close; 0 when the primitive is already at or past its limit (g0 <= 0). */
+ * close; 0 when the primitive is already at or past its limit (g0 <= 0), except a
+ * strain edge, which may then move as far as it gets no longer than it is (rounding can
+ * leave an edge at its limit with the cubic barrier, whose energy is finite there; a 0
+ * would stop every later line search). */
 #ifndef CLOTH_CONTACT_H
 #define CLOTH_CONTACT_H
 

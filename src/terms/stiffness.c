@@ -35,6 +35,7 @@ double cloth__kappa_stencil_pair(const double n[3], const double H[36])
 double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
                          double w2)
 {
+    g = fmax(g, CLOTH__KAPPA_GAP_FLOOR * dhat);
     if (form == CLOTH_KAPPA_FORM_PAPER)
         return m / (g * g);
     double ratio = dhat / g;

@@ -42,8 +42,15 @@ double cloth__kappa_stencil_vertex(const double n[3], const double H[9]);
  * a vertex-vertex contact (and, with n = u, of an edge in the unit stencil). */
 double cloth__kappa_stencil_pair(const double n[3], const double H[36]);
 
+/* The smallest gap the mass term sees, as a fraction of dhat (see cloth__kappa_mass). */
+#define CLOTH__KAPPA_GAP_FLOOR 0.01
+
 /* The mass term in the chosen form: paper m / g^2; si (m w2 / h^2) (dhat / g)^2, with w2
- * = |w|^2 of the stencil (1 for contacts). */
+ * = |w|^2 of the stencil (1 for contacts).  g is taken as at least
+ * CLOTH__KAPPA_GAP_FLOOR dhat: the line search keeps a gap above eta times itself, so
+ * gaps pressed on over many iterations shrink geometrically until rounding makes one 0,
+ * and m / 0^2 is infinite.  ZOZO's solver floors the gap of moving constraints at the
+ * same 0.01 g^ (its constraint-tol). */
 double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
                          double w2);
 

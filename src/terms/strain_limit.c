@@ -367,12 +367,13 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
     double F[6], dF[6];
     cloth__strain_deformation(x, Dm_inv, F);
     cloth__strain_deformation(d, Dm_inv, dF);
-    double g0 = tau - (sigma1_of(F) - 1);
-    if (!(g0 > 0))
+    double s1 = sigma1_of(F), g0 = tau - (s1 - 1);
+    if (isnan(g0))
         return 0;
     if (dF[0] == 0 && dF[1] == 0 && dF[2] == 0 && dF[3] == 0 && dF[4] == 0 && dF[5] == 0)
         return INFINITY;
-    double target = 1 + tau - eta * g0;
+    /* at or past the limit (rounding can put it there): sigma1 no larger than now */
+    double target = g0 > 0 ? 1 + tau - eta * g0 : s1;
     /* sigma1(alpha) grows like alpha |dF|_2, so doubling brackets the end in a few
      * steps; 2100 doublings pass any double */
     double lo = 0, hi = 1;

@@ -128,8 +128,10 @@ double cloth__strain_edge_energy(const cloth__strain_band *band, const double xa
  * cloth__alpha_strain (contact.h) for the line search's feasibility filter.  sigma1 is
  * convex along the line (a norm of an affine function), so the feasible alphas form one
  * interval from 0; its end is bracketed by doubling and bisected to rounding, and the
- * feasible end of the bracket is returned.  INFINITY when d does not change F; 0 when
- * g0 <= 0.  sigma2 <= sigma1 needs no check of its own. */
+ * feasible end of the bracket is returned.  INFINITY when d does not change F.  When g0
+ * <= 0 (rounding can leave a triangle at its limit with the cubic barrier, whose energy
+ * is finite there) the bound is sigma1 now: the triangle may move as far as it stretches
+ * no further.  sigma2 <= sigma1 needs no check of its own. */
 double cloth__strain_tri_alpha(const double x[9], const double d[9], const double Dm_inv[4],
                                double tau, double eta);
 
