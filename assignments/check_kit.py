@@ -3,8 +3,9 @@
 tree builds and scores 0 with no test crashing or timing out, and each broken solution in
 assignments/NAME/broken.json loses exactly the tests it lists (with the status it names).
 
-  check_kit.py OUT [--print]     --print: the table of results, not a check"""
-import json, os, shutil, subprocess, sys
+  check_kit.py OUT [--print] [NAME ...]   --print: the table of results, not a check;
+                                          NAME: only those assignments"""
+import json, os, shutil, subprocess, sys, time
 
 KIT = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(KIT)
@@ -19,7 +20,7 @@ def grade(name, submission, out, limit=10.0):
         return json.load(fh)
 
 
-def main(out, show):
+def main(out, show, only):
     failures = []
     rows = []
 
@@ -27,7 +28,8 @@ def main(out, show):
         if not ok:
             failures.append(what)
 
-    for name in kit.names():
+    for name in only or kit.names():
+        t0 = time.time()
         base = os.path.join(out, name)
         ref = grade(name, ROOT, os.path.join(base, "reference"))
         total = sum(t["max_score"] for t in ref["tests"])
@@ -78,6 +80,7 @@ def main(out, show):
         for sol, score, tot, lost, status in rows:
             print(f"{name}: {sol:<24} {score:>4g}/{tot:<4g} {status:<14} lost: "
                   f"{' '.join(lost) if lost else '-'}")
+        print(f"{name}: {time.time() - t0:.0f} s")
         rows.clear()
     if failures and not show:
         print("check-kit: FAILED\n  " + "\n  ".join(failures))
@@ -88,4 +91,5 @@ def main(out, show):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], "--print" in sys.argv))
+    sys.exit(main(sys.argv[1], "--print" in sys.argv,
+                  [a for a in sys.argv[2:] if not a.startswith("--")]))

@@ -5,8 +5,10 @@
   kit.py cut NAME OUT                  the student tree of NAME into OUT
   kit.py grade NAME SUBMISSION OUT [LIMIT]   results.json (Gradescope), summary.txt in OUT
 
-An assignment is a folder assignments/NAME/ with handout.md, stubs/PART.c (the body a
-student starts from), public/ (tests handed out) and hidden/ (tests kept back).  Its parts
+An assignment is a folder assignments/NAME/ with handout.md (the cut also writes it as
+HANDOUT.ipynb, a notebook with cells that build and test), stubs/PART.c (the body a
+student starts from), public/ (tests handed out), hidden/ (tests kept back) and
+broken.json (deliberately broken solutions, for make check-kit).  Its parts
 are regions of the library's own sources between
 
     /* ASSIGNMENT NAME: PART BEGIN */   and   /* ASSIGNMENT NAME: PART END */
@@ -113,6 +115,36 @@ def write_if_changed(path, data):
         fh.write(data)
 
 
+def notebook(handout):
+    """The handout as a Jupyter notebook: a Markdown cell per section of handout.md, and
+    after every part and after the tests' table a cell that builds the tree and runs the
+    public tests (in the student tree, where the notebook sits beside the Makefile)."""
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {},
+                "source": text.strip("\n").splitlines(keepends=True)}
+
+    def code(text):
+        return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                "source": text.splitlines(keepends=True)}
+
+    run_tests = ("# builds the tree and runs the public tests: PASS or FAIL for each, and why\n"
+                 "!make -s && make -s test")
+    cells = [code("# Run each cell with Shift-Enter; the shell commands run in this tree.\n"
+                  "!ls src HANDOUT.md")]
+    sections = re.split(r"(?m)^(?=## )", handout)
+    for i, section in enumerate(sections):
+        cells.append(markdown(section))
+        if section.startswith("## Part") or i == len(sections) - 1:
+            cells.append(code(run_tests))
+    doc = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+           "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                       "name": "python3"},
+                        "language_info": {"name": "python"}}}
+    for k, c in enumerate(doc["cells"]):
+        c["id"] = f"cell-{k}"
+    return json.dumps(doc, indent=1) + "\n"
+
+
 def cut(name, out, hidden=False):
     if name not in names():
         sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
@@ -142,6 +174,7 @@ def cut(name, out, hidden=False):
     for src, dst in (("Makefile.student", "Makefile"), (f"{name}/handout.md", "HANDOUT.md")):
         with open(os.path.join(KIT, src), "rb") as fh:
             files[dst] = fh.read()
+    files["HANDOUT.ipynb"] = notebook(files["HANDOUT.md"].decode()).encode()
     if os.path.isdir(out):  # drop what the cut no longer has (the build stays)
         for dirpath, _, fs in os.walk(out):
             for f in fs:
