@@ -146,9 +146,10 @@ autograder:
 	  $(TIME_LIMIT)
 
 # Every assignment: the reference scores 100 %, the untouched student tree 0 without a
-# crash, each deliberately broken solution loses exactly the tests listed for it
-# (assignments/NAME/broken.json).  make check runs it (about 40 s; KIT_CHECK=0 skips it,
-# as make sanitize and make valgrind do: it builds its own trees, without their flags).
+# crash, the autograder zip holds no reference body, each deliberately broken solution
+# loses exactly the tests listed for it (assignments/NAME/broken.json).  make check runs
+# it (about 3 min, 25-60 s an assignment on two busy cores; KIT_CHECK=0 skips it, as make
+# sanitize and make valgrind do: it builds its own trees, without their flags).
 check-kit:
 	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
 
