@@ -37,7 +37,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep deps-slurm check-slurm assignment grade check-kit
+        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -138,10 +138,18 @@ grade:
 	  { echo "make grade NAME=assignment SUBMISSION=DIR [TIME_LIMIT=s] [GRADE_OUT=DIR]"; exit 2; }
 	@$(PYTHON) assignments/kit.py grade $(NAME) $(SUBMISSION) $(GRADE_OUT) $(TIME_LIMIT)
 
+# Gradescope's autograder for NAME: build/assignments/NAME-autograder.zip (setup.sh,
+# run_autograder, the student tree with the hidden tests; no reference bodies).
+autograder:
+	@[ -n "$(NAME)" ] || { echo "make autograder NAME=assignment [TIME_LIMIT=s]"; exit 2; }
+	@$(PYTHON) assignments/kit.py autograder $(NAME) $(BUILD)/assignments/$(NAME)-autograder.zip \
+	  $(TIME_LIMIT)
+
 # Every assignment: the reference scores 100 %, the untouched student tree 0 without a
-# crash, each deliberately broken solution loses exactly the tests listed for it
-# (assignments/NAME/broken.json).  make check runs it (about 40 s; KIT_CHECK=0 skips it,
-# as make sanitize and make valgrind do: it builds its own trees, without their flags).
+# crash, the autograder zip holds no reference body, each deliberately broken solution
+# loses exactly the tests listed for it (assignments/NAME/broken.json).  make check runs
+# it (about 3 min, 25-60 s an assignment on two busy cores; KIT_CHECK=0 skips it, as make
+# sanitize and make valgrind do: it builds its own trees, without their flags).
 check-kit:
 	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
 

@@ -4,9 +4,16 @@
   kit.py list                          the assignments, one name a line
   kit.py cut NAME OUT                  the student tree of NAME into OUT
   kit.py grade NAME SUBMISSION OUT [LIMIT]   results.json (Gradescope), summary.txt in OUT
+  kit.py grade-tree NAME TREE SUBMISSION OUT LIMIT [SCRATCH]
+                                       the same against TREE, a cut with the hidden tests
+                                       (what Gradescope's run_autograder calls)
+  kit.py autograder NAME ZIP [LIMIT]   Gradescope's autograder zip (setup.sh,
+                                       run_autograder, the tree without reference bodies)
 
-An assignment is a folder assignments/NAME/ with handout.md, stubs/PART.c (the body a
-student starts from), public/ (tests handed out) and hidden/ (tests kept back).  Its parts
+An assignment is a folder assignments/NAME/ with handout.md (the cut also writes it as
+HANDOUT.ipynb, a notebook with cells that build and test), stubs/PART.c (the body a
+student starts from), public/ (tests handed out), hidden/ (tests kept back) and
+broken.json (deliberately broken solutions, for make check-kit).  Its parts
 are regions of the library's own sources between
 
     /* ASSIGNMENT NAME: PART BEGIN */   and   /* ASSIGNMENT NAME: PART END */
@@ -113,6 +120,36 @@ def write_if_changed(path, data):
         fh.write(data)
 
 
+def notebook(handout):
+    """The handout as a Jupyter notebook: a Markdown cell per section of handout.md, and
+    after every part and after the tests' table a cell that builds the tree and runs the
+    public tests (in the student tree, where the notebook sits beside the Makefile)."""
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {},
+                "source": text.strip("\n").splitlines(keepends=True)}
+
+    def code(text):
+        return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                "source": text.splitlines(keepends=True)}
+
+    run_tests = ("# builds the tree and runs the public tests: PASS or FAIL for each, and why\n"
+                 "!make -s && make -s test")
+    cells = [code("# Run each cell with Shift-Enter; the shell commands run in this tree.\n"
+                  "!ls src HANDOUT.md")]
+    sections = re.split(r"(?m)^(?=## )", handout)
+    for i, section in enumerate(sections):
+        cells.append(markdown(section))
+        if section.startswith("## Part") or i == len(sections) - 1:
+            cells.append(code(run_tests))
+    doc = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+           "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                       "name": "python3"},
+                        "language_info": {"name": "python"}}}
+    for k, c in enumerate(doc["cells"]):
+        c["id"] = f"cell-{k}"
+    return json.dumps(doc, indent=1) + "\n"
+
+
 def cut(name, out, hidden=False):
     if name not in names():
         sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
@@ -142,6 +179,7 @@ def cut(name, out, hidden=False):
     for src, dst in (("Makefile.student", "Makefile"), (f"{name}/handout.md", "HANDOUT.md")):
         with open(os.path.join(KIT, src), "rb") as fh:
             files[dst] = fh.read()
+    files["HANDOUT.ipynb"] = notebook(files["HANDOUT.md"].decode()).encode()
     if os.path.isdir(out):  # drop what the cut no longer has (the build stays)
         for dirpath, _, fs in os.walk(out):
             for f in fs:
@@ -181,18 +219,26 @@ def tail(text, n=4000):
 
 
 def grade(name, submission, out, limit, build_limit=600):
-    os.makedirs(out, exist_ok=True)
     # The pristine tree with the hidden tests, built once and kept: a submission's build
     # then recompiles only the files it replaces (make compares time stamps).
     cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
-    marked = cut(name, cache, hidden=True)
+    cut(name, cache, hidden=True)
+    grade_tree(name, cache, submission, out, limit, build_limit=build_limit)
+
+
+def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600):
+    """Grades submission against tree, a student tree cut with the hidden tests (its
+    markers say which parts are graded): what make grade and Gradescope's run_autograder
+    do.  The scratch copy is out/scratch unless scratch names another folder."""
+    os.makedirs(out, exist_ok=True)
+    marked = marked_files(name, tree)
     jobs = str(os.cpu_count() or 1)
-    rc, log = run(["make", "-j" + jobs, "lib", "tests"], cache, build_limit)
+    rc, log = run(["make", "-j" + jobs, "lib", "tests"], tree, build_limit)
     if rc != 0:
         sys.exit(f"kit: the pristine tree of {name} does not build:\n{tail(log)}")
-    scratch = os.path.join(out, "scratch")
+    scratch = scratch or os.path.join(out, "scratch")
     shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(cache, scratch, symlinks=True)
+    shutil.copytree(tree, scratch, symlinks=True)
     # Only the bodies between the markers come from the submission, spliced into the
     # pristine file: what a student changed elsewhere (or a stale tree) does not count.
     notes = []
@@ -248,6 +294,9 @@ def grade(name, submission, out, limit, build_limit=600):
                                  output=f"crashed (signal {-rc})\n" + tail(log))
                 else:
                     entry.update(score=0, status="failed", output=tail(log))
+            entry["extra_data"] = {"result": entry["status"]}
+            if entry["status"] != "passed":
+                entry["status"] = "failed"
             results.append(entry)
     score = sum(t["score"] for t in results)
     total = sum(t["max_score"] for t in results)
@@ -255,7 +304,8 @@ def grade(name, submission, out, limit, build_limit=600):
     if lib_error is not None:
         lines.append("  COMPILE ERROR: every test is lost (see any test's output)")
     for t in results:
-        lines.append(f"  {t['status']:<13} {t['score']:>4g}/{t['max_score']:<4g} {t['name']}")
+        lines.append(f"  {t['extra_data']['result']:<13} {t['score']:>4g}/{t['max_score']:<4g} "
+                     f"{t['name']}")
     summary = "\n".join(lines) + "\n"
     doc = {"score": score, "output": summary, "tests": results}
     with open(os.path.join(out, "results.json"), "w") as fh:
@@ -265,6 +315,57 @@ def grade(name, submission, out, limit, build_limit=600):
     sys.stdout.write(summary)
 
 
+# ------------------------------------------------------------ Gradescope
+
+DEBS = ("build-essential pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev "
+        "libarpack2-dev python3")
+
+SETUP_SH = f"""#!/usr/bin/env bash
+# Gradescope runs this once, when the autograder is uploaded: the tools, then the
+# pristine tree built once (a submission's build recompiles only the files it replaces).
+set -e
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq {DEBS}
+cd /autograder/source/tree
+make -j"$(nproc)" lib tests
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this per submission: the files in /autograder/submission (at their paths
+# in the tree or flat) are graded into /autograder/results/results.json.
+cd /autograder/source
+exec python3 kit.py grade-tree {name} tree /autograder/submission /autograder/results \\
+    {limit} /tmp/clothbench-grade
+"""
+
+
+def autograder(name, zip_path, limit):
+    """Gradescope's autograder zip: setup.sh, run_autograder, this script and the student
+    tree with the hidden tests (stubs, never the reference bodies)."""
+    import tempfile
+    import zipfile
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        cut(name, tree, hidden=True)
+        os.makedirs(os.path.dirname(os.path.abspath(zip_path)), exist_ok=True)
+        with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as z:
+            def add(arcname, data):
+                info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+                info.external_attr = (0o755 if not arcname.startswith("tree/") else 0o644) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, data)
+            add("setup.sh", SETUP_SH)
+            add("run_autograder", RUN_AUTOGRADER.format(name=name, limit=f"{limit:g}"))
+            with open(os.path.abspath(__file__)) as fh:
+                add("kit.py", fh.read())
+            for dirpath, _, fs in sorted(os.walk(tree)):
+                for f in sorted(fs):
+                    path = os.path.join(dirpath, f)
+                    with open(path, "rb") as fh:
+                        add("tree/" + os.path.relpath(path, tree), fh.read())
+    print(f"autograder: {zip_path} (upload it as the assignment's autograder on Gradescope)")
+
+
 def main(argv):
     if len(argv) == 1 and argv[0] == "list":
         print("\n".join(names()))
@@ -272,6 +373,11 @@ def main(argv):
         cut(argv[1], argv[2])
     elif len(argv) in (4, 5) and argv[0] == "grade":
         grade(argv[1], argv[2], argv[3], float(argv[4]) if len(argv) == 5 else 10.0)
+    elif len(argv) in (6, 7) and argv[0] == "grade-tree":
+        grade_tree(argv[1], argv[2], argv[3], argv[4], float(argv[5]),
+                   argv[6] if len(argv) == 7 else None)
+    elif len(argv) in (3, 4) and argv[0] == "autograder":
+        autograder(argv[1], argv[2], float(argv[3]) if len(argv) == 4 else 10.0)
     else:
         sys.exit(__doc__)
 

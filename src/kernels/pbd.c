@@ -265,15 +265,18 @@ static double constraint_step(int xpbd, double C, double wsum, double alpha_t,
 {
     if (!xpbd)
         return -kprime * C / wsum;
+    /* ASSIGNMENT xpbd: xpbd_multiplier BEGIN */
     if (isinf(alpha_t))
         return 0; /* k = 0: infinite compliance, the constraint exerts nothing */
     double dl = (-C - alpha_t * *lambda) / (wsum + alpha_t);
     *lambda += dl;
     return dl;
+    /* ASSIGNMENT xpbd: xpbd_multiplier END */
 }
 
 static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
 {
+    /* ASSIGNMENT xpbd: project_distances BEGIN */
     const cloth_mesh *m = sim->mesh;
     const double *wi = m->inv_mass;
     int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
@@ -297,6 +300,7 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
             pb[k] -= wi[sp->b] * n * dl;
         }
     }
+    /* ASSIGNMENT xpbd: project_distances END */
 }
 
 static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)

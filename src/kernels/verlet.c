@@ -49,7 +49,10 @@
 #include "terms/contact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
+#include "terms/strain_limit.h"
 #include "sim/sim.h"
+
+#include "core/status.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -181,9 +184,11 @@ static void compute_accelerations(cloth_sim *sim)
             f[3 * i + c] *= sim->mesh->inv_mass[i];
 }
 
-/* x' = x + d (x - x_prev) + a h^2; x_prev takes x.  Pins stay where the mesh put them. */
-static void predict(cloth_sim *sim, double h)
+/* x' = x + d (x - x_prev) + a h^2; x_prev takes x.  Pins stay where the mesh put them.
+ * Not CLOTH_OK only from an assignment's stub. */
+static cloth_status predict(cloth_sim *sim, double h)
 {
+    /* ASSIGNMENT verlet_provot: verlet_predict BEGIN */
     const cloth_verlet_def *vd = &sim->scene.verlet;
     const cloth_mesh *m = sim->mesh;
     double d = vd->damping_rate > 0 ? exp(-vd->damping_rate * h) : vd->damping;
@@ -200,6 +205,8 @@ static void predict(cloth_sim *sim, double h)
             xp[k] = now;
         }
     }
+    return CLOTH_OK;
+    /* ASSIGNMENT verlet_provot: verlet_predict END */
 }
 
 /* Puts every free vertex inside an obstacle on its surface; returns how many were deeper
@@ -258,8 +265,8 @@ static void relax_pass(cloth_sim *sim)
 }
 
 /* One Gauss-Seidel sweep of Provot's correction over the limited springs; returns how
- * many it shortened.  Removing the fraction (l - L)/l of d = x_b - x_a leaves
- * |d'| = L = (1 + tau_c) l0 exactly. */
+ * many it shortened (-1 from an assignment's stub).  Removing the fraction (l - L)/l of
+ * d = x_b - x_a leaves |d'| = L = (1 + tau_c) l0 exactly (cloth__provot_shorten). */
 static int provot_sweep(cloth_sim *sim, const cloth__verlet *w, double factor, double tol)
 {
     const cloth_mesh *m = sim->mesh;
@@ -271,19 +278,8 @@ static int provot_sweep(cloth_sim *sim, const cloth__verlet *w, double factor, d
         double l = length3(d), limit = factor * sp->rest;
         if (!(l > limit * (1 + tol)))
             continue;
-        double c = (l - limit) / l;
-        if (m->pinned[sp->a]) {
-            for (int k = 0; k < 3; k++)
-                b[k] -= c * d[k];
-        } else if (m->pinned[sp->b]) {
-            for (int k = 0; k < 3; k++)
-                a[k] += c * d[k];
-        } else {
-            for (int k = 0; k < 3; k++) {
-                a[k] += 0.5 * c * d[k];
-                b[k] -= 0.5 * c * d[k];
-            }
-        }
+        if (cloth__provot_shorten(a, b, m->pinned[sp->a], m->pinned[sp->b], limit) != CLOTH_OK)
+            return -1;
         shortened++;
     }
     return shortened;
@@ -306,15 +302,18 @@ static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double f
 
 /* Provot's sweeps, each followed by the obstacle projection so that the result honours
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
-static void limit_strain(cloth_sim *sim, const cloth__verlet *w, cloth__step_stats *stats)
+static cloth_status limit_strain(cloth_sim *sim, const cloth__verlet *w,
+                                 cloth__step_stats *stats)
 {
     const cloth_verlet_def *vd = &sim->scene.verlet;
     if (vd->strain_limit <= 0)
-        return;
+        return CLOTH_OK;
     double factor = 1 + vd->strain_limit;
     int passes = 0, changed = 1;
     while (changed && passes < vd->strain_passes) {
         changed = provot_sweep(sim, w, factor, vd->strain_tol);
+        if (changed < 0)
+            return CLOTH_ENOTIMPL;
         changed += collide(sim);
         passes++;
     }
@@ -324,6 +323,7 @@ static void limit_strain(cloth_sim *sim, const cloth__verlet *w, cloth__step_sta
         stats->not_converged = 1;
     if (w->pinned_violations)
         stats->not_converged = 1;
+    return CLOTH_OK;
 }
 
 static void update_velocities(cloth_sim *sim, double h)
@@ -362,12 +362,13 @@ static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, d
 static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
                                 cloth__step_stats *stats, cloth_error *err)
 {
-    (void)err;
     cloth__verlet *w = work;
     const cloth_verlet_def *vd = &sim->scene.verlet;
     stats->iterations = 0;
     compute_accelerations(sim);
-    predict(sim, h);
+    /* only an assignment's stubs fail here (assignments/verlet_provot) */
+    if (predict(sim, h) != CLOTH_OK)
+        return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: verlet_predict");
     if (vd->mode == CLOTH_VERLET_RELAX) {
         for (int pass = 0; pass < vd->iterations; pass++) {
             relax_pass(sim);
@@ -376,7 +377,8 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
         stats->iterations += vd->iterations;
     }
     collide(sim);
-    limit_strain(sim, w, stats);
+    if (limit_strain(sim, w, stats) != CLOTH_OK)
+        return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
     if (w->self)
         collide_self(sim, w, stats);
     update_velocities(sim, h);

@@ -18,23 +18,28 @@ static double log_barrier(double g, double dhat, double *d1, double *d2)
     return -s * s * ln;
 }
 
+/* psi = (2/(3 g^)) (g^ - g)^3 below g^, 0 from g^ on (barrier.h) */
 static double cubic_barrier(double g, double dhat, double *d1, double *d2)
 {
+    /* ASSIGNMENT newton_linesearch: cubic_barrier BEGIN */
+    if (g >= dhat) {
+        *d1 = *d2 = 0;
+        return 0;
+    }
     double s = dhat - g;
     *d1 = -(2 / dhat) * s * s;
     *d2 = 4 * s / dhat;
     return (2 / (3 * dhat)) * s * s * s;
+    /* ASSIGNMENT newton_linesearch: cubic_barrier END */
 }
 
 double cloth__barrier(cloth_barrier kind, double g, double dhat, double *d1, double *d2)
 {
     double first = 0, second = 0, value = 0;
-    if (g < dhat) {
-        if (kind == CLOTH_BARRIER_LOG)
-            value = log_barrier(g, dhat, &first, &second);
-        else if (kind == CLOTH_BARRIER_CUBIC)
-            value = cubic_barrier(g, dhat, &first, &second);
-    }
+    if (kind == CLOTH_BARRIER_LOG && g < dhat)
+        value = log_barrier(g, dhat, &first, &second);
+    else if (kind == CLOTH_BARRIER_CUBIC)
+        value = cubic_barrier(g, dhat, &first, &second);
     if (d1)
         *d1 = first;
     if (d2)

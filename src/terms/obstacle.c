@@ -68,6 +68,7 @@ void cloth__sphere_surface_velocity(const cloth_sphere_def *s, double t, const d
 int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
                     double normal[3])
 {
+    /* ASSIGNMENT verlet_provot: push_out BEGIN */
     int hit = CLOTH__HIT_NONE;
     if (scene->sphere.enabled) {
         double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
@@ -96,4 +97,5 @@ int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
         }
     }
     return hit;
+    /* ASSIGNMENT verlet_provot: push_out END */
 }

@@ -420,3 +420,24 @@ double cloth__strain_kappa_weight(const double *x, int k, const double *H, doubl
             q += w[r] * H[n * r + c] * w[c];
     return q;
 }
+
+/* ------------------------------------------------------------ Provot's limit */
+
+cloth_status cloth__provot_shorten(double xa[3], double xb[3], int pinned_a, int pinned_b,
+                                   double limit)
+{
+    /* ASSIGNMENT verlet_provot: provot_correction BEGIN */
+    double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    double l = sqrt(dot3(d, d));
+    if (!(l > limit) || (pinned_a && pinned_b))
+        return CLOTH_OK;
+    /* |d - c d| = l - (l - limit) = limit: the spring ends exactly at the limit */
+    double c = (l - limit) / l;
+    double share_a = pinned_a ? 0 : pinned_b ? 1 : 0.5, share_b = 1 - share_a;
+    for (int k = 0; k < 3; k++) {
+        xa[k] += share_a * c * d[k];
+        xb[k] -= share_b * c * d[k];
+    }
+    return CLOTH_OK;
+    /* ASSIGNMENT verlet_provot: provot_correction END */
+}

@@ -145,4 +145,15 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
  * (stiffness.h).  w2, if not NULL, gets |w|^2 (m^2), the length scale of the si mass term. */
 double cloth__strain_kappa_weight(const double *x, int k, const double *H, double *w2);
 
+/* ------------------------------------------------------------ Provot's limit */
+
+/* Provot 1995 (the verlet kernel's strain limit): when the spring from xa to xb is longer
+ * than limit = (1 + tau_c) l0, moves its ends along d = xb - xa so that it is exactly
+ * limit long: removing the fraction c = (l - limit)/l of d, half at each end
+ * (xa += c d / 2, xb -= c d / 2), all at the free end when the other is pinned, nothing
+ * when both are.  A spring no longer than limit is left as it is.  CLOTH_OK, or
+ * CLOTH_ENOTIMPL from an assignment's stub (assignments/verlet_provot). */
+cloth_status cloth__provot_shorten(double xa[3], double xb[3], int pinned_a, int pinned_b,
+                                   double limit);
+
 #endif

@@ -158,6 +158,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
 double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double e0,
                                  double slope)
 {
+    /* ASSIGNMENT newton_linesearch: line_search BEGIN */
     double alpha = fmin(1.0, feasible_alpha(w, sim, w->x, w->dir));
     for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
@@ -168,4 +169,5 @@ double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double 
     }
     memcpy(w->x_trial, w->x, sizeof(double) * 3 * (size_t)w->n);
     return 0;
+    /* ASSIGNMENT newton_linesearch: line_search END */
 }
