@@ -179,12 +179,14 @@ src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/ap
 	cd src/app/serve/web && npm ci --no-audit --no-fund
 	@touch $@
 
-# The viewer in headless chromium (tests/web/check_web.mjs), then a fuzz of the server
+# The viewer in headless chromium (tests/web/check_web.mjs), record and replay through it
+# (tests/web/check_record.mjs), then a fuzz of the server
 # built with ASan+UBSan (tests/web/fuzz.mjs).  Screenshots go to build/web/.
 check-web: deps-check-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory build/sanitize/cloth BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
 	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
+	node tests/web/check_record.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
 	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
 
 # The viewer on the Verlet cloth web demo's hanging scene: open the URL it prints.

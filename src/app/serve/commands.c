@@ -527,6 +527,7 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
         if (v->playing)
             show_sample(v, (v->replay_frame + 1) % v->replay_samples);
         cloth_sim_measure(v->sim, f);
+        f->drift = NAN; /* a recording holds no velocities: no energy to speak of */
         f->frame = v->replay_frame;
         f->time = v->replay_frame * v->replay_dt;
         f->iterations = 0;
@@ -608,7 +609,7 @@ static void add_state(const cloth__viewer *v, cJSON *o)
     cJSON_AddNumberToObject(o, "grabbed", cloth_sim_grabbed(v->sim));
     cJSON_AddNumberToObject(o, "sphere_offset", sc->sphere.offset);
     if (v->replay) {
-        cJSON *rp = cJSON_AddObjectToObject(o, "replay");
+        cJSON *rp = cJSON_AddObjectToObject(o, "playback");
         cJSON_AddNumberToObject(rp, "frame", v->replay_frame);
         cJSON_AddBoolToObject(rp, "playing", v->playing);
     }

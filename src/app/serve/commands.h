@@ -21,7 +21,7 @@
  *
  * Replaying a recording (cloth serve --replay DIR) the sim only holds the positions of
  * the sample shown; hello adds "replay":{frames, fps}, state adds
- * "replay":{frame, playing}, the frame message's "frame" is the sample's, and the page
+ * "playback":{frame, playing}, the frame message's "frame" is the sample's, and the page
  * may send only
  *   {"type":"play","on":true|false}   {"type":"seek","frame":k} */
 #ifndef CLOTH_APP_COMMANDS_H
