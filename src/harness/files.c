@@ -21,7 +21,6 @@ cloth_status cloth__out_open(cloth__out_file *o, const char *dir, const char *na
     return CLOTH_OK;
 }
 
-/* Closes and renames into place; on a write error keeps the .part and says so. */
 cloth_status cloth__out_close(cloth__out_file *o, cloth_status st, cloth_error *err)
 {
     if (!o->f)
@@ -29,6 +28,8 @@ cloth_status cloth__out_close(cloth__out_file *o, cloth_status st, cloth_error *
     int bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
+    if (st != CLOTH_OK)
+        return st; /* the run failed: what it wrote keeps its .part name */
     if (bad || rename(o->part, o->path) != 0) {
         if (st == CLOTH_OK)
             st = cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->path, strerror(errno));

@@ -18,8 +18,9 @@ typedef struct cloth__out_file {
 cloth_status cloth__out_open(cloth__out_file *o, const char *dir, const char *name,
                              cloth_error *err);
 
-/* Closes and renames into place; on a write error keeps the .part and says so (st: the
- * status so far, returned unless it is OK and this fails).  Nothing when not open. */
+/* Closes and renames into place; on a write error keeps the .part and says so.  st is
+ * the status so far: when it is not OK the file keeps its .part name (the operation that
+ * wrote it failed) and st is returned.  Nothing when not open. */
 cloth_status cloth__out_close(cloth__out_file *o, cloth_status st, cloth_error *err);
 
 /* mkdir -p, then checks that dir is a folder. */

@@ -125,6 +125,11 @@ static cloth_status record_finish(recording *rec, cloth_status st, cloth_error *
 {
     if (!rec->cloth)
         return st;
+    if (st != CLOTH_OK) { /* the run failed: the cache keeps its .part name */
+        cloth_pc2_writer_destroy(rec->cloth);
+        rec->cloth = NULL;
+        return st;
+    }
     cloth_error mine;
     cloth_status fin = cloth_pc2_finish(rec->cloth, &mine);
     rec->cloth = NULL;
