@@ -635,6 +635,28 @@ START_TEST(frames_allocate_nothing)
 }
 END_TEST
 
+/* Recording a frame allocates nothing either: the PC2 writer's sample buffer is made
+ * with the writer. */
+START_TEST(record_appends_allocate_nothing)
+{
+    enum { N = 50 };
+    char path[1100];
+    snprintf(path, sizeof path, "%s/noalloc.pc2", tu_temp_dir(2));
+    cloth_pc2_writer *w;
+    cloth_error err;
+    ck_assert_msg(cloth_pc2_create(path, N, 0.0f, 1.0f, &w, &err) == CLOTH_OK, "%s", err.msg);
+    double x[3 * N] = {0};
+    cloth_status st = CLOTH_OK;
+    inject_arm(INJECT_ALLOC, LONG_MAX, 0);
+    for (int k = 0; k < 5 && st == CLOTH_OK; k++)
+        st = cloth_pc2_append(w, x, &err);
+    long calls = inject_disarm(NULL);
+    ck_assert_msg(st == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(calls == 0, "%ld allocations in 5 appended samples", calls);
+    ck_assert(cloth_pc2_finish(w, &err) == CLOTH_OK);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- numbers */
 
 /* Not a check: prints how many distinct call sites were made to fail (the README's
@@ -673,6 +695,7 @@ int main(void)
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
     tcase_add_loop_test(tc, faults_collect, 0, 2);
     tcase_add_loop_test(tc, frames_allocate_nothing, 0, 3 * cloth_kernel_count());
+    tcase_add_test(tc, record_appends_allocate_nothing);
     tcase_add_test(tc, report_sites);
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);
