@@ -498,6 +498,7 @@ Suite *suite_record(void)
 {
     Suite *s = suite_create("record");
     TCase *tc = tcase_create("pc2");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, pc2_round_trip_is_bit_identical);
     tcase_add_test(tc, pc2_part_counts_only_whole_samples);
     tcase_add_test(tc, pc2_damaged_files_are_refused_by_name);

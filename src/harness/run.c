@@ -130,14 +130,8 @@ static cloth_status record_finish(recording *rec, cloth_status st, cloth_error *
         rec->cloth = NULL;
         return st;
     }
-    cloth_error mine;
-    cloth_status fin = cloth_pc2_finish(rec->cloth, &mine);
+    st = cloth_pc2_finish(rec->cloth, err);
     rec->cloth = NULL;
-    if (st == CLOTH_OK && fin != CLOTH_OK) {
-        if (err)
-            *err = mine;
-        return fin;
-    }
     return st;
 }
 
