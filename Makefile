@@ -112,7 +112,7 @@ check: deps
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
 	@$(TEST_RUNNER) $(BUILD)/test_core
-	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands) ex=;; \
+	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events) ex=;; \
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
@@ -187,12 +187,14 @@ src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/ap
 	cd src/app/serve/web && npm ci --no-audit --no-fund
 	@touch $@
 
-# The viewer in headless chromium (tests/web/check_web.mjs), then a fuzz of the server
+# The viewer in headless chromium (tests/web/check_web.mjs), record and replay through it
+# (tests/web/check_record.mjs), then a fuzz of the server
 # built with ASan+UBSan (tests/web/fuzz.mjs).  Screenshots go to build/web/.
 check-web: deps-check-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory build/sanitize/cloth BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
 	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
+	node tests/web/check_record.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
 	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
 
 # The viewer on the Verlet cloth web demo's hanging scene: open the URL it prints.
@@ -322,7 +324,7 @@ $(BUILD)/golden: tests/golden/golden_main.c $(BUILD)/obj/tests/golden/golden.o $
 # under build/fuzz/crashes/, to be copied into tests/fuzz/regressions/<target>/ once
 # fixed: make check replays those (and the seeds) through the same targets built with the
 # normal compiler ($(BUILD)/replay_<target>).
-FUZZ_TARGETS  = scene obj sweep commands
+FUZZ_TARGETS  = scene obj sweep commands events
 FUZZ_SECONDS ?= 60
 FUZZ_DEB_PKGS = clang
 FUZZ_CFLAGS   = -O1 -g -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -fno-omit-frame-pointer \

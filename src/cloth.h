@@ -593,6 +593,143 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
 cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
                                  const cloth_summary *summary, cloth_error *err);
 
+/* ---------------------------------------------------------- record and replay */
+/*
+ * A recording: a mesh's positions per frame as a PC2 point cache (the format Blender's
+ * Mesh Cache modifier reads, pc2.c) beside its topology as OBJ.  `cloth run --record`
+ * records the cloth as cloth.pc2 and cloth.obj; another animated mesh (the avatar's body,
+ * once there is one) is recorded the same way under its own name by one more writer in
+ * run.c's record stage.
+ *
+ * Inputs: what an interactive viewer does to a sim between frames (cloth_input), applied
+ * by cloth_sim_input, the one entry point of both the viewer and the replay.  A session
+ * (cloth_session_*) applies inputs and steps frames for a viewer and writes what it did to
+ * a folder: events.jsonl (one JSON object a line, each input with the count of frames
+ * stepped before it) and series.csv.  cloth_events_load reads events.jsonl back, and a run
+ * with def.events (cloth_run_sim_with) re-simulates it headless: the same inputs at the
+ * same frame boundaries give the same series.csv, apart from wall_ms.
+ */
+
+/* The header of a point cache. */
+typedef struct cloth_pc2_info {
+    int points;                 /* vertices a sample holds                            */
+    int samples;                /* samples the file holds (and its header counts)     */
+    float start_frame;          /* frame of sample 0 (0 for our runs)                 */
+    float sample_rate;          /* frames between two samples (1 for our runs)        */
+} cloth_pc2_info;
+
+typedef struct cloth_pc2_writer cloth_pc2_writer;
+typedef struct cloth_pc2 cloth_pc2;
+
+/* Starts path as path.part with a header of 0 samples.  CLOTH_EINVAL for points < 1 or
+ * a rate that is not finite and > 0; CLOTH_EIO when the file cannot be written. */
+cloth_status cloth_pc2_create(const char *path, int points, float start_frame,
+                              float sample_rate, cloth_pc2_writer **out, cloth_error *err);
+/* Appends x (3 points doubles, rounded to float32) as the next sample, then counts it in
+ * the header: the file on disk never claims a sample it does not hold whole.  Allocates
+ * nothing. */
+cloth_status cloth_pc2_append(cloth_pc2_writer *w, const double *x, cloth_error *err);
+int cloth_pc2_writer_samples(const cloth_pc2_writer *w);
+/* Closes and renames path.part to path; frees w either way. */
+cloth_status cloth_pc2_finish(cloth_pc2_writer *w, cloth_error *err);
+/* Closes without renaming (path.part stays, a readable cache of the samples so far). */
+void cloth_pc2_writer_destroy(cloth_pc2_writer *w);
+
+/* Opens a point cache and checks its header against its size.  CLOTH_EPARSE, the message
+ * naming the file, for a file that is not PC2, has another version, impossible counts, or
+ * fewer bytes than its header promises; CLOTH_EIO when it cannot be read. */
+cloth_status cloth_pc2_open(const char *path, cloth_pc2 **out, cloth_error *err);
+void cloth_pc2_header(const cloth_pc2 *r, cloth_pc2_info *info);
+/* Sample k (0 <= k < samples) into out, 3 points floats exactly as stored. */
+cloth_status cloth_pc2_sample(cloth_pc2 *r, int k, float *out, cloth_error *err);
+void cloth_pc2_close(cloth_pc2 *r);
+
+typedef enum {
+    CLOTH_INPUT_SET = 0,        /* cloth_sim_set(assignment)                          */
+    CLOTH_INPUT_GRAB,           /* cloth_sim_grab(origin, dir, radius)                */
+    CLOTH_INPUT_DRAG,           /* cloth_sim_drag(origin, dir)                        */
+    CLOTH_INPUT_RELEASE,        /* cloth_sim_release                                  */
+    CLOTH_INPUT_PIN,            /* cloth_sim_pin(vertex, on)                          */
+    CLOTH_INPUT_RESET           /* cloth_sim_reset                                    */
+} cloth_input_kind;
+
+#define CLOTH_ASSIGN_MAX 256    /* longest "section.key=value" an input carries       */
+
+/* One input; only the fields of its kind are read. */
+typedef struct cloth_input {
+    cloth_input_kind kind;
+    long frame;                 /* frames stepped (or tried) before it came; set by a
+                                 * session, read by a replay                          */
+    int line;                   /* its line in events.jsonl, or 0                     */
+    char assignment[CLOTH_ASSIGN_MAX]; /* SET                                         */
+    double origin[3], dir[3];   /* GRAB, DRAG: the camera ray                         */
+    double radius;              /* GRAB: the pick radius (m)                          */
+    int vertex, on;             /* PIN                                                */
+} cloth_input;
+
+/* Applies in to sim through the function its kind names; *vertex (if not NULL) gets the
+ * grabbed vertex of a GRAB (-1 on a miss), else -1.  Errors are those functions'. */
+cloth_status cloth_sim_input(cloth_sim *sim, const cloth_input *in, int *vertex,
+                             cloth_error *err);
+
+typedef struct cloth_session cloth_session;
+
+/* Starts recording sim (made from scene_path with the n_sets overrides sets, which the
+ * replay will load again) into dir (created if missing): events.jsonl and series.csv, as
+ * .part files flushed at every line and renamed by cloth_session_close.  series.csv gets
+ * its header and the row of the current state. */
+cloth_status cloth_session_open(cloth_sim *sim, const char *dir, const char *scene_path,
+                                const char *const *sets, int n_sets, cloth_session **out,
+                                cloth_error *err);
+/* cloth_sim_input, and when it succeeds, the input's line in events.jsonl (frame: the
+ * frames this session has stepped or tried).  A write error is CLOTH_EIO (the input was
+ * applied). */
+cloth_status cloth_session_input(cloth_session *s, const cloth_input *in, int *vertex,
+                                 cloth_error *err);
+/* cloth_sim_frame, counted; its row goes to series.csv when the frame succeeds.  Returns
+ * cloth_sim_frame's status (a failed frame writes no row), or CLOTH_EIO. */
+cloth_status cloth_session_frame(cloth_session *s, cloth_frame *out, cloth_error *err);
+/* Ends events.jsonl with an "end" line holding the frame count, closes and renames both
+ * files, frees s. */
+cloth_status cloth_session_close(cloth_session *s, cloth_error *err);
+
+typedef struct cloth_events cloth_events;
+
+/* Reads an events.jsonl.  CLOTH_EPARSE "FILE:LINE: what is wrong" for a line that is not
+ * one of the objects a session writes, frames that go back, or a missing header. */
+cloth_status cloth_events_load(const char *path, cloth_events **out, cloth_error *err);
+void cloth_events_destroy(cloth_events *ev);
+/* The file it was read from (for messages). */
+const char *cloth_events_path(const cloth_events *ev);
+/* The scene file and overrides the session started from. */
+const char *cloth_events_scene(const cloth_events *ev);
+int cloth_events_sets(const cloth_events *ev);
+const char *cloth_events_set(const cloth_events *ev, int i);
+/* The inputs, in order, and the frames the session stepped (its "end" line, or the last
+ * input's frame when the session was cut short). */
+int cloth_events_count(const cloth_events *ev);
+const cloth_input *cloth_events_input(const cloth_events *ev, int i);
+long cloth_events_frames(const cloth_events *ev);
+
+/* What a run writes besides its tables, and what it applies. */
+typedef struct cloth_output_def {
+    FILE *progress;             /* a line per 10 % of the frames, or NULL (default)   */
+    int record;                 /* 1: cloth.pc2 (every frame's positions, frame 0
+                                 * first) and cloth.obj (its topology); default 0     */
+    const cloth_events *events; /* inputs to apply at their frames, and the frame
+                                 * count instead of run.frames; NULL (default)        */
+} cloth_output_def;
+
+void cloth_default_output_def(cloth_output_def *def);
+
+/* cloth_run_sim with the choices of def.  With events, an input that fails is
+ * CLOTH_EINVAL "FILE:LINE: why" (the sim is not the one recorded); a frame that fails
+ * counts as a frame without a row, and the run steps again only after a reset input (the
+ * viewer waits for Reset), or ends when no input is left. */
+cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
+                                const cloth_output_def *def, cloth_summary *summary,
+                                cloth_error *err);
+
 /* ----------------------------------------------------------------- columns */
 /*
  * The files of a run are tables of structs: a row of series.csv is a cloth_frame, of

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Two pages, as the transport would name them. */
 static const int page_a, page_b;
@@ -480,6 +481,110 @@ START_TEST(hello_metrics_and_positions)
 }
 END_TEST
 
+/* A replay: the sim shows the recording's samples; play and seek only, and the clock
+ * moves to the next sample (looping) while playing. */
+START_TEST(a_replay_plays_and_seeks_only)
+{
+    enum { SAMPLES = 3 };
+    int n = cloth_sim_mesh(sim)->n;
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/cloth_commands_%d.pc2", (int)getpid());
+    cloth_pc2_writer *w;
+    cloth_error err;
+    ck_assert(cloth_pc2_create(path, n, 0.0f, 1.0f, &w, &err) == CLOTH_OK);
+    double *x = calloc(3 * (size_t)n, sizeof *x);
+    for (int k = 0; k < SAMPLES; k++) {
+        for (int i = 0; i < 3 * n; i++)
+            x[i] = k + 0.001 * i;
+        ck_assert(cloth_pc2_append(w, x, &err) == CLOTH_OK);
+    }
+    ck_assert(cloth_pc2_finish(w, &err) == CLOTH_OK);
+    cloth_pc2 *r;
+    ck_assert(cloth_pc2_open(path, &r, &err) == CLOTH_OK);
+    ck_assert_int_eq(cloth__viewer_replay(&view, r, 0.02), 0);
+
+    /* sample k's positions, as float32 */
+    const double *shown = cloth_sim_positions(sim);
+    ck_assert(shown[5] == (double)(float)(0 + 0.005));
+    say(A, "{\"type\":\"seek\",\"frame\":2}");
+    ck_assert(reply.positions_changed && reply.state_changed && reply.text[0] == 0);
+    ck_assert(shown[5] == (double)(float)(2 + 0.005));
+    assert_error("{\"type\":\"seek\",\"frame\":3}", "[0, 2]");
+    assert_error("{\"type\":\"seek\",\"frame\":1.5}", "frame");
+    assert_error("{\"type\":\"grab\",\"origin\":[0,0,1],\"dir\":[0,0,-1]}",
+                 "only play and seek");
+    assert_error("{\"type\":\"set\",\"name\":\"gravity\",\"value\":1}",
+                 "only play and seek");
+
+    /* playing: each tick the next sample, back to 0 after the last */
+    cloth_frame f;
+    cloth__viewer_step(&view, &f, &reply);
+    ck_assert_int_eq(f.frame, 0);
+    ck_assert(fabs(f.time) < 1e-15 && shown[5] == (double)(float)0.005);
+    assert_taken("{\"type\":\"play\",\"on\":false}");
+    cloth__viewer_step(&view, &f, &reply);
+    ck_assert_int_eq(f.frame, 0);
+    assert_taken("{\"type\":\"play\",\"on\":true}");
+    cloth__viewer_step(&view, &f, &reply);
+    ck_assert_int_eq(f.frame, 1);
+    ck_assert(fabs(f.time - 0.02) < 1e-15);
+
+    char *hello = cloth__viewer_hello(&view, 50);
+    ck_assert(strstr(hello, "\"replay\":{\"frames\":3,\"fps\":50}"));
+    ck_assert(strstr(hello, "\"playback\":{\"frame\":1,\"playing\":true}"));
+    cJSON_free(hello);
+    cloth__viewer_free(&view);
+    cloth_pc2_close(r);
+    free(x);
+    remove(path);
+}
+END_TEST
+
+/* With a session, every change a page makes is recorded as the library input it was,
+ * with the frames stepped before it; refused messages and freeze leave no line. */
+START_TEST(a_session_records_the_inputs)
+{
+    char dir[256], path[300];
+    snprintf(dir, sizeof dir, "/tmp/cloth_commands_session_%d", (int)getpid());
+    cloth_error err;
+    ck_assert_msg(cloth_session_open(sim, dir, "commands.ini", NULL, 0, &view.session, &err) ==
+                  CLOTH_OK, "%s", err.msg);
+    cloth_frame f;
+    cloth__viewer_step(&view, &f, &reply);
+    assert_taken("{\"type\":\"set\",\"name\":\"gravity\",\"value\":5}");
+    assert_error("{\"type\":\"set\",\"name\":\"gravity\",\"value\":-5}", "range");
+    say(A, "{\"type\":\"grab\",\"origin\":[0.5,-0.4,1],\"dir\":[0,0,-1]}");
+    ck_assert_int_eq(cloth_sim_grabbed(sim), 29);
+    assert_taken("{\"type\":\"freeze\",\"on\":true}");
+    say(A, "{\"type\":\"drag\",\"origin\":[0.6,-0.4,1],\"dir\":[0,0,-1]}");
+    assert_taken("{\"type\":\"freeze\",\"on\":false}");
+    cloth__viewer_step(&view, &f, &reply);
+    cloth__viewer_step(&view, &f, &reply);
+    say(A, "{\"type\":\"release\"}");
+    ck_assert(cloth_session_close(view.session, &err) == CLOTH_OK);
+    view.session = NULL;
+
+    snprintf(path, sizeof path, "%s/events.jsonl", dir);
+    cloth_events *ev;
+    ck_assert_msg(cloth_events_load(path, &ev, &err) == CLOTH_OK, "%s", err.msg);
+    static const cloth_input_kind kinds[] = {CLOTH_INPUT_SET, CLOTH_INPUT_GRAB,
+                                             CLOTH_INPUT_DRAG, CLOTH_INPUT_RELEASE};
+    static const long frames[] = {1, 1, 1, 3};
+    ck_assert_int_eq(cloth_events_count(ev), 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(cloth_events_input(ev, i)->kind, kinds[i]);
+        ck_assert_int_eq(cloth_events_input(ev, i)->frame, frames[i]);
+    }
+    ck_assert_str_eq(cloth_events_input(ev, 0)->assignment, "world.gravity=0 -5 0");
+    ck_assert(cloth_events_input(ev, 1)->radius == view.pick_radius);
+    ck_assert(cloth_events_input(ev, 2)->origin[0] == 0.6);
+    ck_assert_int_eq(cloth_events_frames(ev), 3);
+    cloth_events_destroy(ev);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 Suite *suite_commands(void)
 {
     Suite *s = suite_create("commands");
@@ -501,6 +606,8 @@ Suite *suite_commands(void)
     tcase_add_test(tc, freeze_stops_the_clock_and_reset_goes_back);
     tcase_add_test(tc, a_diverged_run_waits_for_reset);
     tcase_add_test(tc, hello_metrics_and_positions);
+    tcase_add_test(tc, a_replay_plays_and_seeks_only);
+    tcase_add_test(tc, a_session_records_the_inputs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,15 @@
 /*
  * cloth — the command line over the library.
  *
- *   cloth run SCENE.ini [--set section.key=value]... [--out DIR]
+ *   cloth run SCENE.ini [--set section.key=value]... [--out DIR] [--record]
+ *   cloth replay EVENTS.jsonl [--out DIR]
  *   cloth info SCENE.ini [--set ...]
  *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N] [--plan | --resume]
  *   cloth sweep --collect DIR
  *   cloth stability SCENE.ini [--set ...]
  *   cloth list [--kernels]
- *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]
+ *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR] [--events DIR]
+ *   cloth serve --replay DIR [--port N] [--web DIR]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
@@ -17,6 +19,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: cloth run SCENE.ini [--set section.key=value]... [--out DIR] [--sweep-id ID]\n"
+            "                 [--record]\n"
+            "       cloth replay EVENTS.jsonl [--out DIR]\n"
             "       cloth info SCENE.ini [--set section.key=value]...\n"
             "       cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N]\n"
             "                   [--plan | --resume]\n"
@@ -37,9 +42,15 @@ static void usage(FILE *out)
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
             "       cloth list [--kernels]\n"
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
+            "                   [--events DIR]\n"
+            "       cloth serve --replay DIR [--port N] [--web DIR]\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
-            "       (and newton.csv) into DIR (default build/runs/SCENE)\n"
+            "       (and newton.csv) into DIR (default build/runs/SCENE); --record adds\n"
+            "       cloth.pc2 (every frame's positions, a PC2 point cache for Blender's Mesh\n"
+            "       Cache modifier) and cloth.obj (its topology)\n"
+            "replay re-simulates the inputs a viewer recorded (serve --events) headless:\n"
+            "       series.csv ... into DIR (default: a folder replay/ beside the file)\n"
             "sweep  runs every run the scene's [sweep] section declares into DIR/LABEL/\n"
             "       and joins their summaries in DIR/sweep.csv (default build/sweeps/SCENE);\n"
             "       --set applies to every run before the run's own overrides; -j N runs N\n"
@@ -53,7 +64,9 @@ static void usage(FILE *out)
             "       prints what the kernel table says of each kernel as CSV (cloth.h,\n"
             "       cloth_kernel_facts; an empty field is none)\n"
             "serve  runs the scene in the browser viewer on 127.0.0.1 (default port 8080,\n"
-            "       page from src/app/serve/web)\n");
+            "       page from src/app/serve/web); --events DIR records the page's inputs\n"
+            "       to DIR/events.jsonl and the frames to DIR/series.csv (for cloth replay);\n"
+            "       --replay DIR plays the recording of cloth run --record in DIR\n");
 }
 
 static int bad_input(const char *msg)
@@ -137,6 +150,48 @@ static const char *take_option(int argc, char **argv, const char *name, char **r
     return value;
 }
 
+/* Takes every "NAME" out of args (from index 3 on, NULL-terminated, *n of them);
+ * returns 1 when there was one. */
+static int take_flag(char **args, int *n, const char *name)
+{
+    int found = 0, j = 3;
+    for (int i = 3; i < *n; i++)
+        if (strcmp(args[i], name) == 0)
+            found = 1;
+        else
+            args[j++] = args[i];
+    if (*n > 3) {
+        *n = j;
+        args[j] = NULL;
+    }
+    return found;
+}
+
+/* The line of a finished run on stdout, and why it failed on stderr; the exit code. */
+static int report_run(const char *out_dir, const char *name, const cloth_summary *s)
+{
+    printf("%s: %s, %ld frames, max |drift| %.3g, max stretch %.3g, %ld iterations, "
+           "%.1f ms\n", out_dir, cloth_run_status_string(s->status), s->frames,
+           s->max_abs_drift, s->max_stretch, s->total_iterations, s->wall_ms);
+    if (s->status == CLOTH_RUN_STEP_FAILED) {
+        fprintf(stderr, "cloth: %s\n", s->message);
+        return EXIT_RUN_FAILED;
+    }
+    if (s->status == CLOTH_RUN_DIVERGED) {
+        fprintf(stderr, "cloth: %s: %s\n", name, s->message);
+        fprintf(stderr, "cloth: %s: diverged at frame %ld; the %ld frames before it are "
+                "kept in series.csv\n", name, s->fail_frame, s->frames);
+        return EXIT_RUN_FAILED;
+    }
+    if (s->status == CLOTH_RUN_NOT_CONVERGED)
+        fprintf(stderr, "cloth: %s: warning: %ld kernel steps did not converge (see "
+                "summary.csv)\n", name, s->not_converged);
+    if (s->lin_capped > 0)
+        fprintf(stderr, "cloth: %s: warning: %ld Newton solves stopped at newton.pcg_max_iters "
+                "(lin_capped in summary.csv)\n", name, s->lin_capped);
+    return 0;
+}
+
 /* cloth run; --sweep-id ID (what a sweep plan's jobs.tsv passes) marks the folder as that
  * run of the sweep once summary.csv is written (cloth_run_mark_done). */
 static int cmd_run(int argc, char **argv)
@@ -146,6 +201,7 @@ static int cmd_run(int argc, char **argv)
         return bad_input("out of memory");
     int n;
     const char *sweep_id = take_option(argc, argv, "--sweep-id", rest, &n);
+    int record = take_flag(rest, &n, "--record");
     if (sweep_id && (!*sweep_id || strpbrk(sweep_id, " \t\r\n"))) {
         free(rest);
         return bad_input("--sweep-id: expected one word");
@@ -169,7 +225,11 @@ static int cmd_run(int argc, char **argv)
     }
     cloth_error err;
     cloth_summary s;
-    cloth_status st = cloth_run_sim(sim, out_dir, stderr, &s, &err);
+    cloth_output_def def;
+    cloth_default_output_def(&def);
+    def.progress = stderr;
+    def.record = record;
+    cloth_status st = cloth_run_sim_with(sim, out_dir, &def, &s, &err);
     cloth_sim_destroy(sim);
     if (st == CLOTH_OK && sweep_id)
         st = cloth_run_mark_done(out_dir, sweep_id, &s, &err);
@@ -177,26 +237,65 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "cloth: %s\n", err.msg);
         return EXIT_RUN_FAILED;
     }
-    printf("%s: %s, %ld frames, max |drift| %.3g, max stretch %.3g, %ld iterations, "
-           "%.1f ms\n", out_dir, cloth_run_status_string(s.status), s.frames, s.max_abs_drift,
-           s.max_stretch, s.total_iterations, s.wall_ms);
-    if (s.status == CLOTH_RUN_STEP_FAILED) {
-        fprintf(stderr, "cloth: %s\n", s.message);
+    return report_run(out_dir, argv[2], &s);
+}
+
+/* cloth replay EVENTS [--out DIR]: the scene and overrides the events file names, its
+ * inputs applied at their frames (cloth_run_sim_with).  A bad line, a scene that no
+ * longer loads, or an input the sim refuses is bad input (exit 2). */
+static int cmd_replay(int argc, char **argv)
+{
+    const char *out_dir = NULL;
+    if (argc < 3)
+        return bad_input("usage: cloth replay EVENTS.jsonl [--out DIR]");
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out_dir = argv[++i];
+        else
+            return bad_input("usage: cloth replay EVENTS.jsonl [--out DIR]");
+    }
+    char dir[1024];
+    if (!out_dir) {
+        const char *slash = strrchr(argv[2], '/');
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s/replay", (int)(slash - argv[2]), argv[2]);
+        else
+            snprintf(dir, sizeof dir, "replay");
+        out_dir = dir;
+    }
+    cloth_error err;
+    cloth_events *ev;
+    if (cloth_events_load(argv[2], &ev, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    cloth_scene scene;
+    int code = 0;
+    if (cloth_scene_load(cloth_events_scene(ev), &scene, &err) != CLOTH_OK)
+        code = bad_input(err.msg);
+    for (int i = 0; !code && i < cloth_events_sets(ev); i++)
+        if (cloth_scene_set(&scene, cloth_events_set(ev, i), i + 1, &err) != CLOTH_OK)
+            code = bad_input(err.msg);
+    cloth_sim *sim = NULL;
+    if (!code && cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+        code = bad_input(err.msg);
+    if (code) {
+        cloth_events_destroy(ev);
+        return code;
+    }
+    cloth_output_def def;
+    cloth_default_output_def(&def);
+    def.progress = stderr;
+    def.events = ev;
+    cloth_summary s;
+    cloth_status st = cloth_run_sim_with(sim, out_dir, &def, &s, &err);
+    cloth_sim_destroy(sim);
+    cloth_events_destroy(ev);
+    if (st == CLOTH_EINVAL)
+        return bad_input(err.msg);
+    if (st != CLOTH_OK) {
+        fprintf(stderr, "cloth: %s\n", err.msg);
         return EXIT_RUN_FAILED;
     }
-    if (s.status == CLOTH_RUN_DIVERGED) {
-        fprintf(stderr, "cloth: %s: %s\n", argv[2], s.message);
-        fprintf(stderr, "cloth: %s: diverged at frame %ld; the %ld frames before it are "
-                "kept in series.csv\n", argv[2], s.fail_frame, s.frames);
-        return EXIT_RUN_FAILED;
-    }
-    if (s.status == CLOTH_RUN_NOT_CONVERGED)
-        fprintf(stderr, "cloth: %s: warning: %ld kernel steps did not converge (see "
-                "summary.csv)\n", argv[2], s.not_converged);
-    if (s.lin_capped > 0)
-        fprintf(stderr, "cloth: %s: warning: %ld Newton solves stopped at newton.pcg_max_iters "
-                "(lin_capped in summary.csv)\n", argv[2], s.lin_capped);
-    return 0;
+    return report_run(out_dir, argv[2], &s);
 }
 
 /* ------------------------------------------------------------------ sweeps */
@@ -466,6 +565,78 @@ static int cmd_stability(int argc, char **argv)
     return 0;
 }
 
+/* The run's dt from DIR/summary.csv (its "dt" column); 0 when it has none. */
+static double summary_dt(const char *dir)
+{
+    char path[1100], head[2048], row[4096];
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    double dt = 0;
+    if (fgets(head, sizeof head, f) && fgets(row, sizeof row, f)) {
+        int col = -1, i = 0;
+        for (char *h = strtok(head, ",\n"); h; h = strtok(NULL, ",\n"), i++)
+            if (strcmp(h, "dt") == 0)
+                col = i;
+        const char *field = row;
+        for (i = 0; col >= 0 && i < col && field; i++) {
+            field = strchr(field, ',');
+            field = field ? field + 1 : NULL;
+        }
+        if (col >= 0 && field)
+            dt = strtod(field, NULL);
+    }
+    fclose(f);
+    return dt > 0 && dt < 1e3 ? dt : 0;
+}
+
+/* cloth serve --replay DIR: the mesh from DIR/cloth.obj, the frames from DIR/cloth.pc2
+ * at the run's frame rate (1/dt, from DIR/summary.csv). */
+static int serve_replay(const char *dir, cloth_serve_def *def)
+{
+    char path[1100], msg[1400];
+    cloth_error err;
+    cloth_scene scene;
+    cloth_default_scene(&scene);
+    snprintf(path, sizeof path, "mesh.obj=%s/cloth.obj", dir);
+    if (cloth_scene_set(&scene, path, 1, &err) != CLOTH_OK ||
+        cloth_scene_set(&scene, "mesh.pins=none", 2, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    double dt = summary_dt(dir);
+    if (dt <= 0) {
+        snprintf(msg, sizeof msg, "%s/summary.csv: no dt there: --replay takes the folder of "
+                 "a finished 'cloth run --record'", dir);
+        return bad_input(msg);
+    }
+    cloth_sim *sim;
+    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+        return bad_input(err.msg);
+    snprintf(path, sizeof path, "%s/cloth.pc2", dir);
+    cloth_pc2 *pc2;
+    if (cloth_pc2_open(path, &pc2, &err) != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return bad_input(err.msg);
+    }
+    cloth_pc2_info info;
+    cloth_pc2_header(pc2, &info);
+    int code = 0;
+    if (info.points != cloth_sim_mesh(sim)->n || info.samples < 1) {
+        snprintf(msg, sizeof msg, "%s: %d points in %d samples, but cloth.obj has %d vertices",
+                 path, info.points, info.samples, cloth_sim_mesh(sim)->n);
+        code = bad_input(msg);
+    }
+    def->replay = pc2;
+    def->max_fps = fmin(1 / dt, 1000);
+    if (!code && cloth_serve(sim, def, &err) != CLOTH_OK) {
+        fprintf(stderr, "cloth: serve: %s\n", err.msg);
+        code = EXIT_RUN_FAILED;
+    }
+    cloth_pc2_close(pc2);
+    cloth_sim_destroy(sim);
+    return code;
+}
+
 /* cloth serve: the scene's sim behind the viewer's server (serve.c). */
 static int cmd_serve(int argc, char **argv)
 {
@@ -473,32 +644,65 @@ static int cmd_serve(int argc, char **argv)
     cloth_default_serve_def(&def);
     /* --port and --web are ours; the rest goes to load_scene */
     char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!rest)
+    char **sets = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest || !sets) {
+        free(rest);
+        free(sets);
         return bad_input("out of memory");
-    int n = 0;
+    }
+    const char *events_dir = NULL, *replay_dir = NULL;
+    int n = 0, n_sets = 0;
     for (int i = 0; i < argc; i++) {
         if (i >= 3 && strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
             char *end;
             long port = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || port < 1 || port > 65535) {
                 free(rest);
+                free(sets);
                 return bad_input("--port: expected a port number in 1..65535");
             }
             def.port = (int)port;
         } else if (i >= 3 && strcmp(argv[i], "--web") == 0 && i + 1 < argc) {
             def.web_dir = argv[++i];
+        } else if (i >= 3 && strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
+            events_dir = argv[++i];
+        } else if (i == 2 && strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
+            replay_dir = argv[++i];
         } else {
+            if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+                sets[n_sets++] = argv[i + 1];
+            else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
+                sets[n_sets++] = argv[i] + 6;
             rest[n++] = argv[i];
         }
     }
     rest[n] = NULL;
+    if (replay_dir) {
+        int code = n > 2 || events_dir ? bad_input("serve --replay DIR takes only --port "
+                                                   "and --web")
+                                       : serve_replay(replay_dir, &def);
+        free(rest);
+        free(sets);
+        return code;
+    }
     cloth_sim *sim;
     int code = make_sim(n, rest, &sim, NULL);
     free(rest);
+    cloth_error err;
+    cloth_status st = CLOTH_OK;
+    if (!code && events_dir)
+        st = cloth_session_open(sim, events_dir, argv[2], (const char *const *)sets, n_sets,
+                                &def.session, &err);
+    free(sets);
     if (code)
         return code;
-    cloth_error err;
-    cloth_status st = cloth_serve(sim, &def, &err);
+    if (st == CLOTH_OK)
+        st = cloth_serve(sim, &def, &err);
+    cloth_error close_err;
+    if (cloth_session_close(def.session, &close_err) != CLOTH_OK && st == CLOTH_OK) {
+        st = CLOTH_EIO;
+        err = close_err;
+    }
     cloth_sim_destroy(sim);
     if (st != CLOTH_OK) {
         fprintf(stderr, "cloth: serve: %s\n", err.msg);
@@ -553,6 +757,8 @@ int main(int argc, char **argv)
         return cmd_list(argc, argv);
     if (strcmp(argv[1], "serve") == 0)
         return cmd_serve(argc, argv);
+    if (strcmp(argv[1], "replay") == 0)
+        return cmd_replay(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

@@ -6,12 +6,18 @@
  *   final.obj    the last positions with the faces
  *   summary.csv  one row: settings and results, status ok | diverged | not-converged |
  *                step-failed
+ *   cloth.pc2    with def.record: the positions of every frame (pc2.c), and cloth.obj,
+ *                the topology they go with
+ *
+ * With def.events the run is a replay of a viewer's session (events.c): its inputs are
+ * applied between frames at the frame counts they came at.
  *
  * Every file is written as NAME.part and renamed when the run ends, so a run that is
  * killed leaves no half-written file under a final name, and a run that diverges or whose
  * step fails keeps every row it wrote (final.obj is then not written).
  */
 #include "core/status.h"
+#include "harness/files.h"
 #include "sim/sim.h"
 
 #include <errno.h>
@@ -21,63 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-typedef struct out_file {
-    FILE *f;
-    char path[1024];            /* final name */
-    char part[1040];            /* NAME.part while writing */
-} out_file;
-
-static cloth_status out_open(out_file *o, const char *dir, const char *name,
-                             cloth_error *err)
-{
-    snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
-    snprintf(o->part, sizeof o->part, "%s.part", o->path);
-    o->f = fopen(o->part, "w");
-    if (!o->f)
-        return cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->part, strerror(errno));
-    return CLOTH_OK;
-}
-
-/* Closes and renames into place; on a write error keeps the .part and says so. */
-static cloth_status out_close(out_file *o, cloth_status st, cloth_error *err)
-{
-    if (!o->f)
-        return st;
-    int bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
-    o->f = NULL;
-    if (bad || rename(o->part, o->path) != 0) {
-        if (st == CLOTH_OK)
-            st = cloth__fail(err, CLOTH_EIO, "%s: cannot write: %s", o->path, strerror(errno));
-    }
-    return st;
-}
-
-/* mkdir -p */
-static cloth_status make_dir(const char *dir, cloth_error *err)
-{
-    char buf[1024];
-    if (strlen(dir) >= sizeof buf)
-        return cloth__fail(err, CLOTH_EIO, "%s: path too long", dir);
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char saved = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return cloth__fail(err, CLOTH_EIO, "%s: cannot create folder: %s", buf,
-                                   strerror(errno));
-            *p = saved;
-            if (!saved)
-                break;
-        }
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cloth__fail(err, CLOTH_EIO, "%s: not a folder", dir);
-    return CLOTH_OK;
-}
 
 /* The rows of the last frame's Newton log. */
 static void write_newton_rows(FILE *f, const cloth_sim *sim)
@@ -142,9 +91,95 @@ static void report_progress(FILE *progress, const cloth_sim *sim, long frame, lo
     fflush(progress);
 }
 
+/* ------------------------------------------------------------ recording */
+
+/* The meshes a recording holds: the cloth now.  An animated body joins as a second
+ * writer here (body.pc2 and body.obj from its skinned positions), appended in
+ * record_frame beside the cloth's. */
+typedef struct recording {
+    cloth_pc2_writer *cloth;    /* cloth.pc2, or NULL when not recording              */
+} recording;
+
+/* cloth.obj (the topology, at the current positions) and cloth.pc2 with sample 0. */
+static cloth_status record_start(recording *rec, const cloth_sim *sim, const char *out_dir,
+                                 cloth_error *err)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/cloth.obj", out_dir);
+    cloth_status st = cloth_mesh_write_obj(sim->mesh, sim->x, path, err);
+    snprintf(path, sizeof path, "%s/cloth.pc2", out_dir);
+    if (st == CLOTH_OK)
+        st = cloth_pc2_create(path, sim->mesh->n, 0.0f, 1.0f, &rec->cloth, err);
+    if (st == CLOTH_OK)
+        st = cloth_pc2_append(rec->cloth, sim->x, err);
+    return st;
+}
+
+static cloth_status record_frame(recording *rec, const cloth_sim *sim, cloth_error *err)
+{
+    return rec->cloth ? cloth_pc2_append(rec->cloth, sim->x, err) : CLOTH_OK;
+}
+
+/* Renames the cache into place (st: the run's status so far, kept if not OK). */
+static cloth_status record_finish(recording *rec, cloth_status st, cloth_error *err)
+{
+    if (!rec->cloth)
+        return st;
+    if (st != CLOTH_OK) { /* the run failed: the cache keeps its .part name */
+        cloth_pc2_writer_destroy(rec->cloth);
+        rec->cloth = NULL;
+        return st;
+    }
+    st = cloth_pc2_finish(rec->cloth, err);
+    rec->cloth = NULL;
+    return st;
+}
+
+/* ------------------------------------------------------------ inputs */
+
+/* Applies the inputs due before the next frame (frame == done); a reset lets a halted
+ * replay go on.  An input the sim refuses means the sim is not the recorded one. */
+static cloth_status apply_due(cloth_sim *sim, const cloth_events *ev, int *next, long done,
+                              int *halted, cloth_error *err)
+{
+    int n = ev ? cloth_events_count(ev) : 0;
+    for (; *next < n; ++*next) {
+        const cloth_input *in = cloth_events_input(ev, *next);
+        if (in->frame != done)
+            break;
+        cloth_error why;
+        if (cloth_sim_input(sim, in, NULL, &why) != CLOTH_OK)
+            return cloth__fail(err, CLOTH_EINVAL, "%s:%d: %s", cloth_events_path(ev),
+                               in->line, why.msg);
+        if (in->kind == CLOTH_INPUT_RESET)
+            *halted = 0;
+    }
+    return CLOTH_OK;
+}
+
+/* ------------------------------------------------------------ the run */
+
+void cloth_default_output_def(cloth_output_def *def)
+{
+    memset(def, 0, sizeof *def);
+}
+
 cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
                            cloth_summary *summary, cloth_error *err)
 {
+    cloth_output_def def;
+    cloth_default_output_def(&def);
+    def.progress = progress;
+    return cloth_run_sim_with(sim, out_dir, &def, summary, err);
+}
+
+cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
+                                const cloth_output_def *def, cloth_summary *summary,
+                                cloth_error *err)
+{
+    FILE *progress = def->progress;
+    const cloth_events *events = def->events;
+    recording rec = {0};
     cloth_summary s = {.vertices = sim->mesh->n, .springs = sim->mesh->n_springs,
                        .dt = sim->scene.run.dt, .substeps = sim->scene.run.substeps,
                        .status = CLOTH_RUN_OK, .fail_frame = -1, .min_gap = NAN,
@@ -152,12 +187,12 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
     snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
     double cond_sum = 0;
     long cond_count = 0;
-    out_file series = {0}, newton = {0}, sum = {0};
-    cloth_status st = make_dir(out_dir, err);
+    cloth__out_file series = {0}, newton = {0}, sum = {0};
+    cloth_status st = cloth__make_dir(out_dir, err);
     if (st == CLOTH_OK)
-        st = out_open(&series, out_dir, "series.csv", err);
+        st = cloth__out_open(&series, out_dir, "series.csv", err);
     if (st == CLOTH_OK && sim->kernel->log)
-        st = out_open(&newton, out_dir, "newton.csv", err);
+        st = cloth__out_open(&newton, out_dir, "newton.csv", err);
     if (st != CLOTH_OK) {
         if (series.f) {
             fclose(series.f);
@@ -173,35 +208,53 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
     cloth_sim_measure(sim, &fr);
     write_series_row(series.f, &fr);
     accumulate(&s, &fr, &cond_sum, &cond_count);
-    long frames = sim->scene.run.frames;
-    for (long k = 1; k <= frames; k++) {
+    if (def->record)
+        st = record_start(&rec, sim, out_dir, err);
+    long frames = events ? cloth_events_frames(events) : sim->scene.run.frames;
+    int next = 0, halted = 0;
+    /* k frames stepped or tried; with events, a failed frame halts the sim (no row) until
+     * a reset input, as the viewer waits for Reset */
+    for (long k = 1; st == CLOTH_OK && k <= frames; k++) {
+        st = apply_due(sim, events, &next, k - 1, &halted, err);
+        if (st != CLOTH_OK || halted)
+            break;
         cloth_error step_err;
         if (cloth_sim_frame(sim, &fr, &step_err) != CLOTH_OK) {
-            s.status = sim->step_failed ? CLOTH_RUN_STEP_FAILED : CLOTH_RUN_DIVERGED;
-            s.fail_frame = sim->frame + 1;
-            snprintf(s.message, sizeof s.message, "%s", step_err.msg);
+            if (s.fail_frame < 0) {
+                s.status = sim->step_failed ? CLOTH_RUN_STEP_FAILED : CLOTH_RUN_DIVERGED;
+                s.fail_frame = sim->frame + 1;
+                snprintf(s.message, sizeof s.message, "%s", step_err.msg);
+            }
             if (newton.f)
                 write_newton_rows(newton.f, sim);
+            halted = 1;
+            if (events && next < cloth_events_count(events))
+                continue;
             break;
         }
         write_series_row(series.f, &fr);
         if (newton.f)
             write_newton_rows(newton.f, sim);
         accumulate(&s, &fr, &cond_sum, &cond_count);
-        s.frames = k;
+        s.frames++;
         report_progress(progress, sim, k, frames);
+        st = record_frame(&rec, sim, err);
         /* rows reach the disk every frame; a write that fails (a full disk) ends the run
          * here rather than at the last frame, and closing the file names it */
         if (fflush(series.f) != 0 || (newton.f && fflush(newton.f) != 0))
             break;
     }
+    /* inputs after the last frame change no row, but a replay still checks them */
+    if (st == CLOTH_OK && !halted)
+        st = apply_due(sim, events, &next, frames, &halted, err);
     if (s.status == CLOTH_RUN_OK && s.not_converged > 0)
         s.status = CLOTH_RUN_NOT_CONVERGED;
     if (cond_count)
         s.cond_mean = cond_sum / cond_count;
 
-    st = out_close(&series, CLOTH_OK, err);
-    st = out_close(&newton, st, err);
+    st = cloth__out_close(&series, st, err);
+    st = cloth__out_close(&newton, st, err);
+    st = record_finish(&rec, st, err);
     if (s.fail_frame < 0) {
         char obj[1024];
         snprintf(obj, sizeof obj, "%s/final.obj", out_dir);
@@ -209,12 +262,12 @@ cloth_status cloth_run_sim(cloth_sim *sim, const char *out_dir, FILE *progress,
             st = cloth_mesh_write_obj(sim->mesh, sim->x, obj, err);
     }
     if (st == CLOTH_OK)
-        st = out_open(&sum, out_dir, "summary.csv", err);
+        st = cloth__out_open(&sum, out_dir, "summary.csv", err);
     if (st == CLOTH_OK) {
         write_header(sum.f, CLOTH_TABLE_SUMMARY);
         cloth_table_write_row(sum.f, CLOTH_TABLE_SUMMARY, &s);
         fputc('\n', sum.f);
-        st = out_close(&sum, st, err);
+        st = cloth__out_close(&sum, st, err);
     }
     if (summary)
         *summary = s;
@@ -238,13 +291,13 @@ cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *prog
 cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
                                  const cloth_summary *summary, cloth_error *err)
 {
-    out_file done = {0};
-    cloth_status st = out_open(&done, out_dir, "run.done", err);
+    cloth__out_file done = {0};
+    cloth_status st = cloth__out_open(&done, out_dir, "run.done", err);
     if (st != CLOTH_OK)
         return st;
     fprintf(done.f, "id %s\nmessage ", id);
     for (const char *c = summary->message; *c; c++)
         fputc(*c == '\n' || *c == '\r' ? ' ' : *c, done.f);
     fputc('\n', done.f);
-    return out_close(&done, CLOTH_OK, err);
+    return cloth__out_close(&done, CLOTH_OK, err);
 }

@@ -47,8 +47,9 @@ static const char *SWEEP_SUFFIX =
     "run = slow: run.substeps=3\n"
     "vary = run.kernel: explicit, newton\n";
 
-static const char *OUTPUTS[] = {"series.csv", "newton.csv", "final.obj", "summary.csv"};
-#define N_OUTPUTS 4
+static const char *OUTPUTS[] = {"series.csv", "newton.csv", "final.obj", "summary.csv",
+                                "cloth.obj", "cloth.pc2", "events.jsonl"};
+#define N_OUTPUTS 7
 
 /* ------------------------------------------------------------ the driver */
 
@@ -67,6 +68,7 @@ struct op {
     const char *dir;                        /* the output folder                   */
     const char *ref;                        /* a run's files without faults        */
     char kernel[CLOTH_NAME_MAX];
+    int record;                             /* runs: 1 also writes cloth.pc2, cloth.obj */
     char problem[1024];                     /* the first unmet expectation of a try */
 };
 
@@ -122,11 +124,40 @@ static void check_nomem(op *o, cloth_status st, const cloth_error *err)
                   "%s: an allocation failed, but status %d, '%s'", o->name, (int)st, err->msg);
 }
 
+/* A whole file's bytes (a PC2 holds NULs) into *len, or NULL. */
+static char *read_bytes(const char *dir, const char *name, long *len)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)*len + 1);
+    if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
 /* Every output file in o->dir that exists is the one the faultless run wrote (timings
  * dropped). */
 static void check_outputs_intact(op *o)
 {
+    long got_len = 0, want_len = -1;
+    char *got = read_bytes(o->dir, "cloth.pc2", &got_len);
+    char *want = got ? read_bytes(o->ref, "cloth.pc2", &want_len) : NULL;
+    EXPECT(o, !got || (want && got_len == want_len && memcmp(got, want, (size_t)got_len) == 0),
+           "%s: %s/cloth.pc2 differs from a faultless run's", o->name, o->dir);
+    free(got);
+    free(want);
     for (int f = 0; f < N_OUTPUTS; f++) {
+        if (strcmp(OUTPUTS[f], "cloth.pc2") == 0)
+            continue; /* binary, compared above */
         char *got = tu_slurp(o->dir, OUTPUTS[f]);
         if (!got)
             continue;
@@ -327,7 +358,13 @@ static void reference_run(op *o)
     o->ref = tu_temp_dir(0);
     cloth_summary s;
     cloth_error err;
-    ck_assert_msg(cloth_run(&o->scene, o->ref, NULL, &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    cloth_output_def def;
+    cloth_default_output_def(&def);
+    def.record = o->record;
+    ck_assert_msg(cloth_sim_create(&o->scene, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth_run_sim_with(sim, o->ref, &def, &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim_destroy(sim);
 }
 
 START_TEST(alloc_run)
@@ -351,7 +388,10 @@ static void prepare_io(op *o)
 static cloth_status run_run_sim(op *o, cloth_error *err)
 {
     cloth_summary s;
-    return cloth_run_sim(o->sim, o->dir, NULL, &s, err);
+    cloth_output_def def;
+    cloth_default_output_def(&def);
+    def.record = o->record;
+    return cloth_run_sim_with(o->sim, o->dir, &def, &s, err);
 }
 
 static void check_io(op *o, cloth_status st, const cloth_error *err)
@@ -369,6 +409,68 @@ START_TEST(io_run)
             .check = check_io, .cleanup = cleanup_live};
     scene_for(&o, _i);
     reference_run(&o);
+    inject_both(&o);
+}
+END_TEST
+
+/* A recorded run (cloth.pc2, cloth.obj): the files fail in turn, and with the sim made
+ * before, the allocations of the run (the PC2 writer's). */
+START_TEST(io_record)
+{
+    op o = {.name = "recorded run files", .kind = _i ? INJECT_ALLOC : INJECT_IO,
+            .prepare = prepare_io, .run = run_run_sim,
+            .check = _i ? check_run_nomem : check_io, .cleanup = cleanup_live, .record = 1};
+    scene_for(&o, 0);
+    reference_run(&o);
+    inject_both(&o);
+}
+END_TEST
+
+/* A viewer session (events.jsonl, series.csv): open, a frame, an input, a frame, close;
+ * a failure ends it, and closing it still frees everything. */
+static cloth_status run_session(op *o, cloth_error *err)
+{
+    static const char *const sets[] = {"run.frames=3"};
+    cloth_session *ss;
+    cloth_status st = cloth_session_open(o->sim, o->dir, "faults.ini", sets, 1, &ss, err);
+    if (st != CLOTH_OK)
+        return st;
+    cloth_frame fr;
+    cloth_input in = {.kind = CLOTH_INPUT_SET, .assignment = "world.wind=1 0 0"};
+    st = cloth_session_frame(ss, &fr, err);
+    if (st == CLOTH_OK)
+        st = cloth_session_input(ss, &in, NULL, err);
+    if (st == CLOTH_OK)
+        st = cloth_session_frame(ss, &fr, err);
+    cloth_error close_err;
+    cloth_status closed = cloth_session_close(ss, &close_err);
+    if (st == CLOTH_OK && closed != CLOTH_OK) {
+        *err = close_err;
+        st = closed;
+    }
+    return st;
+}
+
+static void reference_session(op *o)
+{
+    o->ref = tu_temp_dir(0);
+    const char *dir = o->dir;
+    o->dir = o->ref;
+    cloth_error err;
+    ck_assert_msg(cloth_sim_create(&o->scene, &o->sim, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(run_session(o, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim_destroy(o->sim);
+    o->sim = NULL;
+    o->dir = dir;
+}
+
+START_TEST(faults_session)
+{
+    op o = {.name = "session files", .kind = _i ? INJECT_ALLOC : INJECT_IO,
+            .prepare = prepare_io, .run = run_session,
+            .check = _i ? check_run_nomem : check_io, .cleanup = cleanup_live};
+    scene_for(&o, 0);
+    reference_session(&o);
     inject_both(&o);
 }
 END_TEST
@@ -533,6 +635,28 @@ START_TEST(frames_allocate_nothing)
 }
 END_TEST
 
+/* Recording a frame allocates nothing either: the PC2 writer's sample buffer is made
+ * with the writer. */
+START_TEST(record_appends_allocate_nothing)
+{
+    enum { N = 50 };
+    char path[1100];
+    snprintf(path, sizeof path, "%s/noalloc.pc2", tu_temp_dir(2));
+    cloth_pc2_writer *w;
+    cloth_error err;
+    ck_assert_msg(cloth_pc2_create(path, N, 0.0f, 1.0f, &w, &err) == CLOTH_OK, "%s", err.msg);
+    double x[3 * N] = {0};
+    cloth_status st = CLOTH_OK;
+    inject_arm(INJECT_ALLOC, LONG_MAX, 0);
+    for (int k = 0; k < 5 && st == CLOTH_OK; k++)
+        st = cloth_pc2_append(w, x, &err);
+    long calls = inject_disarm(NULL);
+    ck_assert_msg(st == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(calls == 0, "%ld allocations in 5 appended samples", calls);
+    ck_assert(cloth_pc2_finish(w, &err) == CLOTH_OK);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- numbers */
 
 /* Not a check: prints how many distinct call sites were made to fail (the README's
@@ -566,9 +690,12 @@ int main(void)
     tcase_add_test(tc, alloc_omega_max);
     tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
+    tcase_add_loop_test(tc, io_record, 0, 2);
+    tcase_add_loop_test(tc, faults_session, 0, 2);
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
     tcase_add_loop_test(tc, faults_collect, 0, 2);
     tcase_add_loop_test(tc, frames_allocate_nothing, 0, 3 * cloth_kernel_count());
+    tcase_add_test(tc, record_appends_allocate_nothing);
     tcase_add_test(tc, report_sites);
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);

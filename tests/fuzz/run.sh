@@ -15,6 +15,7 @@ mkdir -p "$corpus" "$crashes"
 case $t in
     obj) seeds="experiments/meshes" dict=tests/fuzz/obj.dict ;;
     commands) seeds="" dict=tests/fuzz/commands.dict ;;
+    events) seeds="" dict=tests/fuzz/events.dict ;;
     *) seeds="experiments" dict=build/fuzz/$t.dict ;;
 esac
 dirs="$corpus"

@@ -24,10 +24,11 @@ export function freePort() {
   });
 }
 
-// Starts the server and resolves once it prints its URL.
+// Starts the server and resolves once it prints its URL.  scene: a scene file, or the
+// arguments that stand for one (['--replay', DIR]).
 export async function startServer(cloth, scene, extra = [], env = {}) {
   const port = await freePort();
-  const proc = spawn(cloth, ['serve', scene, '--port', String(port), '--web',
+  const proc = spawn(cloth, ['serve', ...[].concat(scene), '--port', String(port), '--web',
     path.join(root, 'src/app/serve/web'), ...extra], { cwd: root, env: { ...process.env, ...env } });
   let out = '', err = '';
   proc.stdout.on('data', (d) => { out += d; });

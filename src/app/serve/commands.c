@@ -102,15 +102,27 @@ static int get_bool(const cJSON *o, const char *name, int *on, cloth__reply *r)
     return 1;
 }
 
-/* Applies a --set style assignment; on failure tells the page why. */
-static int apply(cloth__viewer *v, const char *assignment, cloth__reply *r)
+/* Every change the page makes to the sim goes through here as a cloth_input, the one
+ * entry point the replay uses too; with a session it is also recorded (events.jsonl).
+ * 1 when the sim took it; otherwise the page is told why. */
+static int input(cloth__viewer *v, const cloth_input *in, int *vertex, cloth__reply *r)
 {
     cloth_error err;
-    if (cloth_sim_set(v->sim, assignment, &err) != CLOTH_OK) {
+    cloth_status st = v->session ? cloth_session_input(v->session, in, vertex, &err)
+                                 : cloth_sim_input(v->sim, in, vertex, &err);
+    if (st != CLOTH_OK) {
         reply_error(r, "%s", err.msg);
         return 0;
     }
     return 1;
+}
+
+/* Applies a --set style assignment; on failure tells the page why. */
+static int apply(cloth__viewer *v, const char *assignment, cloth__reply *r)
+{
+    cloth_input in = {.kind = CLOTH_INPUT_SET};
+    snprintf(in.assignment, sizeof in.assignment, "%s", assignment);
+    return input(v, &in, NULL, r);
 }
 
 /* The facts of the sim's kernel now. */
@@ -293,15 +305,11 @@ static void cmd_set(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
 
 static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
 {
-    double origin[3], dir[3];
+    cloth_input in = {.kind = CLOTH_INPUT_GRAB, .radius = v->pick_radius};
     int vertex;
-    cloth_error err;
-    if (!get_vec3(msg, "origin", origin, r) || !get_vec3(msg, "dir", dir, r))
+    if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r) ||
+        !input(v, &in, &vertex, r))
         return;
-    if (cloth_sim_grab(v->sim, origin, dir, v->pick_radius, &vertex, &err) != CLOTH_OK) {
-        reply_error(r, "%s", err.msg);
-        return;
-    }
     v->grab_owner = vertex >= 0 ? page : NULL;
     snprintf(r->text, sizeof r->text, "{\"type\":\"grab\",\"vertex\":%d}", vertex);
     r->state_changed = 1;
@@ -309,14 +317,13 @@ static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth
 
 static void cmd_drag(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
 {
-    double origin[3], dir[3];
-    cloth_error err;
-    if (!get_vec3(msg, "origin", origin, r) || !get_vec3(msg, "dir", dir, r))
+    cloth_input in = {.kind = CLOTH_INPUT_DRAG};
+    if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r))
         return;
     if (v->grab_owner != page || !page)
         reply_error(r, "drag: this page holds no vertex (grab first)");
-    else if (cloth_sim_drag(v->sim, origin, dir, &err) != CLOTH_OK)
-        reply_error(r, "%s", err.msg);
+    else
+        input(v, &in, NULL, r);
 }
 
 /* Letting go of what another page holds is not this page's business: nothing happens. */
@@ -326,7 +333,8 @@ static void cmd_release(cloth__viewer *v, const void *page, const cJSON *msg,
     (void)msg;
     if (v->grab_owner != page || !page)
         return;
-    cloth_sim_release(v->sim);
+    cloth_input in = {.kind = CLOTH_INPUT_RELEASE};
+    input(v, &in, NULL, r);
     v->grab_owner = NULL;
     r->state_changed = 1;
 }
@@ -336,7 +344,6 @@ static void cmd_pin(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
     (void)page;
     const cJSON *vertex = cJSON_GetObjectItemCaseSensitive(msg, "vertex");
     int on, n = cloth_sim_mesh(v->sim)->n;
-    cloth_error err;
     if (!get_bool(msg, "on", &on, r))
         return;
     if (!cJSON_IsNumber(vertex) || vertex->valuedouble != floor(vertex->valuedouble) ||
@@ -347,17 +354,16 @@ static void cmd_pin(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
     int i = (int)vertex->valuedouble;
     if (cloth_sim_grabbed(v->sim) == i) /* pinning it ends the grab */
         v->grab_owner = NULL;
-    if (cloth_sim_pin(v->sim, i, on, &err) != CLOTH_OK)
-        reply_error(r, "%s", err.msg);
-    else
-        r->state_changed = 1;
+    cloth_input in = {.kind = CLOTH_INPUT_PIN, .vertex = i, .on = on};
+    r->state_changed = input(v, &in, NULL, r);
 }
 
 static void cmd_reset(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
 {
     (void)page;
     (void)msg;
-    cloth_sim_reset(v->sim);
+    cloth_input in = {.kind = CLOTH_INPUT_RESET};
+    input(v, &in, NULL, r);
     v->grab_owner = NULL;
     v->diverged = 0;
     r->positions_changed = 1;
@@ -374,6 +380,72 @@ static void cmd_freeze(cloth__viewer *v, const void *page, const cJSON *msg, clo
     }
 }
 
+/* ------------------------------------------------------------- replaying */
+
+/* Shows sample k: its positions become the sim's (nothing steps a replay). */
+static int show_sample(cloth__viewer *v, int k)
+{
+    cloth_error err;
+    if (cloth_pc2_sample(v->replay, k, v->replay_buf, &err) != CLOTH_OK)
+        return 0;
+    double *x = cloth_sim_positions(v->sim);
+    int n = cloth_sim_mesh(v->sim)->n;
+    for (int i = 0; i < 3 * n; i++)
+        x[i] = v->replay_buf[i];
+    v->replay_frame = k;
+    return 1;
+}
+
+int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt)
+{
+    cloth_pc2_info info;
+    cloth_pc2_header(r, &info);
+    if (info.points != cloth_sim_mesh(v->sim)->n || info.samples < 1)
+        return -1;
+    v->replay_buf = malloc(sizeof(float) * 3 * (size_t)info.points);
+    if (!v->replay_buf)
+        return -1;
+    v->replay = r;
+    v->replay_samples = info.samples;
+    v->replay_dt = dt;
+    v->playing = 1;
+    return show_sample(v, 0) ? 0 : -1;
+}
+
+void cloth__viewer_free(cloth__viewer *v)
+{
+    free(v->replay_buf);
+    v->replay_buf = NULL;
+}
+
+static void cmd_play(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    int on;
+    if (get_bool(msg, "on", &on, r)) {
+        v->playing = on;
+        r->state_changed = 1;
+    }
+}
+
+static void cmd_seek(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
+{
+    (void)page;
+    const cJSON *frame = cJSON_GetObjectItemCaseSensitive(msg, "frame");
+    if (!cJSON_IsNumber(frame) || frame->valuedouble != floor(frame->valuedouble) ||
+        frame->valuedouble < 0 || frame->valuedouble >= v->replay_samples) {
+        reply_error(r, "seek: 'frame' must be a frame of the recording in [0, %d]",
+                    v->replay_samples - 1);
+        return;
+    }
+    if (!show_sample(v, (int)frame->valuedouble)) {
+        reply_error(r, "seek: cannot read frame %d of the recording", (int)frame->valuedouble);
+        return;
+    }
+    r->positions_changed = 1;
+    r->state_changed = 1;
+}
+
 /* Message type -> handler, with the members each takes. */
 typedef struct command {
     const char *type;
@@ -386,12 +458,18 @@ static const char *const keys_set[] = {"type", "name", "value", NULL};
 static const char *const keys_ray[] = {"type", "origin", "dir", NULL};
 static const char *const keys_pin[] = {"type", "vertex", "on", NULL};
 static const char *const keys_freeze[] = {"type", "on", NULL};
+static const char *const keys_seek[] = {"type", "frame", NULL};
 
 static const command commands[] = {
     {"set", keys_set, cmd_set},           {"grab", keys_ray, cmd_grab},
     {"drag", keys_ray, cmd_drag},         {"release", keys_bare, cmd_release},
     {"pin", keys_pin, cmd_pin},           {"reset", keys_bare, cmd_reset},
     {"freeze", keys_freeze, cmd_freeze},
+};
+
+/* What a replay takes instead. */
+static const command replay_commands[] = {
+    {"play", keys_freeze, cmd_play}, {"seek", keys_seek, cmd_seek},
 };
 
 void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,
@@ -403,14 +481,21 @@ void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,
         reply_error(reply, "a message is a JSON object with a string 'type'");
         return;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(type->valuestring, commands[i].type) == 0) {
-            if (only_keys(msg, commands[i].keys, reply))
-                commands[i].run(v, page, msg, reply);
+    const command *table = v->replay ? replay_commands : commands;
+    size_t n = v->replay ? sizeof replay_commands / sizeof replay_commands[0]
+                         : sizeof commands / sizeof commands[0];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(type->valuestring, table[i].type) == 0) {
+            if (only_keys(msg, table[i].keys, reply))
+                table[i].run(v, page, msg, reply);
             return;
         }
-    reply_error(reply, "unknown message type '%.*s'", utf8_prefix(type->valuestring, 40),
-                type->valuestring);
+    if (v->replay)
+        reply_error(reply, "'%.*s': this is a replay of a recording: only play and seek",
+                    utf8_prefix(type->valuestring, 40), type->valuestring);
+    else
+        reply_error(reply, "unknown message type '%.*s'", utf8_prefix(type->valuestring, 40),
+                    type->valuestring);
 }
 
 void cloth__viewer_text(cloth__viewer *v, const void *page, const char *text, size_t len,
@@ -438,8 +523,21 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
 {
     memset(reply, 0, sizeof *reply);
     cloth_error err;
+    if (v->replay) {
+        if (v->playing)
+            show_sample(v, (v->replay_frame + 1) % v->replay_samples);
+        cloth_sim_measure(v->sim, f);
+        f->drift = NAN; /* a recording holds no velocities: no energy to speak of */
+        f->frame = v->replay_frame;
+        f->time = v->replay_frame * v->replay_dt;
+        f->iterations = 0;
+        f->wall_ms = 0;
+        return;
+    }
     if (!v->frozen && !v->diverged) {
-        if (cloth_sim_frame(v->sim, f, &err) == CLOTH_OK)
+        cloth_status st = v->session ? cloth_session_frame(v->session, f, &err)
+                                     : cloth_sim_frame(v->sim, f, &err);
+        if (st == CLOTH_OK)
             return;
         v->diverged = 1;
         reply_error(reply, "%s; press Reset", err.msg);
@@ -510,6 +608,11 @@ static void add_state(const cloth__viewer *v, cJSON *o)
     cJSON_AddBoolToObject(o, "diverged", v->diverged);
     cJSON_AddNumberToObject(o, "grabbed", cloth_sim_grabbed(v->sim));
     cJSON_AddNumberToObject(o, "sphere_offset", sc->sphere.offset);
+    if (v->replay) {
+        cJSON *rp = cJSON_AddObjectToObject(o, "playback");
+        cJSON_AddNumberToObject(rp, "frame", v->replay_frame);
+        cJSON_AddBoolToObject(rp, "playing", v->playing);
+    }
 }
 
 static char *print_and_delete(cJSON *o)
@@ -543,6 +646,11 @@ char *cloth__viewer_hello(const cloth__viewer *v, double max_fps)
     cJSON *k = cJSON_AddArrayToObject(o, "kernels");
     for (int i = 0; cloth_kernel_name(i); i++)
         cJSON_AddItemToArray(k, cJSON_CreateString(cloth_kernel_name(i)));
+    if (v->replay) {
+        cJSON *rp = cJSON_AddObjectToObject(o, "replay");
+        cJSON_AddNumberToObject(rp, "frames", v->replay_samples);
+        cJSON_AddNumberToObject(rp, "fps", 1 / v->replay_dt);
+    }
     add_state(v, o);
     return print_and_delete(o);
 }

@@ -17,7 +17,13 @@
  *   {"type":"drag","origin":[..],"dir":[..]}   {"type":"release"}
  *   {"type":"pin","vertex":i,"on":true|false}
  *   {"type":"reset"}   {"type":"freeze","on":true|false}
- * A bad message gets an error reply and changes nothing. */
+ * A bad message gets an error reply and changes nothing.
+ *
+ * Replaying a recording (cloth serve --replay DIR) the sim only holds the positions of
+ * the sample shown; hello adds "replay":{frames, fps}, state adds
+ * "playback":{frame, playing}, the frame message's "frame" is the sample's, and the page
+ * may send only
+ *   {"type":"play","on":true|false}   {"type":"seek","frame":k} */
 #ifndef CLOTH_APP_COMMANDS_H
 #define CLOTH_APP_COMMANDS_H
 
@@ -39,6 +45,13 @@ typedef struct cloth__viewer {
     double k_own[CLOTH__VIEW_KERNELS];       /* each kernel's stiffness_key in the scene,
                                               * or 0 (cloth_kernel_facts)               */
     double pick_radius;         /* vertex sphere radius for picking (m)               */
+    cloth_session *session;     /* records inputs and frames (--events), or NULL      */
+    cloth_pc2 *replay;          /* --replay: the recording played instead of stepping */
+    float *replay_buf;          /* one sample of it                                   */
+    int replay_frame;           /* the sample shown                                   */
+    int replay_samples;
+    double replay_dt;           /* seconds between two samples                        */
+    int playing;                /* 1: the clock moves to the next sample              */
 } cloth__viewer;
 
 /* What one message does beyond the sim: a reply for the sender, and what every page
@@ -51,6 +64,13 @@ typedef struct cloth__reply {
 
 /* Starts a viewer on sim: not frozen, stiffness 1, the pick radius from the mesh. */
 void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim);
+
+/* Makes v play the recording r (its points: the sim's vertices), dt seconds a sample,
+ * from sample 0, playing.  -1 when the counts differ or memory runs out. */
+int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt);
+
+/* Frees what the viewer allocated (the replay's sample). */
+void cloth__viewer_free(cloth__viewer *v);
 
 /* Carries out one decoded message from page (any token naming the sender; compared with
  * the grab's owner).  Fills *reply. */

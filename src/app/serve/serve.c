@@ -75,6 +75,8 @@ void cloth_default_serve_def(cloth_serve_def *def)
     def->web_dir = "src/app/serve/web";
     def->max_fps = 60;
     def->log = stdout;
+    def->session = NULL;
+    def->replay = NULL;
 }
 
 /* ----------------------------------------------------------------- sending */
@@ -379,12 +381,21 @@ cloth_status cloth_serve(cloth_sim *sim, const cloth_serve_def *def, cloth_error
     memset(&s, 0, sizeof s);
     s.def = *def;
     cloth__viewer_init(&s.view, sim);
+    s.view.session = def->session;
+    if (def->replay && cloth__viewer_replay(&s.view, def->replay, 1 / def->max_fps) != 0) {
+        cloth__viewer_free(&s.view);
+        return cloth__fail(err, CLOTH_EINVAL, "the recording does not fit the mesh (or out of "
+                           "memory)");
+    }
     s.frame_len = sizeof(float) * cloth__viewer_frame_floats(&s.view);
     s.frame_buf = calloc(1, LWS_PRE + s.frame_len);
-    if (!s.frame_buf)
+    if (!s.frame_buf) {
+        cloth__viewer_free(&s.view);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
+    }
     s.context = listen_on(&s);
     if (!s.context) {
+        cloth__viewer_free(&s.view);
         free(s.frame_buf);
         return cloth__fail(err, CLOTH_EIO, "cannot listen on 127.0.0.1:%d (in use?)",
                            def->port);
@@ -401,8 +412,14 @@ cloth_status cloth_serve(cloth_sim *sim, const cloth_serve_def *def, cloth_error
     stop_requested = 0;
     if (def->log) {
         const cloth_scene *sc = cloth_sim_scene(sim);
-        fprintf(def->log, "cloth serve: %s (%d vertices, %s kernel) at http://127.0.0.1:%d/\n",
-                sc->source, cloth_sim_mesh(sim)->n, sc->run.kernel, def->port);
+        if (def->replay)
+            fprintf(def->log, "cloth serve: replay of %d frames of %d vertices at %g frames/s "
+                    "at http://127.0.0.1:%d/\n", s.view.replay_samples, cloth_sim_mesh(sim)->n,
+                    def->max_fps, def->port);
+        else
+            fprintf(def->log, "cloth serve: %s (%d vertices, %s kernel) at "
+                    "http://127.0.0.1:%d/\n", sc->source, cloth_sim_mesh(sim)->n,
+                    sc->run.kernel, def->port);
         fflush(def->log);
     }
     while (!stop_requested)
@@ -410,6 +427,7 @@ cloth_status cloth_serve(cloth_sim *sim, const cloth_serve_def *def, cloth_error
             break;
     lws_sul_schedule(s.context, 0, &s.tick, tick, LWS_SET_TIMER_USEC_CANCEL);
     lws_context_destroy(s.context);
+    cloth__viewer_free(&s.view);
     free(s.frame_buf);
     free(s.hello_buf);
     free(s.state_buf);

@@ -11,9 +11,12 @@ typedef struct cloth_serve_def {
     const char *web_dir;        /* folder with index.html (and node_modules)          */
     double max_fps;             /* simulated frames per second at most                */
     FILE *log;                  /* the URL and notices; NULL for silence              */
+    cloth_session *session;     /* records the pages' inputs and the frames, or NULL  */
+    cloth_pc2 *replay;          /* a recording to play instead of stepping, or NULL;
+                                 * max_fps is then its frame rate                     */
 } cloth_serve_def;
 
-/* port 8080, web_dir "src/app/serve/web", 60 frames/s, log stdout. */
+/* port 8080, web_dir "src/app/serve/web", 60 frames/s, log stdout, no session. */
 void cloth_default_serve_def(cloth_serve_def *def);
 
 /* Serves sim until SIGINT or SIGTERM; returns CLOTH_OK after a clean shutdown, or an

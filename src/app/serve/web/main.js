@@ -202,6 +202,7 @@ function onMetrics(msg) {
     if (history.length > HISTORY) history.shift();
   }
   viewer.metrics = msg;
+  if (viewer.hello && viewer.hello.replay) showReplayFrame(msg.frame);
   const now = performance.now();
   if (now - fpsWindowStart >= 1000) {
     viewer.fps = (1000 * fpsWindowFrames) / (now - fpsWindowStart);
@@ -210,11 +211,18 @@ function onMetrics(msg) {
   }
   const st = viewer.state;
   statusEl.textContent =
-    `${st ? st.params.kernel : ''} · frame ${msg.frame} · t = ${(msg.time ?? 0).toFixed(2)} s · ` +
+    `${viewer.hello?.replay ? 'replay' : st ? st.params.kernel : ''} · frame ${msg.frame} · t = ${(msg.time ?? 0).toFixed(2)} s · ` +
     `${viewer.fps.toFixed(1)} frames/s${msg.frozen ? ' (frozen)' : ''}\n` +
     `kernel ${(msg.wall_ms ?? 0).toFixed(2)} ms/frame · ${msg.iterations} iterations/frame · ` +
     `max stretch ${fmtPct(msg.stretch_max)} · drift ${fmt(msg.drift)}`;
   drawPlot();
+}
+
+// The slider follows the frame shown, unless the user is moving it.
+function showReplayFrame(k) {
+  if (!ctl.frame || replay.frame === k || ctl.frame.domElement.contains(document.activeElement)) return;
+  replay.frame = k;
+  ctl.frame.updateDisplay();
 }
 
 const fmt = (v) => (v === null || v === undefined ? '—' : v.toExponential(2));
@@ -265,8 +273,20 @@ const actions = {
   Freeze: () => send({ type: 'freeze', on: !(viewer.state && viewer.state.frozen) }),
 };
 
+// A replay (cloth serve --replay DIR): Play/Pause and the frame slider only.
+const replay = { frame: 0 };
+function buildReplayGui(h) {
+  gui = new GUI({ title: 'clothbench replay' });
+  ctl.play = gui.add({ Play: () => send({ type: 'play', on: !viewer.state?.playback?.playing }) }, 'Play');
+  ctl.frame = gui.add(replay, 'frame', 0, h.replay.frames - 1, 1).name('Frame')
+    .onChange((k) => send({ type: 'seek', frame: k }));
+  document.getElementById('help').textContent =
+    `replay: ${h.replay.frames} frames at ${h.replay.fps.toFixed(0)} frames/s · right-drag: orbit · wheel: zoom`;
+}
+
 function buildGui(h) {
   if (gui) gui.destroy();
+  if (h.replay) return buildReplayGui(h);
   gui = new GUI({ title: 'clothbench' });
   Object.assign(params, h.params);
   const set = (name) => (value) => send({ type: 'set', name, value });
@@ -305,6 +325,11 @@ function buildGui(h) {
 // Controls follow the server's values (after Reset, a kernel switch, another page).
 function onState(msg) {
   viewer.state = msg;
+  if (msg.playback) {
+    if (ctl.play) ctl.play.name(msg.playback.playing ? 'Pause' : 'Play');
+    showReplayFrame(msg.playback.frame);
+    return updatePins();
+  }
   if (msg.diverged) showError('the run diverged: press Reset (and lower Stiffness or raise Substeps)');
   for (const k of Object.keys(msg.params)) {
     if (!ctl[k] || msg.params[k] === null) continue;
@@ -337,7 +362,7 @@ function rayAt(ev) {
 }
 let dragging = false, pendingDrag = null;
 renderer.domElement.addEventListener('pointerdown', (ev) => {
-  if (ev.button !== 0) return;
+  if (ev.button !== 0 || (viewer.hello && viewer.hello.replay)) return;
   dragging = true;
   renderer.domElement.setPointerCapture(ev.pointerId);
   send({ type: 'grab', ...rayAt(ev) });
