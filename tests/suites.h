@@ -34,6 +34,7 @@
     X(strain_limit) \
     X(io_failures) \
     X(self_contact) \
+    X(garment) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
