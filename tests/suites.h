@@ -35,6 +35,7 @@
     X(io_failures) \
     X(self_contact) \
     X(garment) \
+    X(garment_sewing) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
