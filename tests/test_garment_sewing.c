@@ -267,6 +267,38 @@ START_TEST(shipped_garments_sew_into_manifold_meshes)
 }
 END_TEST
 
+/* mesh.garment: the sim sews and welds the pattern with the scene's kernel; its mesh is
+ * the welded garment (the short skirt: 1182 panel vertices, 44 seam pairs -> 1138), with
+ * a structural spring on every edge; row pins and cloth_mesh_create are refused. */
+START_TEST(scene_mesh_garment)
+{
+    const char *text = "[mesh]\ngarment = ../experiments/garments/short_skirt.json\n"
+                       "pins = none\n[run]\nkernel = verlet\nsubsteps = 5\n";
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "garment.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    ck_assert_int_eq(m->n, 1138);
+    ck_assert_int_eq(m->n_tris, 2180);
+    int boundary, interior, bad;
+    cloth__edge_census(m->tris, m->n_tris, &boundary, &interior, &bad);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(m->family_count[CLOTH_STRUCTURAL], boundary + interior);
+    ck_assert_int_eq(m->n_hinges, interior);
+    cloth_frame f;
+    ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim_destroy(sim);
+    cloth_mesh *mesh;
+    ck_assert_int_eq(cloth_mesh_create(&s, &mesh, &err), CLOTH_EINVAL);
+    ck_assert_msg(strstr(err.msg, "mesh.garment") != NULL, "%s", err.msg);
+    ck_assert(cloth_scene_set(&s, "mesh.pins=top-row", 1, &err) == CLOTH_OK);
+    ck_assert_int_eq(cloth_sim_create(&s, &sim, &err), CLOTH_EINVAL);
+    ck_assert_msg(strstr(err.msg, "mesh.pins: a garment has no rows") != NULL, "%s", err.msg);
+}
+END_TEST
+
 Suite *suite_garment_sewing(void)
 {
     Suite *s = suite_create("garment_sewing");
@@ -284,6 +316,7 @@ Suite *suite_garment_sewing(void)
     tcase_add_test(tc, seam_pairing_splits_where_a_side_lacks_a_vertex);
     tcase_add_loop_test(tc, shipped_garments_sew_into_manifold_meshes, 0,
                         (int)(sizeof shipped / sizeof shipped[0]));
+    tcase_add_test(tc, scene_mesh_garment);
     suite_add_tcase(s, tc);
     return s;
 }
