@@ -70,7 +70,7 @@ static double angle_at(const double *a, const double *b, const double *c)
     return atan2(fabs(u[0] * w[1] - u[1] * w[0]), u[0] * w[0] + u[1] * w[1]);
 }
 
-static void measure(cloth__panel_mesh *pm)
+void cloth__panel_mesh_measure(cloth__panel_mesh *pm)
 {
     double smallest = M_PI, area = 0;
     for (int t = 0; t < pm->n_tris; t++) {
@@ -332,7 +332,7 @@ cloth_status cloth__mesh_outline(const double *c, int n, double h, const char *w
     cloth__delaunay_destroy(dt);
     free(edge_of);
     free(boundary);
-    measure(pm);
+    cloth__panel_mesh_measure(pm);
     return CLOTH_OK;
 fail:
     cloth__delaunay_destroy(dt);

@@ -32,6 +32,9 @@ cloth_status cloth__mesh_outline(const double *corners, int n, double h, const c
                                  cloth__panel_mesh *out, cloth_error *err);
 void cloth__panel_mesh_free(cloth__panel_mesh *pm);
 
+/* Recomputes min_angle and area (after splits or moved vertices). */
+void cloth__panel_mesh_measure(cloth__panel_mesh *pm);
+
 /* 1 when (x, y) is inside the polygon (even-odd rule), 0 outside. */
 int cloth__polygon_contains(const double *corners, int n, double x, double y);
 

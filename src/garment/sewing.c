@@ -6,10 +6,13 @@
  *
  * Pairing a seam: both sides are polylines of outline vertices, parametrised by
  * normalised arc length t in [0, 1] (the side b backwards with reverse).  Walking both
- * lists in order of t, vertices closer than a third of a segment (in t) pair up; a vertex
- * with no partner gets one by splitting the other side's segment at the same t
+ * lists in order of t, vertices closer than a third of a segment (in t) pair up, and one
+ * that is not a corner slides along its straight outline edge to its partner's t; a
+ * vertex with no partner gets one by splitting the other side's segment at the same t
  * (mesh_outline.c: the triangle on that segment is split in two).  Both sides then have
- * the same number of vertices, paired in order.
+ * the same number of vertices, paired in order, each pair at the same arc length: a
+ * zero-rest-length spring between vertices at different arc lengths would pull against
+ * the panels' springs and stop short of the weld distance.
  *
  * Placement (pattern.h): the panel's u (across) is arc length on a cylinder of the wrap
  * radius R about the axis a through offset, its v (up) runs along a; the panel's centre
@@ -61,6 +64,7 @@ typedef struct { int pa, va, pb, vb; } local_pair;
 typedef struct {
     int *v;                     /* vertices along the side                            */
     double *t;                  /* their normalised arc length                        */
+    unsigned char *corner;      /* 1 where an outline edge starts or ends             */
     int n;
 } side_list;
 
@@ -83,12 +87,15 @@ static int side_vertices(const cloth__panel_mesh *pm, int n_edges, int first, in
     }
     s->v = malloc(sizeof(int) * (size_t)(count + 1));
     s->t = malloc(sizeof(double) * (size_t)(count + 1));
-    if (!s->v || !s->t || start < 0)
+    s->corner = malloc((size_t)(count + 1));
+    if (!s->v || !s->t || !s->corner || start < 0)
         return 1;
     s->n = count + 1;
     double len = 0;
     for (int k = 0; k <= count; k++) {
-        s->v[k] = pm->boundary[(start + k) % nb];
+        int j = (start + k) % nb;
+        s->v[k] = pm->boundary[j];
+        s->corner[k] = pm->boundary_edge[j] != pm->boundary_edge[(j + nb - 1) % nb];
         if (k > 0) {
             const double *a = pm->uv + 2 * s->v[k - 1], *b = pm->uv + 2 * s->v[k];
             len += hypot(b[0] - a[0], b[1] - a[1]);
@@ -104,6 +111,19 @@ static void side_free(side_list *s)
 {
     free(s->v);
     free(s->t);
+    free(s->corner);
+}
+
+/* Slides vertex k of side s (not a corner: its neighbours lie on the same straight
+ * outline edge) to arc length t, between the previous paired vertex prev (at tprev) and
+ * its next one on the side. */
+static void slide(cloth__panel_mesh *pm, side_list *s, int k, int prev, double tprev, double t)
+{
+    const double *a = pm->uv + 2 * prev, *b = pm->uv + 2 * s->v[k + 1];
+    double f = (t - tprev) / (s->t[k + 1] - tprev);
+    pm->uv[2 * s->v[k]] = a[0] + f * (b[0] - a[0]);
+    pm->uv[2 * s->v[k] + 1] = a[1] + f * (b[1] - a[1]);
+    s->t[k] = t;
 }
 
 /* Splits the outline segment between vertices u and w of pm at fraction f from u. */
@@ -171,6 +191,10 @@ static cloth_status pair_seam(cloth__garment *g, int s, local_pair **pairs, int 
             seg = fmin(seg, B.t[j] - B.t[j - 1]);
         local_pair p = {pa, -1, pb, -1};
         if (i < A.n && j < B.n && fabs(A.t[i] - B.t[j]) <= SNAP_FRACTION * seg) {
+            if (A.t[i] != B.t[j] && !A.corner[i])
+                slide(&g->panels[pa], &A, i, prev_a, tprev_a, B.t[j]);
+            else if (A.t[i] != B.t[j] && !B.corner[j])
+                slide(&g->panels[pb], &B, j, prev_b, tprev_b, A.t[i]);
             p.va = A.v[i];
             p.vb = B.v[j];
             tprev_a = A.t[i++];
@@ -262,7 +286,6 @@ cloth_status cloth__garment_prepare(const cloth__pattern *pt, cloth__garment **o
             cloth__garment_free(g);
             return st;
         }
-        g->min_angle = fmin(g->min_angle, g->panels[i].min_angle);
     }
     local_pair *pairs = NULL;
     int n_pairs = 0, cap = 0;
@@ -275,6 +298,8 @@ cloth_status cloth__garment_prepare(const cloth__pattern *pt, cloth__garment **o
         }
     }
     for (int i = 0; i < pt->n_panels; i++) {
+        cloth__panel_mesh_measure(&g->panels[i]);
+        g->min_angle = fmin(g->min_angle, g->panels[i].min_angle);
         g->offset[i + 1] = g->offset[i] + g->panels[i].n;
         g->n_tris += g->panels[i].n_tris;
     }
@@ -500,10 +525,12 @@ cloth_status cloth__garment_weld(cloth__garment *g, cloth_error *err)
     g->n_welded_tris = m;
     int boundary, interior, bad;
     cloth__edge_census(g->welded_tris, m, &boundary, &interior, &bad);
+    if (bad < 0)
+        return cloth__fail(err, CLOTH_ENOMEM, "%s: welding: out of memory", g->pattern->source);
     if (bad)
-        return cloth__fail(err, bad < 0 ? CLOTH_ENOMEM : CLOTH_EINVAL,
-                           "%s: welding: %d edges have more than two triangles: a seam joins "
-                           "more than two sides", g->pattern->source, bad);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: welding: %d edges have more than two "
+                           "triangles: a seam joins more than two sides", g->pattern->source,
+                           bad);
     return CLOTH_OK;
 }
 

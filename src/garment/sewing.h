@@ -12,8 +12,8 @@ typedef struct cloth__garment {
     const cloth__pattern *pattern; /* not owned                                       */
     cloth__panel_mesh *panels;  /* per panel, after the seams' splits                 */
     int *offset;                /* per panel: its first vertex in the sewing mesh     */
-    double min_angle;           /* smallest angle of the panel meshes before the seams'
-                                 * splits (degrees)                                   */
+    double min_angle;           /* smallest angle of the panel meshes after the seams'
+                                 * splits and slides (degrees)                        */
     int splits;                 /* outline segments split to match the other side     */
     int n;                      /* vertices of all panels                             */
     double *placed;             /* 3n: the panels placed around the body (m)          */
