@@ -6,8 +6,8 @@
  * body (DIR/placed.obj), sewn with the kernel and welded (DIR/sewn.obj); prints the
  * counts, the smallest angle and the sewing steps to weld.  The sewing scene is the
  * defaults (or SCENE.ini) with run.dt = 1/60 s and run.substeps the kernel's own
- * (cloth list --kernels), then the --set overrides; gravity is off while sewing and
- * garment.sew_damping is the air damping.
+ * (cloth list --kernels) and its condition numbers off (its cond_off), then the --set
+ * overrides; gravity is off while sewing and garment.sew_damping is the air damping.
  */
 #include "app/garment.h"
 #include "garment/sewing.h"
@@ -105,6 +105,10 @@ int cloth__cmd_garment(int argc, char **argv)
     snprintf(set, sizeof set, "run.substeps=%d", facts.frame_substeps);
     cloth_scene_set(&scene, set, 0, &err);
     cloth_scene_set(&scene, "run.dt=0.016666666666666666", 0, &err);
+    if (facts.cond_off) { /* condition numbers are diagnostics: sewing needs none */
+        snprintf(set, sizeof set, "%s.%s", facts.name, facts.cond_off);
+        cloth_scene_set(&scene, set, 0, &err);
+    }
     for (int i = 3, n = 0; i < argc; i++)
         if (strcmp(argv[i], "--set") == 0 && i + 1 < argc)
             if (cloth_scene_set(&scene, argv[++i], ++n, &err) != CLOTH_OK)
