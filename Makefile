@@ -6,16 +6,17 @@ WARN     = -Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes -Wer
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
 # CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
-LDLIBS   = -lcholmod -larpack -llapacke -lopenblas -lm -pthread
+CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
+# cJSON: the garment layer reads pattern files (src/garment/README.md)
+LDLIBS   = $(CJSON_LIBS) -lcholmod -larpack -llapacke -lopenblas -lm -pthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
-CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout): core < linalg < terms < sim < kernels < harness <
-# app.  The library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
+# src/ is layered (README, Layout): core < garment < linalg < terms < sim < kernels <
+# harness < app.  The library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
 # needs no web libraries.
-LAYERS   = core linalg terms sim kernels harness
+LAYERS   = core garment linalg terms sim kernels harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
@@ -248,15 +249,17 @@ check-slurm: deps-slurm
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
-# (private headers: it reads the newton kernel's profile).  One thread (OpenBLAS).
+# (private headers: it reads the newton kernel's profile); delaunay_bench: Bowyer–Watson
+# on 10^3 .. 10^5 random points (src/garment).  One thread (OpenBLAS).
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
+	./$(BUILD)/delaunay_bench | tee $(BENCH_OUT)-delaunay.csv
 
-$(BUILD)/bench $(BUILD)/newton_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
+$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 

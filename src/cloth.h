@@ -82,7 +82,18 @@ typedef struct cloth_mesh_def {
     double jitter;              /* each layer's initial height along the normal moves
                                  * by a uniform draw in [-jitter, jitter] from
                                  * run.seed (m); 0 = none                             */
+    char garment[CLOTH_PATH_MAX]; /* a sewing pattern (JSON) whose sewn and welded
+                                 * garment is the mesh, or ""                         */
 } cloth_mesh_def;
+
+/* [garment]: sewing a pattern (README, Garments). */
+typedef struct cloth_garment_def {
+    double weld_distance;       /* seams are welded once every pair is closer (m)     */
+    int max_frames;             /* sewing frames at most                              */
+    double sew_damping;         /* the air damping c (N s/m) while sewing, in place of
+                                 * world.air_damping: without it the seams of the
+                                 * undamped kernels oscillate about closed            */
+} cloth_garment_def;
 
 typedef struct cloth_material_def {
     double k[CLOTH_FAMILIES];   /* spring stiffness per family (N/m)                  */
@@ -241,6 +252,7 @@ typedef struct cloth_scene {
     cloth_verlet_def verlet;
     cloth_pbd_def pbd;
     cloth_newton_def newton;
+    cloth_garment_def garment;
     char source[CLOTH_PATH_MAX];            /* the scene file's name, or "<defaults>" */
     cloth_key_origin origin[CLOTH_MAX_KEYS];/* per key (index of the key table)       */
 } cloth_scene;
@@ -362,6 +374,12 @@ typedef struct cloth_sim cloth_sim;
  * here.  The scene is copied. */
 cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err);
 void cloth_sim_destroy(cloth_sim *sim);
+
+/* The same for a mesh the caller made (cloth_mesh_create, or a garment's sewn mesh):
+ * the sim owns it from here on (it is destroyed with the sim, or at once on failure);
+ * the scene's mesh keys are not read. */
+cloth_status cloth_sim_create_with_mesh(const cloth_scene *scene, cloth_mesh *mesh,
+                                        cloth_sim **out, cloth_error *err);
 
 /* Back to the initial state (frame 0). */
 void cloth_sim_reset(cloth_sim *sim);

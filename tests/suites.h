@@ -35,6 +35,8 @@
     X(io_failures) \
     X(self_contact) \
     X(record) \
+    X(garment) \
+    X(garment_sewing) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);

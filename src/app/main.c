@@ -10,10 +10,12 @@
  *   cloth list [--kernels]
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR] [--events DIR]
  *   cloth serve --replay DIR [--port N] [--web DIR]
+ *   cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini] [--set ...]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
 #include "cloth.h"
+#include "app/garment.h"
 #include "app/plan.h"
 #include "app/serve/serve.h"
 
@@ -44,6 +46,8 @@ static void usage(FILE *out)
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
             "                   [--events DIR]\n"
             "       cloth serve --replay DIR [--port N] [--web DIR]\n"
+            "       cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]\n"
+            "                     [--set section.key=value]...\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE); --record adds\n"
@@ -66,7 +70,10 @@ static void usage(FILE *out)
             "serve  runs the scene in the browser viewer on 127.0.0.1 (default port 8080,\n"
             "       page from src/app/serve/web); --events DIR records the page's inputs\n"
             "       to DIR/events.jsonl and the frames to DIR/series.csv (for cloth replay);\n"
-            "       --replay DIR plays the recording of cloth run --record in DIR\n");
+            "       --replay DIR plays the recording of cloth run --record in DIR\n"
+            "garment  meshes a sewing pattern's panels, sews them with the kernel (gravity\n"
+            "       off) and welds the seams; writes DIR/panel_NAME.obj, placed.obj and\n"
+            "       sewn.obj and prints vertices, triangles, smallest angle, steps to weld\n");
 }
 
 static int bad_input(const char *msg)
@@ -538,14 +545,23 @@ static int cmd_info(int argc, char **argv)
     if (code)
         return code;
     cloth_error err;
-    cloth_mesh *m;
-    if (cloth_mesh_create(&scene, &m, &err) != CLOTH_OK)
+    cloth_mesh *m = NULL;
+    cloth_sim *sim = NULL;
+    if (scene.mesh.garment[0]) { /* sewn by the simulation */
+        if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+            return bad_input(err.msg);
+        m = (cloth_mesh *)cloth_sim_mesh(sim);
+    } else if (cloth_mesh_create(&scene, &m, &err) != CLOTH_OK) {
         return bad_input(err.msg);
+    }
     printf("vertices: %d\ntriangles: %d\nsprings.structural: %d\nsprings.shear: %d\n"
            "springs.bend: %d\npinned: %d\n", m->n, m->n_tris,
            m->family_count[CLOTH_STRUCTURAL], m->family_count[CLOTH_SHEAR],
            m->family_count[CLOTH_BEND], m->n_pinned);
-    cloth_mesh_destroy(m);
+    if (sim)
+        cloth_sim_destroy(sim);
+    else
+        cloth_mesh_destroy(m);
     return 0;
 }
 
@@ -759,6 +775,8 @@ int main(int argc, char **argv)
         return cmd_serve(argc, argv);
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc, argv);
+    if (strcmp(argv[1], "garment") == 0)
+        return cloth__cmd_garment(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

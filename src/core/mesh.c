@@ -21,6 +21,7 @@
  */
 #include "core/status.h"
 #include "cloth.h"
+#include "core/mesh.h"
 #include "core/random.h"
 #include "core/scene.h"
 
@@ -427,6 +428,33 @@ static void obj_path(const cloth_scene *s, char *buf, size_t size)
         snprintf(buf, size, "%.*s/%s", (int)(slash - s->source), s->source, s->mesh.obj);
 }
 
+/* Springs of a mesh given by triangles: structural on every edge, bend across every
+ * hinge (between the two opposite vertices), as the families ask. */
+static int edge_springs(const cloth_scene *s, const edge_rec *e, int n_edges)
+{
+    int count = 0;
+    for (int i = 0; i < n_edges; i++)
+        count += ((s->mesh.families & (1u << CLOTH_STRUCTURAL)) != 0) +
+                 (e[i].o1 >= 0 && (s->mesh.families & (1u << CLOTH_BEND)));
+    return count;
+}
+
+static void add_edge_springs(const cloth_scene *s, cloth_mesh *m, const edge_rec *e,
+                             int n_edges)
+{
+    int count = 0;
+    if (s->mesh.families & (1u << CLOTH_STRUCTURAL))
+        for (int i = 0; i < n_edges; i++)
+            m->springs[count++] = (cloth_spring){e[i].a, e[i].b, CLOTH_STRUCTURAL, 0, 0};
+    m->family_count[CLOTH_STRUCTURAL] = count;
+    if (s->mesh.families & (1u << CLOTH_BEND))
+        for (int i = 0; i < n_edges; i++)
+            if (e[i].o1 >= 0)
+                m->springs[count++] = (cloth_spring){e[i].o0, e[i].o1, CLOTH_BEND, 0, 0};
+    m->family_count[CLOTH_BEND] = count - m->family_count[CLOTH_STRUCTURAL];
+    m->n_springs = count;
+}
+
 static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec **edges,
                               int *n_edges, cloth_error *err)
 {
@@ -453,10 +481,7 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
                            "%s: mesh.obj: %s", where,
                            r == -2 ? "out of memory" : "an edge is shared by more than two faces");
     }
-    int hinges = 0;
-    for (int i = 0; i < *n_edges; i++)
-        hinges += (*edges)[i].o1 >= 0;
-    cloth_mesh *m = mesh_alloc(n, n_tris, *n_edges + hinges);
+    cloth_mesh *m = mesh_alloc(n, n_tris, edge_springs(s, *edges, *n_edges));
     if (!m) {
         free(x);
         free(tris);
@@ -473,19 +498,7 @@ static cloth_status build_obj(const cloth_scene *s, cloth_mesh **out, edge_rec *
     /* initial positions: the rest shape scaled by (1 + prestretch) about vertex 0 */
     for (int i = 0; i < 3 * n; i++)
         m->x0[i] = m->rest[i % 3] + (m->rest[i] - m->rest[i % 3]) * (1 + s->mesh.prestretch);
-    int count = 0;
-    if (s->mesh.families & (1u << CLOTH_STRUCTURAL))
-        for (int i = 0; i < *n_edges; i++)
-            m->springs[count++] =
-                (cloth_spring){(*edges)[i].a, (*edges)[i].b, CLOTH_STRUCTURAL, 0, 0};
-    m->family_count[CLOTH_STRUCTURAL] = count;
-    if (s->mesh.families & (1u << CLOTH_BEND))
-        for (int i = 0; i < *n_edges; i++)
-            if ((*edges)[i].o1 >= 0)
-                m->springs[count++] =
-                    (cloth_spring){(*edges)[i].o0, (*edges)[i].o1, CLOTH_BEND, 0, 0};
-    m->family_count[CLOTH_BEND] = count - m->family_count[CLOTH_STRUCTURAL];
-    m->n_springs = count;
+    add_edge_springs(s, m, *edges, *n_edges);
     *out = m;
     return CLOTH_OK;
 }
@@ -499,6 +512,10 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
     *out = NULL;
     if (st != CLOTH_OK)
         return st;
+    if (s->mesh.garment[0])
+        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.garment: a garment is sewn by the "
+                           "simulation (cloth_sim_create, the garment layer); take its mesh "
+                           "from cloth_sim_mesh", s->source);
     if (s->mesh.obj[0]) {
         st = build_obj(s, &m, &edges, &n_edges, err);
         if (st != CLOTH_OK)
@@ -541,6 +558,43 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
             cloth_mesh_destroy(m);
             return st;
         }
+    *out = m;
+    return CLOTH_OK;
+}
+
+cloth_status cloth__mesh_from_triangles(const cloth_scene *s, const double *x, int n,
+                                        const int *tris, int n_tris, int extra_springs,
+                                        const char *what, cloth_mesh **out, cloth_error *err)
+{
+    edge_rec *edges = NULL;
+    int n_edges = 0;
+    *out = NULL;
+    int r = n_tris > 0 ? collect_edges(tris, n_tris, &edges, &n_edges) : -3;
+    if (r < 0)
+        return cloth__fail(err, r == -2 ? CLOTH_ENOMEM : CLOTH_EINVAL, "%s: %s", what,
+                           r == -2 ? "out of memory" : r == -1 ? "an edge is shared by more "
+                           "than two triangles" : "no triangles");
+    cloth_mesh *m = mesh_alloc(n, n_tris, edge_springs(s, edges, n_edges) + extra_springs);
+    cloth_status st = m ? build_hinges(m, edges, n_edges) : CLOTH_ENOMEM;
+    if (st != CLOTH_OK) {
+        free(edges);
+        cloth_mesh_destroy(m);
+        return cloth__fail(err, st, "%s: out of memory", what);
+    }
+    m->layers = 1;
+    memcpy(m->rest, x, sizeof(double) * 3 * (size_t)n);
+    memcpy(m->x0, x, sizeof(double) * 3 * (size_t)n);
+    memcpy(m->tris, tris, sizeof(int) * 3 * (size_t)n_tris);
+    add_edge_springs(s, m, edges, n_edges);
+    free(edges);
+    finish_springs(s, m);
+    bounding_diagonal(m);
+    if (assign_masses(s, m) != CLOTH_OK) {
+        cloth_mesh_destroy(m);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: a vertex belongs to no triangle", what);
+    }
+    for (int i = 0; i < n; i++)
+        m->inv_mass[i] = 1 / m->mass[i];
     *out = m;
     return CLOTH_OK;
 }

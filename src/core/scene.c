@@ -186,6 +186,9 @@ static const cloth__key common_keys[] = {
      "top-row | top-corners | corners | none | vertex indices"},
     {"mesh", "obj", CLOTH__KEY_STRING, OFF(mesh.obj), sizeof(((cloth_mesh_def *)0)->obj), 0,
      0, 0, 0, NULL, NULL, "", "OBJ file to load instead of the grid (relative to the scene)"},
+    {"mesh", "garment", CLOTH__KEY_STRING, OFF(mesh.garment),
+     sizeof(((cloth_mesh_def *)0)->garment), 0, 0, 0, 0, NULL, NULL, "",
+     "sewing pattern (JSON, relative to the scene) whose sewn garment is the mesh"},
     {"mesh", "layers", CLOTH__KEY_INT, OFF(mesh.layers), 0, 1, 10000, 0, 0, NULL, NULL, "1",
      "copies of the grid stacked along the plane's normal (+z for xy, +y for xz)"},
     {"mesh", "layer_gap", CLOTH__KEY_DOUBLE, OFF(mesh.layer_gap), 0, 0, INF, 1, 1, NULL, NULL,
@@ -238,6 +241,14 @@ static const cloth__key common_keys[] = {
      "static | orbit A T | path x0 y0 z0 x1 y1 z1 T (back and forth)"},
     {"sphere", "spin", CLOTH__KEY_DOUBLE, OFF(sphere.spin), 0, -INF, INF, 1, 1, NULL, NULL,
      "0", "angular velocity about the world y axis through the centre (rad/s; for friction)"},
+
+    {"garment", "weld_distance", CLOTH__KEY_DOUBLE, OFF(garment.weld_distance), 0, 0, INF,
+     1, 1, NULL, NULL, "0.001", "seams are welded once every vertex pair is closer (m)"},
+    {"garment", "max_frames", CLOTH__KEY_INT, OFF(garment.max_frames), 0, 1, 10000000, 0, 0,
+     NULL, NULL, "3000", "sewing frames at most before giving up"},
+    {"garment", "sew_damping", CLOTH__KEY_DOUBLE, OFF(garment.sew_damping), 0, 0, INF, 0, 1,
+     NULL, NULL, "1", "air damping c of F = -c v while sewing, in place of world.air_damping "
+     "(N s/m)"},
 
     {"plane", "height", CLOTH__KEY_DOUBLE, OFF(floor.height), 0, -INF, INF, 1, 1, NULL, NULL,
      "0", "the floor is y = height (m)"},

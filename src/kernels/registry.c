@@ -128,3 +128,9 @@ cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_e
 {
     return cloth__sim_create(&registry, scene, out, err);
 }
+
+cloth_status cloth_sim_create_with_mesh(const cloth_scene *scene, cloth_mesh *mesh,
+                                        cloth_sim **out, cloth_error *err)
+{
+    return cloth__sim_create_mesh(&registry, scene, mesh, out, err);
+}

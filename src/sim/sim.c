@@ -4,6 +4,7 @@
  * for divergence, measure.
  */
 #include "core/status.h"
+#include "garment/sewing.h"
 #include "sim/interact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -101,18 +102,29 @@ static cloth_status check_self_collision_start(const cloth_sim *sim, cloth_error
 cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
                                cloth_sim **out, cloth_error *err)
 {
+    return cloth__sim_create_mesh(reg, scene, NULL, out, err);
+}
+
+cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
+                                    cloth_mesh *mesh, cloth_sim **out, cloth_error *err)
+{
     *out = NULL;
     const cloth__kernel *kernel = cloth__registry_find(reg, scene->run.kernel);
-    if (!kernel)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'", scene->source,
-                           scene->run.kernel);
-    cloth_sim *sim = calloc(1, sizeof *sim);
-    if (!sim)
+    cloth_sim *sim = kernel ? calloc(1, sizeof *sim) : NULL;
+    if (!sim) {
+        cloth_mesh_destroy(mesh);
+        if (!kernel)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'",
+                               scene->source, scene->run.kernel);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
+    }
     sim->scene = *scene;
     sim->registry = reg;
     sim->kernel = kernel;
-    cloth_status st = cloth_mesh_create(scene, &sim->mesh, err);
+    sim->mesh = mesh;
+    cloth_status st = mesh ? CLOTH_OK
+                      : scene->mesh.garment[0] ? cloth__garment_mesh(scene, &sim->mesh, err)
+                                               : cloth_mesh_create(scene, &sim->mesh, err);
     if (st != CLOTH_OK) {
         free(sim);
         return st;

@@ -44,6 +44,10 @@ cloth__force_env cloth__sim_force_env(const cloth_sim *sim);
 /* cloth_sim_create with the kernels of reg (kernels/registry.c passes every kernel). */
 cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
                                cloth_sim **out, cloth_error *err);
+/* The same with a mesh made by the caller, which the sim then owns (destroyed with it,
+ * or here on failure); the scene's mesh keys are not read. */
+cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
+                                    cloth_mesh *mesh, cloth_sim **out, cloth_error *err);
 
 /* Builds kernel's work for the sim's current state (x_prev = x - h v, then start) and
  * swaps it in; the old work is freed only once the new one exists, so on failure the sim

@@ -249,6 +249,34 @@ START_TEST(alloc_sim_create)
 }
 END_TEST
 
+/* A garment (mesh.garment): the pattern read, two panels meshed by Bowyer-Watson, a seam
+ * paired with a split (its sides are cut differently), the sewing mesh and its sim (b's
+ * top 1 cm below a's bottom: the sewing takes frames), the weld and the welded mesh.
+ * cJSON's own allocations are not made to fail (it is a shared library; only the
+ * project's calls are wrapped). */
+START_TEST(alloc_garment_sim_create)
+{
+    const char *pattern = tu_temp_file("faults_pattern.json",
+        "{\"edge_length\": 1.5, \"panels\": [\n"
+        " {\"name\": \"a\", \"outline\": [[0,0],[2,0],[5,0],[5,4],[0,4]],\n"
+        "  \"edges\": [\"b1\", \"b2\", \"right\", \"top\", \"left\"]},\n"
+        " {\"name\": \"b\", \"outline\": [[0,0],[5,0],[5,4],[0,4]],\n"
+        "  \"edges\": [\"bottom\", \"right\", \"top\", \"left\"],\n"
+        "  \"placement\": {\"offset\": [0, -5, 0]}}],\n"
+        " \"seams\": [{\"a\": [\"a\", \"b1\", \"b2\"], \"b\": [\"b\", \"top\"],\n"
+        "              \"reverse\": true}]}\n");
+    char text[512];
+    snprintf(text, sizeof text, "[mesh]\ngarment = %s\npins = none\n[run]\nkernel = %s\n"
+             "substeps = 5\n", pattern, cloth_kernel_name(_i));
+    op o = {.name = "garment sim create", .kind = INJECT_ALLOC, .run = run_sim_create,
+            .check = check_nomem};
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "garment.ini", &o.scene, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    inject_both(&o);
+}
+END_TEST
+
 /* A live change that rebuilds the kernel's work: a switch to the next kernel. */
 static void prepare_live(op *o)
 {
@@ -686,6 +714,7 @@ int main(void)
     tcase_add_loop_test(tc, alloc_scene_load, 0, 3);
     tcase_add_loop_test(tc, alloc_mesh_create, 0, 2);
     tcase_add_loop_test(tc, alloc_sim_create, 0, 2 * cloth_kernel_count());
+    tcase_add_loop_test(tc, alloc_garment_sim_create, 0, 3); /* explicit, verlet, pbd */
     tcase_add_loop_test(tc, alloc_live_kernel_switch, 0, cloth_kernel_count());
     tcase_add_test(tc, alloc_omega_max);
     tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());

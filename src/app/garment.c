@@ -1,0 +1,175 @@
+/*
+ * cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]
+ *                            [--set section.key=value]...
+ *
+ * The pattern's panels meshed (DIR/panel_NAME.obj, flat, in metres), placed around the
+ * body (DIR/placed.obj), sewn with the kernel and welded (DIR/sewn.obj); prints the
+ * counts, the smallest angle and the sewing steps to weld.  The sewing scene is the
+ * defaults (or SCENE.ini) with run.dt = 1/60 s and run.substeps the kernel's own
+ * (cloth list --kernels) and its condition numbers off (its cond_off), then the --set
+ * overrides; gravity is off while sewing and garment.sew_damping is the air damping.
+ */
+#include "app/garment.h"
+#include "garment/sewing.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_BAD_INPUT 2
+
+static int fail(int code, const char *msg)
+{
+    fprintf(stderr, "cloth: %s\n", msg);
+    return code;
+}
+
+static int write_obj(const char *dir, const char *name, const double *x, int n, const int *tris,
+                     int n_tris)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cloth_mesh m = {0};
+    m.n = n;
+    m.n_tris = n_tris;
+    m.tris = (int *)tris;
+    cloth_error err;
+    if (cloth_mesh_write_obj(&m, x, path, &err) != CLOTH_OK)
+        return fail(EXIT_RUN_FAILED, err.msg);
+    return 0;
+}
+
+/* The panels flat (z = 0), in metres. */
+static int write_panels(const cloth__garment *g, const char *dir)
+{
+    for (int i = 0; i < g->pattern->n_panels; i++) {
+        const cloth__panel_mesh *pm = &g->panels[i];
+        double *x = malloc(sizeof(double) * 3 * (size_t)pm->n);
+        if (!x)
+            return fail(EXIT_RUN_FAILED, "out of memory");
+        for (int v = 0; v < pm->n; v++) {
+            x[3 * v] = 0.01 * pm->uv[2 * v];
+            x[3 * v + 1] = 0.01 * pm->uv[2 * v + 1];
+            x[3 * v + 2] = 0;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "panel_%s.obj", g->pattern->panels[i].name);
+        int code = write_obj(dir, name, x, pm->n, pm->tris, pm->n_tris);
+        free(x);
+        if (code)
+            return code;
+    }
+    return 0;
+}
+
+int cloth__cmd_garment(int argc, char **argv)
+{
+    if (argc < 3 || argv[2][0] == '-')
+        return fail(EXIT_BAD_INPUT, "garment: missing the pattern file (see 'cloth help')");
+    const char *out = NULL, *kernel = NULL, *scene_path = NULL;
+    cloth_scene scene;
+    cloth_error err;
+    cloth_default_scene(&scene);
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--avatar") == 0)
+            return fail(EXIT_BAD_INPUT, "garment: --avatar: the try-on needs the avatar "
+                        "(issue 15), which is not built yet");
+        if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
+            scene_path = argv[++i];
+        else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
+            kernel = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--set") != 0 || i + 1 >= argc) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "garment: unexpected argument '%s' (see 'cloth help')",
+                     argv[i]);
+            return fail(EXIT_BAD_INPUT, msg);
+        } else {
+            i++;
+        }
+    }
+    if (scene_path && cloth_scene_load(scene_path, &scene, &err) != CLOTH_OK)
+        return fail(EXIT_BAD_INPUT, err.msg);
+    char set[64 + CLOTH_NAME_MAX];
+    if (kernel) {
+        snprintf(set, sizeof set, "run.kernel=%s", kernel);
+        if (cloth_scene_set(&scene, set, 0, &err) != CLOTH_OK)
+            return fail(EXIT_BAD_INPUT, err.msg);
+    }
+    cloth_kernel_facts facts;
+    cloth_kernel_info(cloth_kernel_find(scene.run.kernel), &facts);
+    snprintf(set, sizeof set, "run.substeps=%d", facts.frame_substeps);
+    cloth_scene_set(&scene, set, 0, &err);
+    cloth_scene_set(&scene, "run.dt=0.016666666666666666", 0, &err);
+    if (facts.cond_off) { /* condition numbers are diagnostics: sewing needs none */
+        snprintf(set, sizeof set, "%s.%s", facts.name, facts.cond_off);
+        cloth_scene_set(&scene, set, 0, &err);
+    }
+    for (int i = 3, n = 0; i < argc; i++)
+        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+            if (cloth_scene_set(&scene, argv[++i], ++n, &err) != CLOTH_OK)
+                return fail(EXIT_BAD_INPUT, err.msg);
+
+    cloth__pattern *pt;
+    cloth_status st = cloth__pattern_load(argv[2], &pt, &err);
+    if (st != CLOTH_OK)
+        return fail(st == CLOTH_ENOMEM || st == CLOTH_EIO ? EXIT_RUN_FAILED : EXIT_BAD_INPUT,
+                    err.msg);
+    cloth__garment *g;
+    st = cloth__garment_prepare(pt, &g, &err);
+    if (st != CLOTH_OK) {
+        cloth__pattern_free(pt);
+        return fail(st == CLOTH_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT, err.msg);
+    }
+    printf("pattern: %s (%s): %d panels, %d seams, edge length %g cm\n",
+           pt->name[0] ? pt->name : "-", argv[2], pt->n_panels, pt->n_seams, pt->edge_length);
+    for (int i = 0; i < pt->n_panels; i++)
+        printf("panel %s: %d vertices, %d triangles, smallest angle %.2f deg, area %.2f cm^2, "
+               "%d outline segments recovered\n", pt->panels[i].name, g->panels[i].n,
+               g->panels[i].n_tris, g->panels[i].min_angle, g->panels[i].area,
+               g->panels[i].recovered);
+    printf("seams: %d vertex pairs, %d outline segments split to pair them\n", g->n_pairs,
+           g->splits);
+    int code = 0;
+    if (out) {
+        if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+            snprintf(err.msg, sizeof err.msg, "%s: cannot create: %s", out, strerror(errno));
+            code = fail(EXIT_RUN_FAILED, err.msg);
+        }
+        if (!code)
+            code = write_panels(g, out);
+        if (!code)
+            code = write_obj(out, "placed.obj", g->placed, g->n, g->tris, g->n_tris);
+    }
+    if (!code) {
+        st = cloth__garment_sew(g, &scene, scene.garment.weld_distance,
+                                scene.garment.max_frames, &err);
+        if (st == CLOTH_OK)
+            st = cloth__garment_weld(g, &err);
+        if (st != CLOTH_OK)
+            code = fail(EXIT_RUN_FAILED, err.msg);
+    }
+    if (!code) {
+        int boundary, interior, bad;
+        cloth__edge_census(g->welded_tris, g->n_welded_tris, &boundary, &interior, &bad);
+        printf("sewing (%s, %d substeps of 1/60 s): %ld frames, %ld steps to weld, largest "
+               "gap %.3g mm < %.3g mm, %.3f s\n", scene.run.kernel, scene.run.substeps,
+               g->frames, g->steps, 1e3 * g->gap, 1e3 * scene.garment.weld_distance, g->wall_s);
+        printf("garment: %d vertices, %d triangles, smallest angle %.2f deg, %d edges "
+               "(%d on the border), manifold\n", g->n_welded, g->n_welded_tris, g->min_angle,
+               boundary + interior, boundary);
+        if (out) {
+            code = write_obj(out, "sewn.obj", g->welded, g->n_welded, g->welded_tris,
+                             g->n_welded_tris);
+            if (!code)
+                printf("wrote %s/panel_*.obj, placed.obj, sewn.obj\n", out);
+        }
+    }
+    cloth__garment_free(g);
+    cloth__pattern_free(pt);
+    return code;
+}
