@@ -318,7 +318,7 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
 # ------------------------------------------------------------ Gradescope
 
 DEBS = ("build-essential pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev "
-        "libarpack2-dev python3")
+        "libarpack2-dev libcjson-dev python3")
 
 SETUP_SH = f"""#!/usr/bin/env bash
 # Gradescope runs this once, when the autograder is uploaded: the tools, then the
