@@ -12,10 +12,10 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout): core < linalg < terms < sim < kernels < harness <
+# src/ is layered (README, Layout): core < linalg < body < terms < sim < kernels < harness <
 # app.  The library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
 # needs no web libraries.
-LAYERS   = core linalg terms sim kernels harness
+LAYERS   = core linalg body terms sim kernels harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
@@ -238,15 +238,17 @@ check-slurm: deps-slurm
 
 # Benchmarks are programs, never timed tests; results are kept per machine.
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
-# (private headers: it reads the newton kernel's profile).  One thread (OpenBLAS).
+# (private headers: it reads the newton kernel's profile); avatar_bench: the body's field,
+# back-transform, IK and the avatar scenes (README, Avatar).  One thread (OpenBLAS).
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/avatar_bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/avatar_bench | tee $(BENCH_OUT)-avatar.csv
 
-$(BUILD)/bench $(BUILD)/newton_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
+$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/avatar_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 

@@ -34,7 +34,8 @@
     X(strain_limit) \
     X(io_failures) \
     X(self_contact) \
-    X(golden)
+    X(golden) \
+    X(body)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)
