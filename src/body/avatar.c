@@ -211,7 +211,11 @@ static double capsule_query(const cloth_avatar *av, const double x[3], double n[
 
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3])
 {
-    double off = av->def.offset;
+    return cloth__avatar_push_out_to(av, x, av->def.offset, normal);
+}
+
+int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double off, double normal[3])
+{
     if (av->def.collision == CLOTH_AVATAR_CAPSULES) {
         double d = capsule_query(av, x, normal);
         if (d >= off)

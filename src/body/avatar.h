@@ -49,6 +49,9 @@ void cloth__avatar_reset(cloth_avatar *av, double t);
 /* Moves x out of the skin if inside; 1 and the outward normal if it moved. */
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3]);
 
+/* The same to a distance `to` from the body instead of the offset. */
+int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double to, double normal[3]);
+
 /* The body's velocity at x over the last step of length h. */
 void cloth__avatar_velocity(const cloth_avatar *av, const double x[3], double h, double v[3]);
 

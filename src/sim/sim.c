@@ -113,7 +113,7 @@ cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *sc
                            scene->run.kernel);
     if (scene->avatar.enabled && !kernel->avatar)
         return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s does not collide with an "
-                           "[avatar] yet (explicit, verlet and pbd do)", scene->source,
+                           "[avatar]", scene->source,
                            kernel->name);
     cloth_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
@@ -178,7 +178,7 @@ cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kern
     void *work = NULL;
     if (sim->avatar && !kernel->avatar)
         return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s does not collide with an "
-                           "[avatar] yet (explicit, verlet and pbd do)", kernel->name);
+                           "[avatar]", kernel->name);
     cloth_status st = kernel->create(sim, &work, err);
     if (st != CLOTH_OK)
         return st;
