@@ -13,10 +13,10 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout): core < garment < linalg < terms < sim < kernels <
-# harness < app.  The library is every layer but app/; app/ is the CLI and the viewer's server, so libcloth
-# needs no web libraries.
-LAYERS   = core garment linalg terms sim kernels harness
+# src/ is layered (README, Layout): core < garment < linalg < body < terms < sim < kernels
+# < harness < app.  The library is every layer but app/; app/ is the CLI and the viewer's
+# server, so libcloth needs no web libraries.
+LAYERS   = core garment linalg body terms sim kernels harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
@@ -250,16 +250,20 @@ check-slurm: deps-slurm
 # Benchmarks are programs, never timed tests; results are kept per machine.
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
 # (private headers: it reads the newton kernel's profile); delaunay_bench: Bowyer–Watson
-# on 10^3 .. 10^5 random points (src/garment).  One thread (OpenBLAS).
+# on 10^3 .. 10^5 random points (src/garment); avatar_bench: the body's field,
+# back-transform, IK and the avatar scenes (README, Avatar).  One thread (OpenBLAS).
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench \
+	  $(BUILD)/avatar_bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
 	./$(BUILD)/delaunay_bench | tee $(BENCH_OUT)-delaunay.csv
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/avatar_bench | tee $(BENCH_OUT)-avatar.csv
 
-$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench: $(BUILD)/%: tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
+$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_bench: $(BUILD)/%: \
+		tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 

@@ -483,8 +483,26 @@ fig_ablation_grid() {
     render ablation_grid "$runs" "$t0"
 }
 
+# 10. avatar: the cape on the turning mannequin and the tube skirt on the walking one,
+# every kernel that collides with a body and the capsules comparison (each scene's
+# [sweep]): body_depth per frame against offset/2 (README, Avatar)
+fig_avatar() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/avatar"
+    rm -f plots/data/avatar_*.csv
+    for scene in cape skirt; do
+        rm -rf "$OUT/avatar/$scene"
+        run_sweep avatar "$scene" "experiments/avatar_$scene.ini" 2
+        for l in $(awk -F, 'NR > 1 { print $1 }' "$OUT/avatar/$scene/sweep.csv"); do
+            copy_data "$OUT/avatar/$scene/$l/series.csv" "plots/data/avatar_${scene}_$l.csv"
+            runs=$((runs + 1))
+        done
+    done
+    render avatar "$runs" "$t0"
+}
+
 # FIGURES="hanging stability ..." renders only those; by default every figure.
-ALL=${FIGURES:-hanging drape_cond stability strain_ablation ablation_grid energy_drift convergence pcg_iters self_contact}
+ALL=${FIGURES:-hanging drape_cond stability strain_ablation ablation_grid energy_drift convergence pcg_iters self_contact avatar}
 COUNT=$(echo $ALL | wc -w) INDEX=0
 for fig in $ALL; do
     INDEX=$((INDEX + 1))

@@ -137,6 +137,23 @@ typedef struct cloth_floor_def {
     double offset;              /* skin thickness above the floor (m)                 */
 } cloth_floor_def;
 
+/* avatar.collision: how the kernels find the body (README, Avatar). */
+typedef enum {
+    CLOTH_AVATAR_SDF = 0,       /* the rest-pose field through the back-transform     */
+    CLOTH_AVATAR_CAPSULES = 1   /* the posed capsules' exact distance (comparison)    */
+} cloth_avatar_collision;
+
+typedef struct cloth_avatar_def {
+    int enabled;                /* set when the scene has an [avatar] section         */
+    int model;                  /* 0: the built-in mannequin (the only model so far)  */
+    double scale;               /* 1: the mannequin's 1.75 m                          */
+    char motion[CLOTH_PATH_MAX];/* a BVH clip (relative to the scene), "" for rest    */
+    double offset;              /* skin thickness: vertices are kept this far out (m) */
+    int sdf_resolution;         /* field cells along the body's box's longest side    */
+    cloth_avatar_collision collision;
+    double ik_max_step;         /* largest move of an IK end effector per call (m)    */
+} cloth_avatar_def;
+
 /* run.self_collision: what cloth-cloth contact a kernel handles (README, Self-collision). */
 typedef enum {
     CLOTH_SELF_OFF = 0,         /* none                                               */
@@ -247,6 +264,7 @@ typedef struct cloth_scene {
     cloth_world_def world;
     cloth_sphere_def sphere;
     cloth_floor_def floor;      /* the [plane] section                                */
+    cloth_avatar_def avatar;    /* the [avatar] section                               */
     cloth_run_def run;
     cloth_explicit_def explicit_;
     cloth_verlet_def verlet;
@@ -350,6 +368,9 @@ typedef struct cloth_frame {
     int regularized;            /* Newton solves that needed Tikhonov this frame      */
     int lin_capped;             /* Newton solves whose PCG stopped at its cap         */
     double wall_ms;             /* wall time of the frame's kernel work               */
+    double body_depth;          /* [avatar]: largest avatar.offset - d over vertices, d
+                                 * the exact distance to the posed body; 0 if none    */
+    double body_ms;             /* [avatar]: wall time of the body's collision stage  */
 } cloth_frame;
 
 /* One Newton iteration (newton.csv). */
@@ -476,6 +497,36 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
 
 /* 1 and the sphere's centre now and radius when the scene has a sphere, else 0. */
 int cloth_sim_sphere(const cloth_sim *sim, double center[3], double *radius);
+
+/* ----------------------------------------------------------------- avatar */
+
+typedef struct cloth_avatar cloth_avatar;
+
+/* The scene's avatar ([avatar] section), or NULL. */
+cloth_avatar *cloth_sim_avatar(cloth_sim *sim);
+
+#define CLOTH_IK_TOL 1e-3        /* an IK target within this is reached (m)          */
+#define CLOTH_IK_MAX_SWEEPS 200  /* CCD sweeps per call at most                     */
+
+typedef struct cloth_ik_result {
+    int reached;                /* the effector is within CLOTH_IK_TOL of the target  */
+    int limited;                /* the target was farther than ik_max_step: this call
+                                 * went ik_max_step towards it (call again next step) */
+    int unreachable;            /* this call's goal could not be reached: the pose is
+                                 * the closest CCD found                              */
+    int iterations;             /* CCD sweeps used                                    */
+    double distance;            /* effector to target afterwards (m)                  */
+    double moved;               /* how far the effector moved (<= ik_max_step) (m)    */
+    double effector[3];         /* where it is now                                    */
+} cloth_ik_result;
+
+/* Cyclic coordinate descent: turns the chain of `chain` joints above the joint named
+ * joint ("l_wrist", ...) within their limits so that joint moves towards target, at
+ * most avatar.ik_max_step this call; the pose then stays (the clip stops driving the
+ * body until reset).  CLOTH_EINVAL for an unknown joint; an unreachable target is not
+ * an error: res->unreachable says the pose is the closest found. */
+cloth_status cloth_avatar_ik(cloth_avatar *avatar, const char *joint, const double target[3],
+                             int chain, cloth_ik_result *res, cloth_error *err);
 
 /* The value of scene key "section.key" as a scene file would write it ("%.17g" for
  * numbers; vectors as three numbers).  CLOTH_EINVAL for an unknown key or one whose

@@ -37,6 +37,7 @@
     X(record) \
     X(garment) \
     X(garment_sewing) \
+    X(body) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);

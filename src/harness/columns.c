@@ -64,9 +64,13 @@ static const field series_columns[] = {
                            "not finite"),
     F(iterations, NULL, "the kernel's work in the frame (passes, Newton iterations)"),
     F(cond_max, "has_cond", "largest Newton condition number in the frame; empty when off"),
+    F(body_depth, NULL, "[avatar]: largest avatar.offset - exact distance to the posed body "
+                        "over vertices (m), 0 when all are outside the skin or no avatar"),
     F(wall_ms, NULL, "wall time of the frame's kernel work (ms)"),
 };
 static const field series_others[] = {
+    F(body_ms, NULL, "[avatar]: wall time of the body's collision stage in the frame (ms; "
+                     "not written: a timing, like wall_ms, but files keep one)"),
     F(has_gap, NULL, "1 when min_gap has a value"),
     F(has_cond, NULL, "1 when cond_max has a value"),
     F(not_converged, NULL, "kernel steps in the frame that did not converge"),

@@ -205,25 +205,32 @@ static void hold_pins(cloth_sim *sim)
 static void collide(cloth_sim *sim, const double c_old[3], double h)
 {
     const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled)
+    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
         return;
+    double start = sim->avatar ? cloth__clock_ms() : 0;
     double vs[3] = {(sim->sphere_c[0] - c_old[0]) / h, (sim->sphere_c[1] - c_old[1]) / h,
                     (sim->sphere_c[2] - c_old[2]) / h};
     for (int i = 0; i < sim->mesh->n; i++) {
-        double n[3], *v = sim->v + 3 * i;
+        double n[3], vb[3] = {0, 0, 0}, *v = sim->v + 3 * i;
         if (sim->mesh->pinned[i])
             continue;
-        int hit = cloth__push_out(s, sim->sphere_c, sim->x + 3 * i, n);
+        int hit = cloth__push_out(s, sim->sphere_c, sim->avatar, sim->x + 3 * i, n);
         if (hit == CLOTH__HIT_NONE)
             continue;
-        int on_sphere = hit == CLOTH__HIT_SPHERE;
+        /* the obstacle's own velocity there: the sphere's centre, the body's material */
+        if (hit == CLOTH__HIT_SPHERE)
+            memcpy(vb, vs, sizeof vb);
+        else if (hit == CLOTH__HIT_BODY)
+            cloth__avatar_velocity(sim->avatar, sim->x + 3 * i, h, vb);
         double vn = 0;
         for (int k = 0; k < 3; k++)
-            vn += (v[k] - (on_sphere ? vs[k] : 0)) * n[k];
+            vn += (v[k] - vb[k]) * n[k];
         if (vn < 0)
             for (int k = 0; k < 3; k++)
                 v[k] -= vn * n[k];
     }
+    if (sim->avatar)
+        sim->avatar->collide_ms += cloth__clock_ms() - start;
 }
 
 /* Self-collision's position projection (the side of a vertex-triangle contact from the
@@ -302,5 +309,6 @@ const cloth__kernel cloth__explicit_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
+    .avatar = 1,
     .frame_substeps = 20, /* conditionally stable: h = 1/1200 s < 2 / omega_max */
 };

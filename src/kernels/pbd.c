@@ -339,13 +339,16 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
 static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
 {
     const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled)
+    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
         return;
+    double start = sim->avatar ? cloth__clock_ms() : 0;
     for (int i = 0; i < sim->mesh->n; i++) {
         double normal[3];
         if (!sim->mesh->pinned[i])
-            cloth__push_out(s, sim->sphere_c, w->p + 3 * i, normal);
+            cloth__push_out(s, sim->sphere_c, sim->avatar, w->p + 3 * i, normal);
     }
+    if (sim->avatar)
+        sim->avatar->collide_ms += cloth__clock_ms() - start;
 }
 
 /* Self-collision in p (the side of a vertex-triangle contact from x, the step's start),
@@ -461,5 +464,6 @@ const cloth__kernel cloth__pbd_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
+    .avatar = 1,
     .frame_substeps = 5,
 };

@@ -214,10 +214,24 @@ static cloth_status predict(cloth_sim *sim, double h)
 static int collide(cloth_sim *sim)
 {
     const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled)
+    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
         return 0;
     double tol = CONTACT_TOL * sim->mesh->rest_diag;
     int moved = 0;
+    if (sim->avatar) {
+        /* the body's skin first (its field is not exact: no gap test, a push-out is a
+         * move), then the sphere and the floor below */
+        double start = cloth__clock_ms();
+        for (int i = 0; i < sim->mesh->n; i++) {
+            double normal[3], *x = sim->x + 3 * i, before[3] = {x[0], x[1], x[2]};
+            if (!sim->mesh->pinned[i] && cloth__avatar_push_out(sim->avatar, x, normal))
+                moved += fabs(x[0] - before[0]) + fabs(x[1] - before[1]) +
+                         fabs(x[2] - before[2]) > tol;
+        }
+        sim->avatar->collide_ms += cloth__clock_ms() - start;
+        if (!s->sphere.enabled && !s->floor.enabled)
+            return moved;
+    }
     for (int i = 0; i < sim->mesh->n; i++) {
         double *x = sim->x + 3 * i, normal[3];
         if (sim->mesh->pinned[i])
@@ -229,7 +243,7 @@ static int collide(cloth_sim *sim)
         if (s->floor.enabled)
             gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
         if (gap < 0) {
-            cloth__push_out(s, sim->sphere_c, x, normal);
+            cloth__push_out(s, sim->sphere_c, NULL, x, normal);
             moved += gap < -tol;
         }
     }
@@ -436,5 +450,6 @@ const cloth__kernel cloth__verlet_kernel = {
     .stiffness_max = 1.95,
     .reports_cond = 0,
     .cond_off = NULL,
+    .avatar = 1,
     .frame_substeps = 5, /* the Verlet cloth web demo's */
 };

@@ -61,6 +61,7 @@ typedef struct cloth__kernel {
     const char *cond_off;       /* "key=value" that stops computing them, or NULL     */
     int frame_substeps;         /* steps per 1/60 s frame it needs on the example
                                  * cloths (k ~ 500 N/m, 10 g vertices; the bench)     */
+    int avatar;                 /* 1: it collides with an [avatar] (cloth__push_out)  */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

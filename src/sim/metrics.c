@@ -71,6 +71,21 @@ static void measure_gaps(const cloth_sim *sim, cloth_frame *f)
     }
 }
 
+/* The deepest vertex in the body's skin, offset - d with d the exact distance to the
+ * body's triangle surface skinned to the pose (not the field the kernels collide with). */
+static void measure_body(const cloth_sim *sim, cloth_frame *f)
+{
+    f->body_depth = 0;
+    f->body_ms = 0;
+    if (!sim->avatar)
+        return;
+    double off = sim->scene.avatar.offset;
+    cloth__avatar_skin(sim->avatar);
+    for (int i = 0; i < sim->mesh->n; i++)
+        f->body_depth = fmax(f->body_depth, off - cloth__avatar_surface_distance(sim->avatar,
+                                                                                  sim->x + 3 * i));
+}
+
 void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
 {
     f->frame = sim->frame;
@@ -84,6 +99,7 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     measure_energies(sim, f);
     measure_stretch(sim, f);
     measure_gaps(sim, f);
+    measure_body(sim, f);
     f->intersections = cloth__count_intersections(sim->mesh, sim->x, sim->intersect);
     f->barrier = 0;
     if (sim->kernel->measure)

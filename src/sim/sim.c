@@ -3,6 +3,7 @@
  * loop every kernel shares: move obstacles, step the kernel run.substeps times, check
  * for divergence, measure.
  */
+#include "core/scene.h"
 #include "core/status.h"
 #include "garment/sewing.h"
 #include "sim/interact.h"
@@ -27,6 +28,8 @@ void cloth__sim_move_obstacles(cloth_sim *sim, double t)
 {
     if (sim->scene.sphere.enabled)
         cloth__sphere_center(&sim->scene.sphere, t, sim->sphere_c);
+    if (sim->avatar)
+        cloth__avatar_move(sim->avatar, t);
 }
 
 /* E_scale = sum m |g| L + kinetic_0 + elastic_0: the energy the cloth could trade with
@@ -57,6 +60,8 @@ void cloth_sim_reset(cloth_sim *sim)
     sim->t = 0;
     sim->frame = 0;
     cloth__sim_move_obstacles(sim, 0);
+    if (sim->avatar)
+        cloth__avatar_reset(sim->avatar, 0);
     if (sim->kernel->start)
         sim->kernel->start(sim, sim->work);
     cloth__sim_energy_reference(sim);
@@ -110,12 +115,17 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
 {
     *out = NULL;
     const cloth__kernel *kernel = cloth__registry_find(reg, scene->run.kernel);
-    cloth_sim *sim = kernel ? calloc(1, sizeof *sim) : NULL;
-    if (!sim) {
+    if (!kernel || (scene->avatar.enabled && !kernel->avatar)) {
         cloth_mesh_destroy(mesh);
         if (!kernel)
             return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'",
                                scene->source, scene->run.kernel);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s does not collide with an "
+                           "[avatar]", scene->source, kernel->name);
+    }
+    cloth_sim *sim = calloc(1, sizeof *sim);
+    if (!sim) {
+        cloth_mesh_destroy(mesh);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory");
     }
     sim->scene = *scene;
@@ -151,6 +161,18 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
         cloth_sim_destroy(sim);
         return st;
     }
+    if (scene->avatar.enabled) {
+        cloth_error why;
+        st = cloth__avatar_create(&scene->avatar, scene->source, &sim->avatar, &why);
+        if (st != CLOTH_OK) {
+            char where[CLOTH_PATH_MAX + 16];
+            int key = cloth__key_index(NULL, "avatar", "motion");
+            cloth__key_where(scene, key, where, sizeof where);
+            cloth__fail(err, st, "%s: avatar.motion: %s", where, why.msg);
+            cloth_sim_destroy(sim);
+            return st;
+        }
+    }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
     if (st != CLOTH_OK) {
@@ -167,6 +189,9 @@ cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kern
                                        cloth_error *err)
 {
     void *work = NULL;
+    if (sim->avatar && !kernel->avatar)
+        return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s does not collide with an "
+                           "[avatar]", kernel->name);
     cloth_status st = kernel->create(sim, &work, err);
     if (st != CLOTH_OK)
         return st;
@@ -190,6 +215,7 @@ void cloth_sim_destroy(cloth_sim *sim)
         sim->kernel->destroy(sim->work);
     cloth__interact_destroy(sim->interact);
     cloth__intersect_destroy(sim->intersect);
+    cloth__avatar_destroy(sim->avatar);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);
@@ -244,6 +270,8 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     if (rebuilt != CLOTH_OK)
         return rebuilt;
     double start = now_ms();
+    if (sim->avatar)
+        sim->avatar->collide_ms = 0;
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);
     for (int s = 0; s < substeps; s++) {
@@ -284,6 +312,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     out->cond_max = cond_max;
     snprintf(out->cond_method, sizeof out->cond_method, "%s", cond_method);
     out->wall_ms = wall;
+    out->body_ms = sim->avatar ? sim->avatar->collide_ms : 0;
     return CLOTH_OK;
 }
 
@@ -291,6 +320,7 @@ double *cloth_sim_positions(cloth_sim *sim) { return sim->x; }
 double *cloth_sim_velocities(cloth_sim *sim) { return sim->v; }
 const cloth_mesh *cloth_sim_mesh(const cloth_sim *sim) { return sim->mesh; }
 const cloth_scene *cloth_sim_scene(const cloth_sim *sim) { return &sim->scene; }
+cloth_avatar *cloth_sim_avatar(cloth_sim *sim) { return sim->avatar; }
 double cloth_sim_time(const cloth_sim *sim) { return sim->t; }
 
 int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows)

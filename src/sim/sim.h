@@ -29,6 +29,7 @@ struct cloth_sim {
     int step_failed;            /* 1 when the last frame stopped in a kernel step (its
                                    error, not a blow-up)                             */
     double sphere_c[3];         /* sphere centre at time t                           */
+    cloth_avatar *avatar;       /* the [avatar] section's body, posed at time t, or NULL */
 
     cloth__wind wind;           /* turbulence parameters from run.seed               */
     double e_scale;             /* drift denominator: sum m|g| L + kinetic0 + elastic0 */
@@ -56,7 +57,7 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
 cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kernel,
                                        cloth_error *err);
 
-/* Sets sim->sphere_c to the sphere centre at time t. */
+/* Sets sim->sphere_c to the sphere centre at time t and poses the avatar for t. */
 void cloth__sim_move_obstacles(cloth_sim *sim, double t);
 
 /* Sets total0 and e_scale from the current state, so drift is measured from here (after

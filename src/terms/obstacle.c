@@ -4,6 +4,14 @@
 #include "terms/obstacle.h"
 
 #include <math.h>
+#include <time.h>
+
+double cloth__clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 void cloth__sphere_center(const cloth_sphere_def *s, double t, double c[3])
 {
@@ -65,11 +73,13 @@ void cloth__sphere_surface_velocity(const cloth_sphere_def *s, double t, const d
     v[2] -= s->spin * (x[0] - c[0]);
 }
 
-int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
-                    double normal[3])
+int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
+                    double x[3], double normal[3])
 {
     /* ASSIGNMENT verlet_provot: push_out BEGIN */
     int hit = CLOTH__HIT_NONE;
+    if (body && cloth__avatar_push_out(body, x, normal))
+        hit = CLOTH__HIT_BODY;
     if (scene->sphere.enabled) {
         double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
         double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);

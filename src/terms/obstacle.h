@@ -5,6 +5,7 @@
 #define CLOTH_OBSTACLE_H
 
 #include "cloth.h"
+#include "body/avatar.h"
 
 /* Centre of the sphere at time t (static, orbit or path motion). */
 void cloth__sphere_center(const cloth_sphere_def *sphere, double t, double c[3]);
@@ -29,12 +30,16 @@ void cloth__sphere_center_velocity(const cloth_sphere_def *sphere, double t, dou
 void cloth__sphere_surface_velocity(const cloth_sphere_def *sphere, double t,
                                     const double x[3], double v[3]);
 
-enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2 };
+enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2, CLOTH__HIT_BODY = 3 };
 
 /* Moves x onto the surface of every obstacle it is inside (the Verlet cloth web demo's
- * projection).  Returns CLOTH__HIT_NONE if it did not move, else which surface it was
- * put on last, with that surface's outward normal in normal. */
-int cloth__push_out(const cloth_scene *scene, const double c[3], double x[3],
-                    double normal[3]);
+ * projection): the avatar's skin first (body/avatar.h; body may be NULL), then the
+ * sphere, then the floor.  Returns CLOTH__HIT_NONE if it did not move, else which
+ * surface it was put on last, with that surface's outward normal in normal. */
+int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
+                    double x[3], double normal[3]);
+
+/* A monotonic clock in milliseconds (the avatar's collision stage is timed with it). */
+double cloth__clock_ms(void);
 
 #endif

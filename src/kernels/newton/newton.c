@@ -127,6 +127,7 @@ static void predict(cloth__newton *w, const cloth_sim *sim, double h)
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     cloth__newton_start_outside_sphere(w, sim);
+    cloth__newton_start_outside_body(w, sim);
 }
 
 /* Assemble: E, grad E and the Newton matrix H at the iterate. */
@@ -382,6 +383,7 @@ static void newton_destroy(void *work)
     free(w->friction);
     free(w->kappa_sphere);
     free(w->kappa_floor);
+    free(w->kappa_body);
     free(w->kappa_edge);
     free(w->pair_kappa);
     free(w->pair_used);
@@ -457,13 +459,14 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     w->friction = malloc(((size_t)w->contact_cap + 1) * sizeof *w->friction);
     w->kappa_sphere = malloc((size_t)n * sizeof(double));
     w->kappa_floor = malloc((size_t)n * sizeof(double));
+    w->kappa_body = malloc((size_t)n * sizeof(double));
     w->kappa_edge = malloc(((size_t)m->n_springs + 1) * sizeof(double));
     w->kappa_tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
     w->pair_kappa = malloc((size_t)slots * sizeof *w->pair_kappa);
     w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
     w->row_cap = sim->scene.newton.max_iters * sim->scene.run.substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_edge || !w->kappa_tri ||
+    if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_body || !w->kappa_edge || !w->kappa_tri ||
         !w->pair_kappa || !w->pair_used || !w->rows)
         return 0;
     for (unsigned k = 0; k < slots; k++)
@@ -619,5 +622,6 @@ const cloth__kernel cloth__newton_kernel = {
     .stiffness_max = 0,
     .reports_cond = 1,
     .cond_off = "cond=off",
+    .avatar = 1,
     .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
 };

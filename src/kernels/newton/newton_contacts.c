@@ -239,6 +239,8 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
         if (s->floor.enabled &&
             cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
+        if (sim->avatar && cloth__newton_body_gap(sim, x + 3 * i, NULL, NULL) < nd->dhat)
+            push_contact(w, CLOTH__CONTACT_BODY, i, -1, -1);
     }
     if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
         collect_full(w, sim, x);
@@ -267,6 +269,8 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
                                  hess);
     case CLOTH__CONTACT_FLOOR:
         return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
+    case CLOTH__CONTACT_BODY:
+        return cloth__newton_body_gap(sim, xa, grad, hess);
     case CLOTH__CONTACT_PAIR:
         return cloth__gap_pair(xa, x + 3 * c->b, s->material.thickness, grad, hess);
     case CLOTH__CONTACT_PT:
@@ -428,6 +432,34 @@ void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
     }
 }
 
+double cloth__newton_body_gap(const cloth_sim *sim, const double x[3], double *grad,
+                              double *hess)
+{
+    double n[3] = {0, 0, 0}, d = cloth__avatar_field(sim->avatar, x, n);
+    if (d == HUGE_VAL)
+        d = cloth__avatar_distance(sim->avatar, x);
+    if (grad)
+        memcpy(grad, n, sizeof n);
+    if (hess)
+        memset(hess, 0, 9 * sizeof(double));
+    return d - sim->scene.avatar.offset;
+}
+
+/* The body moved to where it is at the step's end before the step (sim.c); the barrier
+ * keeps vertices out of a body that then stands still, so those the move left inside
+ * are put outside first (no continuation within the step, unlike the sphere's). */
+void cloth__newton_start_outside_body(cloth__newton *w, const cloth_sim *sim)
+{
+    if (!sim->avatar || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
+        return;
+    double to = sim->scene.avatar.offset + 0.5 * sim->scene.newton.dhat;
+    for (int i = 0; i < w->n; i++) {
+        double n[3];
+        if (w->dof[i] >= 0 && cloth__newton_body_gap(sim, w->x + 3 * i, NULL, NULL) <= 0)
+            cloth__avatar_push_out_to(sim->avatar, w->x + 3 * i, to, n);
+    }
+}
+
 void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     const cloth_scene *s = &sim->scene;
@@ -495,6 +527,9 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
             return;
         case CLOTH__CONTACT_FLOOR:
             snprintf(buf, size, "vertex %d is below the plane (gap %.3g m)", c->a, g);
+            return;
+        case CLOTH__CONTACT_BODY:
+            snprintf(buf, size, "vertex %d is inside the avatar's skin (gap %.3g m)", c->a, g);
             return;
         case CLOTH__CONTACT_PT:
         case CLOTH__CONTACT_EE: {

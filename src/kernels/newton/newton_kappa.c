@@ -89,9 +89,12 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE:
     case CLOTH__CONTACT_FLOOR:
+    case CLOTH__CONTACT_BODY:
         if (c->kind == CLOTH__CONTACT_SPHERE)
             cloth__gap_sphere(xa, w->sphere_c, sim->scene.sphere.radius,
                               sim->scene.sphere.offset, dir, NULL);
+        else if (c->kind == CLOTH__CONTACT_BODY)
+            cloth__newton_body_gap(sim, xa, dir, NULL);
         else
             cloth__gap_floor(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
         elastic_block(w, m, x, ab, 1, H);
@@ -149,7 +152,7 @@ static cloth__pair_slot *pair_lookup(cloth__newton *w, long long key, int insert
 void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
 {
     for (int i = 0; i < w->n; i++)
-        w->kappa_sphere[i] = w->kappa_floor[i] = NAN;
+        w->kappa_sphere[i] = w->kappa_floor[i] = w->kappa_body[i] = NAN;
     for (int s = 0; s < m->n_springs; s++)
         w->kappa_edge[s] = NAN;
     for (int t = 0; t < m->n_tris; t++)
@@ -176,6 +179,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE: slot = &w->kappa_sphere[c->a]; break;
     case CLOTH__CONTACT_FLOOR: slot = &w->kappa_floor[c->a]; break;
+    case CLOTH__CONTACT_BODY: slot = &w->kappa_body[c->a]; break;
     case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->elem]; break;
     case CLOTH__CONTACT_TRIANGLE: slot = &w->kappa_tri[c->elem]; break;
     default:

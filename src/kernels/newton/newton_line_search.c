@@ -104,6 +104,22 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
     return alpha;
 }
 
+/* The body's gap is g = field - offset, Lipschitz with a constant of at most
+ * BODY_LIPSCHITZ along a straight path (a distance is 1-Lipschitz; the trilinear field
+ * and the blend of transforms add to it), so along x + alpha d it stays at or above
+ * eta g0 for alpha <= (1 - eta) g0 / (L |d|): conservative, no root to find. */
+#define BODY_LIPSCHITZ 2.0
+
+static double body_alpha(const cloth_sim *sim, const double x[3], const double d[3],
+                         double eta)
+{
+    double len = sqrt(cloth__dot3(d, d));
+    if (len == 0)
+        return INFINITY;
+    double g0 = cloth__newton_body_gap(sim, x, NULL, NULL);
+    return g0 <= 0 ? 0 : (1 - eta) * g0 / (BODY_LIPSCHITZ * len);
+}
+
 /* Largest alpha with every gap >= eta * its gap now and every limited edge under its
  * limit along x + alpha dir (contact.c, per primitive).  Pairs that the query at radius
  * R = offset + max(g^, 2 |dir|_max / (1 - eta)) does not return cannot close by more
@@ -127,6 +143,8 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
                                                   s->sphere.offset, eta));
         if (s->floor.enabled)
             amax = fmin(amax, cloth__alpha_floor(xi, di, s->floor.height, s->floor.offset, eta));
+        if (sim->avatar)
+            amax = fmin(amax, body_alpha(sim, xi, di, eta));
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, sim, x, dir));

@@ -24,7 +24,8 @@ typedef enum {
     CLOTH__CONTACT_PT,          /* a vertex and a triangle (newton.contact = full)     */
     CLOTH__CONTACT_EE,          /* two edges (newton.contact = full)                  */
     CLOTH__CONTACT_STRAIN,      /* a structural or shear edge in its strain band       */
-    CLOTH__CONTACT_TRIANGLE     /* a triangle whose largest singular value is in it    */
+    CLOTH__CONTACT_TRIANGLE,    /* a triangle whose largest singular value is in it    */
+    CLOTH__CONTACT_BODY         /* a vertex against the [avatar]'s body                */
 } cloth__contact_kind;
 
 /* One active barrier term. */
@@ -151,6 +152,7 @@ struct cloth__newton {
     double kappa_strain_auto;   /* and for limited edges                              */
     double *kappa_sphere;       /* n: frozen dynamic kappa, NAN = not yet             */
     double *kappa_floor;        /* n                                                  */
+    double *kappa_body;         /* n                                                  */
     double *kappa_edge;         /* n_springs                                          */
     double *kappa_tri;          /* n_tris                                             */
     cloth__pair_slot *pair_kappa; /* open addressing, pair_mask + 1 slots             */
@@ -313,6 +315,14 @@ void cloth__newton_begin_obstacles(cloth__newton *w);
 /* Moves vertices of w->x that rounding left on or inside the sphere at w->sphere_c to
  * g^/2 above it (at a step's start). */
 void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim);
+/* The same for the avatar's body, posed for the step's end: a vertex of w->x at a gap
+ * <= 0 goes to g^/2 outside the skin along the field's normal. */
+void cloth__newton_start_outside_body(cloth__newton *w, const cloth_sim *sim);
+
+/* The body's gap at x (g = field - offset, the field's gradient carried into the pose
+ * as dg, d2g = 0; outside every cylinder the exact distance to the posed capsules). */
+double cloth__newton_body_gap(const cloth_sim *sim, const double x[3], double *grad,
+                              double *hess);
 void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x);
 
 /* Why E is not finite at x (after an evaluation there): a vertex with a non-finite

@@ -1,0 +1,73 @@
+/* Private: the avatar of a scene's [avatar] section, what the kernels collide with: the
+ * mannequin, its clip or IK pose, the back-transform and the rest-pose distance field.
+ *
+ * Collision (collision = sdf): a query point x in the current pose gets its weights
+ * (backtransform.h; none: far from the body, nothing to do), goes to its rest place y,
+ * the field gives d(y) and grad d(y); when d < offset the point is inside the skin and
+ * moves out along the rest normal carried into the pose,
+ *
+ *   n = sum w_k R_k grad d / |.|,    x <- x + (offset - d) n,
+ *
+ * exact in a rigid zone (the transform keeps distances), to first order in a blend.
+ * collision = capsules is the comparison: the exact distance to the posed capsules and
+ * the nearest capsule's normal, no field and no back-transform.  The body's velocity at
+ * x (for the velocity correction) is that of x's material point, (x - x_prev)/h with
+ * x_prev = sum w_k T_k^prev y. */
+#ifndef CLOTH_BODY_AVATAR_H
+#define CLOTH_BODY_AVATAR_H
+
+#include "body/backtransform.h"
+#include "body/bvh.h"
+#include "body/mannequin.h"
+#include "body/sdf.h"
+
+struct cloth_avatar {
+    cloth_avatar_def def;       /* the scene's keys                                   */
+    cloth__body body;           /* the mannequin at def.scale, with its surface       */
+    cloth__backtransform bt;
+    cloth__sdf sdf;             /* rest-pose field (collision = sdf)                  */
+    cloth__clip clip;           /* def.motion, or no frames                           */
+    double ik_max_step;         /* def.ik_max_step                                    */
+    cloth__pose pose;           /* the current pose (clip, or set by IK)              */
+    int posed_by_ik;            /* 1 once IK moved it: the clip no longer drives it   */
+    cloth__bt_pose now, prev;   /* the pose at t and one step before                  */
+    double collide_ms;          /* time spent colliding since the last read (ms)      */
+    double *skin;               /* the surface's vertices skinned to the pose (3 n)   */
+    double *skin_sphere;        /* bounding sphere of each capsule's surface (4 each) */
+};
+
+/* The avatar of def (paths relative to the scene file source; where = "FILE:LINE" of the
+ * section for messages).  Allocates the field and the clip. */
+cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *source,
+                                  cloth_avatar **out, cloth_error *err);
+void cloth__avatar_destroy(cloth_avatar *av);
+
+/* The pose at time t; the previous one kept for velocities (reset: both at t). */
+void cloth__avatar_move(cloth_avatar *av, double t);
+void cloth__avatar_reset(cloth_avatar *av, double t);
+
+/* Moves x out of the skin if inside; 1 and the outward normal if it moved. */
+int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3]);
+
+/* The same to a distance `to` from the body instead of the offset. */
+int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double to, double normal[3]);
+
+/* The body's velocity at x over the last step of length h. */
+void cloth__avatar_velocity(const cloth_avatar *av, const double x[3], double h, double v[3]);
+
+/* The exact signed distance from x to the posed body (its capsules). */
+double cloth__avatar_distance(const cloth_avatar *av, const double x[3]);
+
+/* Skins the surface to the current pose (linear blend skinning with the back-transform's
+ * rest weights, x_i = sum_k w_ik T_k y_i) and bounds each capsule's part. */
+void cloth__avatar_skin(cloth_avatar *av);
+
+/* The signed distance from x to the skinned surface of the last cloth__avatar_skin,
+ * exact for the triangles (HUGE_VAL when farther than the offset plus 5 cm). */
+double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3]);
+
+/* The field's value and gradient at x's rest place, carried to the pose; HUGE_VAL with
+ * no gradient when x is outside every cylinder. */
+double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3]);
+
+#endif
