@@ -73,13 +73,13 @@ void cloth__sphere_surface_velocity(const cloth_sphere_def *s, double t, const d
     v[2] -= s->spin * (x[0] - c[0]);
 }
 
-int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
-                    double x[3], double normal[3])
+/* The sphere and the plane (the Verlet cloth web demo's projection): which surface x was
+ * put on last, or CLOTH__HIT_NONE. */
+static int push_out_sphere_plane(const cloth_scene *scene, const double c[3], double x[3],
+                                 double normal[3])
 {
     /* ASSIGNMENT verlet_provot: push_out BEGIN */
     int hit = CLOTH__HIT_NONE;
-    if (body && cloth__avatar_push_out(body, x, normal))
-        hit = CLOTH__HIT_BODY;
     if (scene->sphere.enabled) {
         double d[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
         double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -108,4 +108,13 @@ int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_ava
     }
     return hit;
     /* ASSIGNMENT verlet_provot: push_out END */
+}
+
+int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
+                    double x[3], double normal[3])
+{
+    int hit = body && cloth__avatar_push_out(body, x, normal) ? CLOTH__HIT_BODY
+                                                               : CLOTH__HIT_NONE;
+    int last = push_out_sphere_plane(scene, c, x, normal);
+    return last != CLOTH__HIT_NONE ? last : hit;
 }

@@ -85,12 +85,12 @@ static int sphere_outside_and_centre(void)
                           &s) == 0, "no scene");
     const double *c = s.sphere.center;
     double x[3] = {c[0] + 0.3, c[1] + 0.3, c[2] + 0.3}, normal[3];
-    int hit = cloth__push_out(&s, c, x, normal);
+    int hit = cloth__push_out(&s, c, NULL, x, normal);
     KIT_CHECK(hit == CLOTH__HIT_NONE, "outside: returned %d, expected CLOTH__HIT_NONE", hit);
     KIT_CHECK(x[0] == c[0] + 0.3 && x[1] == c[1] + 0.3 && x[2] == c[2] + 0.3,
               "outside (distance 0.52 > 0.51): moved to (%g, %g, %g)", x[0], x[1], x[2]);
     double y[3] = {c[0], c[1], c[2]}, want[3] = {c[0], c[1] + 0.51, c[2]};
-    hit = cloth__push_out(&s, c, y, normal);
+    hit = cloth__push_out(&s, c, NULL, y, normal);
     KIT_CHECK(hit == CLOTH__HIT_SPHERE && bench_near3(y, want, 1e-14),
               "the centre: returned %d and went to (%.15g, %.15g, %.15g), expected "
               "(%.15g, %.15g, %.15g)", hit, y[0], y[1], y[2], want[0], want[1], want[2]);

@@ -92,7 +92,7 @@ static int sphere_push_out_radial(void)
         x[k] = c[k] + 0.2 * n[k];
         want[k] = c[k] + 0.51 * n[k];
     }
-    int hit = cloth__push_out(&s, c, x, normal);
+    int hit = cloth__push_out(&s, c, NULL, x, normal);
     KIT_CHECK(bench_near3(x, want, 1e-12), "x = (%.15g, %.15g, %.15g), expected c + (r + "
               "offset) n = (%.15g, %.15g, %.15g)", x[0], x[1], x[2], want[0], want[1],
               want[2]);
@@ -110,14 +110,14 @@ static int plane_push_out(void)
     KIT_CHECK(bench_scene("[plane]\nheight = -1\noffset = 0.02\n", &s) == 0, "no scene");
     const double c[3] = {0, 0, 0}, want[3] = {0.3, -0.98, 0.7};
     double x[3] = {0.3, -1.5, 0.7}, normal[3] = {0, 0, 0};
-    int hit = cloth__push_out(&s, c, x, normal);
+    int hit = cloth__push_out(&s, c, NULL, x, normal);
     KIT_CHECK(bench_near3(x, want, 1e-14), "x = (%.15g, %.15g, %.15g), expected (0.3, -0.98, "
               "0.7)", x[0], x[1], x[2]);
     KIT_CHECK(hit == CLOTH__HIT_FLOOR, "returned %d, expected CLOTH__HIT_FLOOR", hit);
     KIT_CHECK(normal[0] == 0 && normal[1] == 1 && normal[2] == 0,
               "normal (%g, %g, %g), expected (0, 1, 0)", normal[0], normal[1], normal[2]);
     double y[3] = {0.3, -0.5, 0.7};
-    hit = cloth__push_out(&s, c, y, normal);
+    hit = cloth__push_out(&s, c, NULL, y, normal);
     KIT_CHECK(hit == CLOTH__HIT_NONE && y[0] == 0.3 && y[1] == -0.5 && y[2] == 0.7,
               "a point above the plane: returned %d and moved to (%g, %g, %g)", hit, y[0],
               y[1], y[2]);
