@@ -45,14 +45,18 @@
  * it did not converge, and so does every step when a spring between two pinned vertices
  * exceeds the limit (nothing may move to fix it).
  */
+#include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
 #include "sim/sim.h"
 
+#include "core/status.h"
+
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +71,10 @@ typedef struct cloth__verlet {
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
+    cloth__coloured *provot;    /* ... and the limited springs                        */
+    int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
+                                 * apart (a thread may start the next before all read) */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -77,8 +85,43 @@ static void verlet_destroy(void *work)
     free(w->limited);
     free(w->x_seen);
     free(w->v_seen);
+    cloth__coloured_destroy(w->relax);
+    cloth__coloured_destroy(w->provot);
     cloth__self_collision_destroy(w->self);
     free(w);
+}
+
+/* verlet.order = coloured: the springs relax_pass moves (a free end), with end factors
+ * w = 0 pinned, 2 opposite a pin, else 1 (the free end takes both halves), and the
+ * limited springs with w = 0 pinned, 1 opposite a pin, else 1/2 (Provot's halves). */
+static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_error *err)
+{
+    int *ids = malloc(sizeof(int) * (size_t)(m->n_springs + 1)), count = 0;
+    if (!ids)
+        return cloth__fail(err, CLOTH_ENOMEM, "verlet: out of memory for %d springs",
+                           m->n_springs);
+    for (int s = 0; s < m->n_springs; s++)
+        if (!m->pinned[m->springs[s].a] || !m->pinned[m->springs[s].b])
+            ids[count++] = s;
+    cloth_status st = cloth__coloured_create(m, ids, count, 0, &w->relax, err);
+    free(ids);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_create(m, w->limited, w->n_limited, 0, &w->provot, err);
+    if (st != CLOTH_OK)
+        return st;
+    for (int j = 0; j < w->relax->n; j++) {
+        const cloth_spring *sp = &m->springs[w->relax->spring[j]];
+        int free_a = !m->pinned[sp->a], free_b = !m->pinned[sp->b];
+        w->relax->wa[j] = free_a ? (free_b ? 1 : 2) : 0;
+        w->relax->wb[j] = free_b ? (free_a ? 1 : 2) : 0;
+    }
+    for (int j = 0; j < w->provot->n; j++) {
+        const cloth_spring *sp = &m->springs[w->provot->spring[j]];
+        int pin_a = m->pinned[sp->a], pin_b = m->pinned[sp->b];
+        w->provot->wa[j] = pin_a ? 0 : pin_b ? 1 : 0.5;
+        w->provot->wb[j] = pin_b ? 0 : pin_a ? 1 : 0.5;
+    }
+    return CLOTH_OK;
 }
 
 static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error *err)
@@ -104,6 +147,13 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         const cloth_spring *sp = &m->springs[s];
         if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
             w->limited[w->n_limited++] = s;
+    }
+    if (sim->scene.verlet.order == CLOTH_ORDER_COLOURED) {
+        cloth_status st = colour_springs(m, w, err);
+        if (st != CLOTH_OK) {
+            verlet_destroy(w);
+            return st;
+        }
     }
     if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
@@ -202,16 +252,16 @@ static void predict(cloth_sim *sim, double h)
     }
 }
 
-/* Puts every free vertex inside an obstacle on its surface; returns how many were deeper
- * than CONTACT_TOL L (the ones that really moved). */
-static int collide(cloth_sim *sim)
+/* Puts every free vertex of [lo, hi) inside an obstacle on its surface; returns how many
+ * were deeper than CONTACT_TOL L (the ones that really moved). */
+static int collide_range(cloth_sim *sim, int lo, int hi)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled)
         return 0;
     double tol = CONTACT_TOL * sim->mesh->rest_diag;
     int moved = 0;
-    for (int i = 0; i < sim->mesh->n; i++) {
+    for (int i = lo; i < hi; i++) {
         double *x = sim->x + 3 * i, normal[3];
         if (sim->mesh->pinned[i])
             continue;
@@ -227,6 +277,80 @@ static int collide(cloth_sim *sim)
         }
     }
     return moved;
+}
+
+static int collide(cloth_sim *sim)
+{
+    return collide_range(sim, 0, sim->mesh->n);
+}
+
+/* A thread's share [lo, hi) of the n vertices. */
+static void vertex_share(int n, int part, int parts, int *lo, int *hi)
+{
+    *lo = (int)((long)n * part / parts);
+    *hi = (int)((long)n * (part + 1) / parts);
+}
+
+/* verlet.order = coloured, mode relax: each pass relaxes the colours in turn, each split
+ * among the threads, then the obstacles split by vertex. */
+static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
+{
+    cloth__coloured *c = w->relax;
+    double half_k = 0.5 * sim->scene.verlet.k_relax;
+    int threads = sim->scene.run.threads;
+    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
+        for (int pass = 0; pass < passes; pass++) {
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                cloth__coloured_share(c, q, part, parts, &lo, &hi);
+                cloth__coloured_relax(c, sim->x, half_k, lo, hi);
+                CLOTH__BARRIER
+            }
+            if (obstacles) {
+                vertex_share(sim->mesh->n, part, parts, &lo, &hi);
+                collide_range(sim, lo, hi);
+                CLOTH__BARRIER
+            }
+        }
+    }
+}
+
+/* verlet.order = coloured: Provot's sweeps by colour, each followed by the obstacles;
+ * returns the sweeps made and sets *changed to the last one's corrections.  Every thread
+ * adds the per-thread tallies in the same order, so all agree on when to stop. */
+static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
+{
+    cloth__coloured *c = w->provot;
+    const cloth_verlet_def *vd = &sim->scene.verlet;
+    int threads = sim->scene.run.threads, sweeps = 0, last = 0;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, sweep = 0;
+        int more = 1;
+        while (more && sweep < vd->strain_passes) {
+            int count = 0, *tally = w->tally[sweep & 1];
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                cloth__coloured_share(c, q, part, parts, &lo, &hi);
+                count += cloth__coloured_provot(c, sim->x, factor, vd->strain_tol, lo, hi);
+                CLOTH__BARRIER
+            }
+            vertex_share(sim->mesh->n, part, parts, &lo, &hi);
+            tally[part] = count + collide_range(sim, lo, hi);
+            CLOTH__BARRIER
+            more = 0;
+            for (int t = 0; t < parts; t++)
+                more += tally[t];
+            sweep++;
+        }
+        if (part == 0) {
+            sweeps = sweep;
+            last = more;
+        }
+    }
+    *changed = last;
+    return sweeps;
 }
 
 /* One Gauss-Seidel pass of the Verlet cloth web demo's relaxation over every spring:
@@ -306,14 +430,16 @@ static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double f
 
 /* Provot's sweeps, each followed by the obstacle projection so that the result honours
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
-static void limit_strain(cloth_sim *sim, const cloth__verlet *w, cloth__step_stats *stats)
+static void limit_strain(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
 {
     const cloth_verlet_def *vd = &sim->scene.verlet;
     if (vd->strain_limit <= 0)
         return;
     double factor = 1 + vd->strain_limit;
     int passes = 0, changed = 1;
-    while (changed && passes < vd->strain_passes) {
+    if (w->provot)
+        passes = limit_coloured(sim, w, factor, &changed);
+    while (!w->provot && changed && passes < vd->strain_passes) {
         changed = provot_sweep(sim, w, factor, vd->strain_tol);
         changed += collide(sim);
         passes++;
@@ -368,8 +494,10 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     stats->iterations = 0;
     compute_accelerations(sim);
     predict(sim, h);
+    if (vd->mode == CLOTH_VERLET_RELAX && w->relax)
+        relax_coloured(sim, w, vd->iterations);
     if (vd->mode == CLOTH_VERLET_RELAX) {
-        for (int pass = 0; pass < vd->iterations; pass++) {
+        for (int pass = 0; pass < vd->iterations && !w->relax; pass++) {
             relax_pass(sim);
             collide(sim);
         }
@@ -389,6 +517,7 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
 /* ---------------------------------------------------------------- the keys */
 
 static const char *const mode_names[] = {"relax", "provot", NULL};
+static const char *const order_names[] = {"sequential", "coloured", NULL};
 
 #define OFF(field) offsetof(cloth_scene, verlet.field)
 
@@ -409,6 +538,9 @@ static const cloth__key verlet_keys[] = {
      NULL, "100", "Provot sweeps per step at most (then not-converged)"},
     {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
      "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
+    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, order_names, NULL,
+     "sequential", "sequential (the reference order) or coloured relaxation and Provot "
+     "sweeps (vectorised, run.threads; other rounding)"},
 };
 
 #undef OFF
