@@ -8,7 +8,7 @@
 
 /* GCC builds an AVX-512 and an AVX2 copy of each loop beside the baseline one and picks
  * one at load time from the CPU; elsewhere only the baseline. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CLOTH_NO_CLONES)
 #define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONES
@@ -189,4 +189,120 @@ CLONES void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *
                          (v[b + 2] - v[a + 2]) * uz);
         move_ends(f, a, b, t, t, ux, uy, uz);
     }
+}
+
+/* ------------------------------------------------------------ triangle drag */
+
+void cloth__coloured_tris_destroy(cloth__coloured_tris *c)
+{
+    if (!c)
+        return;
+    cloth__colouring_free(&c->colours);
+    free(c->i0);
+    free(c->i1);
+    free(c->i2);
+    free(c->gust);
+    free(c);
+}
+
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
+                                         cloth_error *err)
+{
+    *out = NULL;
+    cloth__coloured_tris *c = calloc(1, sizeof *c);
+    if (!c)
+        return cloth__fail(err, CLOTH_ENOMEM, "coloured triangles: out of memory");
+    cloth_status st = cloth__colour_items(m->n_tris, 3, m->tris, m->n, &c->colours, err);
+    if (st != CLOTH_OK) {
+        cloth__coloured_tris_destroy(c);
+        return st;
+    }
+    size_t ni = sizeof(int) * (size_t)(m->n_tris + 1);
+    c->n = m->n_tris;
+    if (!(c->i0 = malloc(ni)) || !(c->i1 = malloc(ni)) || !(c->i2 = malloc(ni)) ||
+        !(c->gust = malloc(sizeof(double) * (size_t)(m->n_tris + 1)))) {
+        cloth__coloured_tris_destroy(c);
+        return cloth__fail(err, CLOTH_ENOMEM, "coloured triangles: out of memory for %d",
+                           m->n_tris);
+    }
+    for (int j = 0; j < c->n; j++) {
+        const int *id = m->tris + 3 * c->colours.order[j];
+        c->i0[j] = 3 * id[0];
+        c->i1[j] = 3 * id[1];
+        c->i2[j] = 3 * id[2];
+        c->gust[j] = 1;
+    }
+    *out = c;
+    return CLOTH_OK;
+}
+
+/* Triangle drag of triangles [lo, hi) of one colour (terms/forces.c: F = 1/2 rho C_d A
+ * (n.v_rel) |v_rel| n, a third to each corner, v_rel = wind gust - mean corner velocity). */
+CLONES static void drag_range(const cloth__coloured_tris *c, const double wind[3],
+                              double coeff, const double *x, const double *v, double *f,
+                              int lo, int hi)
+{
+    const int *i0 = c->i0, *i1 = c->i1, *i2 = c->i2;
+    const double *gust = c->gust;
+    CLOTH__PRAGMA(omp simd)
+    for (int j = lo; j < hi; j++) {
+        int a = i0[j], b = i1[j], d = i2[j];
+        double ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
+        double qx = x[d] - x[a], qy = x[d + 1] - x[a + 1], qz = x[d + 2] - x[a + 2];
+        double nx = uy * qz - uz * qy, ny = uz * qx - ux * qz, nz = ux * qy - uy * qx;
+        double twice_area = sqrt(nx * nx + ny * ny + nz * nz);
+        double r = 1 / (twice_area > 0 ? twice_area : 1); /* 0 area: n = 0, no force */
+        nx *= r;
+        ny *= r;
+        nz *= r;
+        double rx = wind[0] * gust[j] - (v[a] + v[b] + v[d]) / 3,
+               ry = wind[1] * gust[j] - (v[a + 1] + v[b + 1] + v[d + 1]) / 3,
+               rz = wind[2] * gust[j] - (v[a + 2] + v[b + 2] + v[d + 2]) / 3;
+        double mag = coeff * 0.5 * twice_area * (nx * rx + ny * ry + nz * rz) *
+                     sqrt(rx * rx + ry * ry + rz * rz) / 3;
+        f[a] += mag * nx;
+        f[a + 1] += mag * ny;
+        f[a + 2] += mag * nz;
+        f[b] += mag * nx;
+        f[b + 1] += mag * ny;
+        f[b + 2] += mag * nz;
+        f[d] += mag * nx;
+        f[d + 1] += mag * ny;
+        f[d + 2] += mag * nz;
+    }
+}
+
+void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
+                                     int threads, const double *x, const double *v,
+                                     double t, double *f)
+{
+    cloth__add_gravity(env, f);
+    const cloth_world_def *w = env.world;
+    double coeff = 0.5 * w->air_density * w->drag_coefficient;
+    if (coeff != 0 && c->n > 0) {
+        CLOTH__PARALLEL(threads)
+        {
+            int part = cloth__thread_id(), parts = cloth__thread_count();
+            /* the gusts: sines, one triangle at a time */
+            int g0 = (int)((long)c->n * part / parts), g1 = (int)((long)c->n * (part + 1) / parts);
+            for (int j = g0; j < g1; j++) {
+                double centroid[3];
+                for (int k = 0; k < 3 && w->turbulence > 0; k++)
+                    centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
+                c->gust[j] = w->turbulence > 0
+                                 ? 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid)
+                                 : 1;
+            }
+            CLOTH__BARRIER
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                const cloth__colouring *cc = &c->colours;
+                int first = cc->start[q], n = cc->start[q + 1] - first;
+                int lo = first + (int)((long)n * part / parts),
+                    hi = first + (int)((long)n * (part + 1) / parts);
+                drag_range(c, w->wind, coeff, x, v, f, lo, hi);
+                CLOTH__BARRIER
+            }
+        }
+    }
+    cloth__add_air_damping(env, v, f);
 }

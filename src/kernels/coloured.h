@@ -16,6 +16,7 @@
 #define CLOTH_KERNELS_COLOURED_H
 
 #include "terms/colour.h"
+#include "terms/forces.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -73,5 +74,25 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
  *   T = k (l - l0) + c_d (v_b - v_a).u,  f_a += T u,  f_b -= T u,  u = (x_b - x_a)/l. */
 void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
                              const double *v, double cd, double *f, int lo, int hi);
+
+/* The triangles in colour order for the wind's drag (terms/forces.c's cloth__add_wind):
+ * the corners' offsets and, per step, the gust factor of each triangle. */
+typedef struct cloth__coloured_tris {
+    cloth__colouring colours;   /* colour c is triangles [start[c], start[c + 1])     */
+    int n;                      /* triangles                                          */
+    int *i0, *i1, *i2;          /* 3 x the corners' vertex indices                    */
+    double *gust;               /* 1 + turbulence noise at the centroid (this step)   */
+} cloth__coloured_tris;
+
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
+                                         cloth_error *err);
+void cloth__coloured_tris_destroy(cloth__coloured_tris *c);
+
+/* Gravity, the wind's triangle drag colour by colour (split among the threads of the
+ * caller's run.threads) and air damping, added to f: cloth__add_external_forces in
+ * another order of the drag's sums (v not NULL). */
+void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
+                                     int threads, const double *x, const double *v,
+                                     double t, double *f);
 
 #endif

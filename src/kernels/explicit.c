@@ -46,6 +46,7 @@ typedef struct cloth__explicit {
     double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -61,6 +62,7 @@ static void explicit_destroy(void *work)
     }
     cloth__self_collision_destroy(w->self);
     cloth__coloured_destroy(w->springs);
+    cloth__coloured_tris_destroy(w->tris);
     free(w);
 }
 
@@ -98,6 +100,8 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
             ids[s] = s;
         cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 0, &w->springs, err);
         free(ids);
+        if (st == CLOTH_OK)
+            st = cloth__coloured_tris_create(m, &w->tris, err);
         if (st != CLOTH_OK) {
             explicit_destroy(w);
             return st;
@@ -141,7 +145,11 @@ static cloth_status accelerations_at(cloth_sim *sim, const cloth__explicit *w,
                                      const double *x, const double *v, double t, double *out)
 {
     memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
+    if (w && w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, x, v, t, out);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
     cloth_status st = CLOTH_OK;
     if (w && w->springs)
         add_springs_coloured(sim, w->springs, x, v, out);

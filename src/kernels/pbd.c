@@ -94,6 +94,7 @@ typedef struct cloth__pbd {
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -108,6 +109,7 @@ static void pbd_destroy(void *work)
     free(w->hinge_rest);
     free(w->hinge_k);
     cloth__coloured_destroy(w->col);
+    cloth__coloured_tris_destroy(w->tris);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -132,6 +134,8 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
             ids[count++] = s;
     cloth_status st = cloth__coloured_create(m, ids, count, 1, &w->col, err);
     free(ids);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_tris_create(m, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
     cloth__coloured *c = w->col;
@@ -283,7 +287,11 @@ static void predict(cloth_sim *sim, cloth__pbd *w, double h)
     const cloth_mesh *m = sim->mesh;
     double *f = sim->force;
     memset(f, 0, sizeof(double) * 3 * (size_t)m->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    if (w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
     for (int i = 0; i < m->n; i++)
         for (int k = 0; k < 3; k++)
             sim->v[3 * i + k] += h * m->inv_mass[i] * f[3 * i + k];

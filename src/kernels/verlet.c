@@ -73,6 +73,7 @@ typedef struct cloth__verlet {
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
     cloth__coloured *provot;    /* ... and the limited springs                        */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
 } cloth__verlet;
@@ -87,6 +88,7 @@ static void verlet_destroy(void *work)
     free(w->v_seen);
     cloth__coloured_destroy(w->relax);
     cloth__coloured_destroy(w->provot);
+    cloth__coloured_tris_destroy(w->tris);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -107,6 +109,8 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     free(ids);
     if (st == CLOTH_OK)
         st = cloth__coloured_create(m, w->limited, w->n_limited, 0, &w->provot, err);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_tris_create(m, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
     for (int j = 0; j < w->relax->n; j++) {
@@ -219,11 +223,15 @@ static void verlet_begin_frame(cloth_sim *sim, void *work)
 
 /* ------------------------------------------------------------------ stages */
 
-static void compute_accelerations(cloth_sim *sim)
+static void compute_accelerations(cloth_sim *sim, const cloth__verlet *w)
 {
     double *f = sim->force;
     memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    if (w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
     if (sim->scene.verlet.mode == CLOTH_VERLET_PROVOT)
         cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
     for (int i = 0; i < sim->mesh->n; i++)
@@ -492,7 +500,7 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     cloth__verlet *w = work;
     const cloth_verlet_def *vd = &sim->scene.verlet;
     stats->iterations = 0;
-    compute_accelerations(sim);
+    compute_accelerations(sim, w);
     predict(sim, h);
     if (vd->mode == CLOTH_VERLET_RELAX && w->relax)
         relax_coloured(sim, w, vd->iterations);
