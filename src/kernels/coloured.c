@@ -106,7 +106,7 @@ static inline void move_ends(double *x, int a, int b, double sa, double sb, doub
 /* The loops below carry `omp simd`: the items of a colour share no vertex, so the
  * gathers and scatters of different lanes never meet. */
 
-CLONES void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
+CLONES static void xpbd_loop(cloth__coloured *c, double *p, int lo, int hi)
 {
     const int *ia = c->ia, *ib = c->ib;
     const double *rest = c->rest, *wa = c->wa, *wb = c->wb, *gain = c->gain,
@@ -129,7 +129,7 @@ CLONES void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
     }
 }
 
-CLONES void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
+CLONES static void relax_loop(cloth__coloured *c, double *x, double half_k, int lo, int hi)
 {
     const int *ia = c->ia, *ib = c->ib;
     const double *rest = c->rest, *wa = c->wa, *wb = c->wb;
@@ -143,6 +143,22 @@ CLONES void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, 
         double sa = wa[j] * s, sb = wb[j] * s;
         move_ends(x, a, b, sa, sb, dx, dy, dz);
     }
+}
+
+#include "kernels/coloured_avx512.h"
+
+void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
+{
+    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+        lo = xpbd_avx512(c, p, lo, hi); /* whole blocks of 8; the rest below */
+    xpbd_loop(c, p, lo, hi);
+}
+
+void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
+{
+    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+        lo = relax_avx512(c, x, half_k, lo, hi);
+    relax_loop(c, x, half_k, lo, hi);
 }
 
 CLONES int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol,
