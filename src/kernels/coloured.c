@@ -14,6 +14,17 @@
 #define CLONES
 #endif
 
+void cloth__coloured_start_threads(int threads)
+{
+    int started = 0;
+    CLOTH__PARALLEL(threads)
+    {
+        CLOTH__PRAGMA(omp atomic)
+        started++;
+    }
+    (void)started;
+}
+
 void cloth__coloured_destroy(cloth__coloured *c)
 {
     if (!c)

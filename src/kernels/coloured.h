@@ -32,6 +32,10 @@ static inline int cloth__thread_count(void) { return 1; }
 #define CLOTH__PARALLEL(n) CLOTH__PRAGMA(omp parallel num_threads(n) if ((n) > 1))
 #define CLOTH__BARRIER CLOTH__PRAGMA(omp barrier)
 
+/* Starts the OpenMP team of `threads` threads (the runtime keeps it for the parallel
+ * regions that follow), so that a step's first region creates no threads. */
+void cloth__coloured_start_threads(int threads);
+
 /* Springs in colour order, structure of arrays; item j is mesh spring spring[j]. */
 typedef struct cloth__coloured {
     cloth__colouring colours;   /* colour c is items [colours.start[c], start[c+1])   */

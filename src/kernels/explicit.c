@@ -106,6 +106,7 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
             explicit_destroy(w);
             return st;
         }
+        cloth__coloured_start_threads(sim->scene.run.threads);
     }
     if (self != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(sim->mesh, self,

@@ -188,6 +188,7 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
             pbd_destroy(w);
             return st;
         }
+        cloth__coloured_start_threads(sim->scene.run.threads);
     }
     if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,

@@ -158,6 +158,7 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
             verlet_destroy(w);
             return st;
         }
+        cloth__coloured_start_threads(sim->scene.run.threads);
     }
     if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
