@@ -4,11 +4,15 @@ CC      ?= cc
 BUILD   ?= build
 WARN     = -Wall -Wextra -pedantic -Wstrict-prototypes -Wmissing-prototypes -Werror
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off $(WARN)
+# OpenMP runs the coloured loops on run.threads threads (src/kernels/coloured.h); empty,
+# they run on one with the same results.  The library reads no errno from the maths:
+# -fno-math-errno lets GCC vectorise loops that take square roots (same values).
+OPENMP  ?= -fopenmp
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off -fno-math-errno $(OPENMP) $(WARN)
 # CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 # cJSON: the garment layer reads pattern files (src/garment/README.md)
-LDLIBS   = $(CJSON_LIBS) -lcholmod -larpack -llapacke -lopenblas -lm -pthread
+LDLIBS   = $(CJSON_LIBS) -lcholmod -larpack -llapacke -lopenblas -lm -pthread $(OPENMP)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
@@ -349,7 +353,7 @@ deps-fuzz: deps
 fuzz: deps-fuzz
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) BUILD=build/fuzz \
-	  CC=clang CFLAGS="$(FUZZ_CFLAGS)"
+	  CC=clang CFLAGS="$(FUZZ_CFLAGS)" OPENMP=
 	@tests/fuzz/make_dict.sh $(BUILD)/cloth >build/fuzz/scene.dict
 	@tests/fuzz/make_dict.sh $(BUILD)/cloth "[sweep]" "run = " "vary = " ": " "; " ", " \
 	  >build/fuzz/sweep.dict

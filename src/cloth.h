@@ -170,7 +170,13 @@ typedef struct cloth_run_def {
     double blowup_limit;        /* |x| beyond this counts as diverged (m)             */
     unsigned long seed;         /* seeds the wind turbulence                          */
     cloth_self_collision self_collision; /* off, on (vertex pairs) or triangles        */
+    int threads;                /* threads of the coloured loops (results do not depend
+                                 * on it)                                             */
 } cloth_run_def;
+
+/* The order springs are worked through: the reference order (the mesh's), or by colours
+ * with no shared vertex (vectorised and threaded; other rounding, other results). */
+typedef enum { CLOTH_ORDER_SEQUENTIAL = 0, CLOTH_ORDER_COLOURED = 1 } cloth_order;
 
 typedef enum {
     CLOTH_EULER_FORWARD = 0,
@@ -183,6 +189,7 @@ typedef struct cloth_explicit_def {
     cloth_euler_scheme scheme;  /* forward, symplectic (Euler), velocity-verlet, rk4   */
     double decay;               /* velocity factor per step (1 = none; the explicit
                                  * mass-spring tutorial's 0.98)                       */
+    cloth_order order;          /* spring forces: sequential or coloured scatter      */
 } cloth_explicit_def;
 
 typedef enum { CLOTH_VERLET_RELAX = 0, CLOTH_VERLET_PROVOT = 1 } cloth_verlet_mode;
@@ -197,6 +204,7 @@ typedef struct cloth_verlet_def {
     double strain_limit;        /* Provot's tau_c; 0 = off                            */
     int strain_passes;          /* Provot correction passes at most                   */
     double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
+    cloth_order order;          /* relaxation and Provot sweeps: sequential, coloured */
 } cloth_verlet_def;
 
 typedef enum { CLOTH_PBD_XPBD = 0, CLOTH_PBD_PLAIN = 1 } cloth_pbd_variant;
@@ -209,6 +217,7 @@ typedef struct cloth_pbd_def {
     double k_pbd;               /* PBD stiffness factor in (0, 1]                     */
     double k_pbd_bend;          /* the same for bending constraints, in [0, 1]        */
     double damping;             /* velocity damping factor in [0, 1]                  */
+    cloth_order order;          /* Gauss-Seidel order: sequential or coloured         */
 } cloth_pbd_def;
 
 typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NONE = 2 } cloth_barrier;

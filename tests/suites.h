@@ -11,6 +11,7 @@
     X(explicit) \
     X(verlet) \
     X(pbd) \
+    X(coloured) \
     X(run) \
     X(columns) \
     X(sweep) \

@@ -290,6 +290,8 @@ static const cloth__key common_keys[] = {
     {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
      self_collision_names, NULL, "off", "cloth-cloth contact: off, on (vertex pairs) or "
      "triangles (also vertex-triangle; README: what each kernel guarantees)"},
+    {"run", "threads", CLOTH__KEY_INT, OFF(run.threads), 0, 1, 64, 0, 0, NULL, NULL, "1",
+     "threads of the coloured orders (*.order = coloured); results do not depend on it"},
 };
 
 #define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))

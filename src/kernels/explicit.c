@@ -25,6 +25,7 @@
  * their relative velocity.  An explicit scheme has no constraint solve to put it in;
  * the velocity correction is what keeps a pair from coming back at the next step.
  */
+#include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -44,6 +45,8 @@ typedef struct cloth__explicit {
                                  * self-collision's triangles)                        */
     double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -58,6 +61,8 @@ static void explicit_destroy(void *work)
         free(w->kv[k]);
     }
     cloth__self_collision_destroy(w->self);
+    cloth__coloured_destroy(w->springs);
+    cloth__coloured_tris_destroy(w->tris);
     free(w);
 }
 
@@ -65,8 +70,9 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
 {
     *work = NULL;
     int rk4 = sim->scene.explicit_.scheme == CLOTH_RK4;
+    int coloured = sim->scene.explicit_.order == CLOTH_ORDER_COLOURED;
     cloth_self_collision self = sim->scene.run.self_collision;
-    if (!rk4 && self == CLOTH_SELF_OFF)
+    if (!rk4 && self == CLOTH_SELF_OFF && !coloured)
         return CLOTH_OK;
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
@@ -82,6 +88,26 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         return cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d vertices",
                            sim->mesh->n);
     }
+    if (coloured) {
+        const cloth_mesh *m = sim->mesh;
+        int *ids = malloc(sizeof(int) * (size_t)(m->n_springs + 1));
+        if (!ids) {
+            explicit_destroy(w);
+            return cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d springs",
+                               m->n_springs);
+        }
+        for (int s = 0; s < m->n_springs; s++)
+            ids[s] = s;
+        cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 0, &w->springs, err);
+        free(ids);
+        if (st == CLOTH_OK)
+            st = cloth__coloured_tris_create(m, &w->tris, err);
+        if (st != CLOTH_OK) {
+            explicit_destroy(w);
+            return st;
+        }
+        cloth__coloured_start_threads(sim->scene.run.threads);
+    }
     if (self != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(sim->mesh, self,
                                                        sim->scene.material.thickness,
@@ -95,37 +121,64 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     return CLOTH_OK;
 }
 
+/* explicit.order = coloured: the spring forces colour by colour, each colour split among
+ * the threads; every f_i receives its springs' terms in colour order whatever the thread
+ * count (terms/forces.c's sum, in another order). */
+static void add_springs_coloured(const cloth_sim *sim, const cloth__coloured *c,
+                                 const double *x, const double *v, double *f)
+{
+    double cd = sim->scene.material.spring_damping;
+    int threads = sim->scene.run.threads;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
+        for (int q = 0; q < c->colours.n_colours; q++) {
+            cloth__coloured_share(c, q, part, parts, &lo, &hi);
+            cloth__coloured_springs(c, sim->mesh, x, v, cd, f, lo, hi);
+            CLOTH__BARRIER
+        }
+    }
+}
+
 /* a = f(x, v, t)/m into out (3n); pinned vertices get 0.  Not CLOTH_OK only from an
  * assignment's stub of the spring force. */
-static cloth_status accelerations_at(cloth_sim *sim, const double *x, const double *v,
-                                     double t, double *out)
+static cloth_status accelerations_at(cloth_sim *sim, const cloth__explicit *w,
+                                     const double *x, const double *v, double t, double *out)
 {
     memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
-    cloth_status st = cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
+    if (w && w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, x, v, t, out);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
+    cloth_status st = CLOTH_OK;
+    if (w && w->springs)
+        add_springs_coloured(sim, w->springs, x, v, out);
+    else
+        st = cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
     for (int i = 0; i < sim->mesh->n; i++)
         for (int c = 0; c < 3; c++)
             out[3 * i + c] *= sim->mesh->inv_mass[i];
     return st;
 }
 
-static cloth_status compute_accelerations(cloth_sim *sim)
+static cloth_status compute_accelerations(cloth_sim *sim, const cloth__explicit *w)
 {
-    return accelerations_at(sim, sim->x, sim->v, sim->t, sim->force);
+    return accelerations_at(sim, w, sim->x, sim->v, sim->t, sim->force);
 }
 
 /* Velocity Verlet: kick h/2 with a(x, v), drift h, kick h/2 with a at the new positions
  * (and the half-step velocity, for the velocity-dependent damping and drag). */
-static cloth_status velocity_verlet(cloth_sim *sim, double h)
+static cloth_status velocity_verlet(cloth_sim *sim, const cloth__explicit *w, double h)
 {
     int n3 = 3 * sim->mesh->n;
-    cloth_status st = compute_accelerations(sim);
+    cloth_status st = compute_accelerations(sim, w);
     for (int i = 0; i < n3; i++) {
         sim->v[i] += 0.5 * h * sim->force[i];
         sim->x[i] += h * sim->v[i];
     }
     if (st == CLOTH_OK)
-        st = accelerations_at(sim, sim->x, sim->v, sim->t + h, sim->force);
+        st = accelerations_at(sim, w, sim->x, sim->v, sim->t + h, sim->force);
     for (int i = 0; i < n3; i++)
         sim->v[i] = (sim->v[i] + 0.5 * h * sim->force[i]) * sim->scene.explicit_.decay;
     return st;
@@ -146,7 +199,7 @@ static cloth_status runge_kutta_4(cloth_sim *sim, cloth__explicit *w, double h)
             sim->v[i] = w->v0[i] + along[k] * h * w->kv[k - 1][i];
         }
         memcpy(w->kx[k], sim->v, sizeof(double) * (size_t)n3);
-        cloth_status sk = accelerations_at(sim, sim->x, sim->v, sim->t + along[k] * h,
+        cloth_status sk = accelerations_at(sim, w, sim->x, sim->v, sim->t + along[k] * h,
                                            w->kv[k]);
         st = st == CLOTH_OK ? sk : st;
     }
@@ -254,13 +307,13 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
         memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     switch (sim->scene.explicit_.scheme) {
     case CLOTH_VELOCITY_VERLET:
-        st = velocity_verlet(sim, h);
+        st = velocity_verlet(sim, w, h);
         break;
     case CLOTH_RK4:
         st = runge_kutta_4(sim, work, h);
         break;
     default:
-        st = compute_accelerations(sim);
+        st = compute_accelerations(sim, w);
         integrated = integrate(sim, h);
     }
     /* only an assignment's stubs fail here (assignments/spring_euler) */
@@ -281,6 +334,7 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
 
 static const char *const scheme_names[] = {"forward", "symplectic", "velocity-verlet", "rk4",
                                            NULL};
+static const char *const order_names[] = {"sequential", "coloured", NULL};
 
 static const cloth__key explicit_keys[] = {
     {"explicit", "scheme", CLOTH__KEY_CHOICE, offsetof(cloth_scene, explicit_.scheme), 0, 0,
@@ -288,6 +342,9 @@ static const cloth__key explicit_keys[] = {
      "forward or symplectic Euler, velocity-verlet (2nd order) or rk4 (4th order)"},
     {"explicit", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth_scene, explicit_.decay), 0, 0, 1,
      1, 0, NULL, NULL, "1", "velocity factor per step (the mass-spring tutorial: 0.98)"},
+    {"explicit", "order", CLOTH__KEY_CHOICE, offsetof(cloth_scene, explicit_.order), 0, 0, 0,
+     0, 0, order_names, NULL, "sequential", "sequential (the reference order) or coloured "
+     "spring forces (vectorised, run.threads; other rounding)"},
 };
 
 const cloth__kernel cloth__explicit_kernel = {

@@ -67,12 +67,15 @@
  * which a plain velocity scale would slow.  It acts once per step, so the damping per
  * second grows with run.substeps.  Pinned vertices (v = 0) count in the sums.
  */
+#include "kernels/coloured.h"
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
 #include "terms/spring.h"
 #include "sim/sim.h"
+
+#include "core/status.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -90,6 +93,8 @@ typedef struct cloth__pbd {
     int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -103,6 +108,8 @@ static void pbd_destroy(void *work)
     free(w->lambda);
     free(w->hinge_rest);
     free(w->hinge_k);
+    cloth__coloured_destroy(w->col);
+    cloth__coloured_tris_destroy(w->tris);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -111,6 +118,34 @@ static void pbd_destroy(void *work)
 static double per_pass_stiffness(double k, int n)
 {
     return 1 - pow(1 - k, 1.0 / n);
+}
+
+/* pbd.order = coloured: the distance constraints that can move (w_a + w_b > 0), coloured,
+ * with their inverse masses and PBD gains; compliances follow each step (live k). */
+static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int xpbd,
+                                       cloth_error *err)
+{
+    int *ids = malloc(sizeof(int) * (size_t)(w->n_dist + 1)), count = 0;
+    if (!ids)
+        return cloth__fail(err, CLOTH_ENOMEM, "pbd: out of memory for %d constraints",
+                           w->n_dist);
+    for (int s = 0; s < w->n_dist; s++)
+        if (m->inv_mass[m->springs[s].a] + m->inv_mass[m->springs[s].b] > 0)
+            ids[count++] = s;
+    cloth_status st = cloth__coloured_create(m, ids, count, 1, &w->col, err);
+    free(ids);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_tris_create(m, &w->tris, err);
+    if (st != CLOTH_OK)
+        return st;
+    cloth__coloured *c = w->col;
+    for (int j = 0; j < c->n; j++) {
+        const cloth_spring *sp = &m->springs[c->spring[j]];
+        c->wa[j] = m->inv_mass[sp->a];
+        c->wb[j] = m->inv_mass[sp->b];
+        c->gain[j] = xpbd ? 1 : c->spring[j] < w->n_stretch ? w->k_stretch : w->k_bend;
+    }
+    return CLOTH_OK;
 }
 
 static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *err)
@@ -147,6 +182,14 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     }
     w->k_stretch = per_pass_stiffness(def->k_pbd, def->iterations);
     w->k_bend = per_pass_stiffness(def->k_pbd_bend, def->iterations);
+    if (def->order == CLOTH_ORDER_COLOURED) {
+        cloth_status st = colour_constraints(m, w, def->variant == CLOTH_PBD_XPBD, err);
+        if (st != CLOTH_OK) {
+            pbd_destroy(w);
+            return st;
+        }
+        cloth__coloured_start_threads(sim->scene.run.threads);
+    }
     if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
                                                        sim->scene.material.thickness,
@@ -245,7 +288,11 @@ static void predict(cloth_sim *sim, cloth__pbd *w, double h)
     const cloth_mesh *m = sim->mesh;
     double *f = sim->force;
     memset(f, 0, sizeof(double) * 3 * (size_t)m->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    if (w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
     for (int i = 0; i < m->n; i++)
         for (int k = 0; k < 3; k++)
             sim->v[3 * i + k] += h * m->inv_mass[i] * f[3 * i + k];
@@ -335,20 +382,74 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
     }
 }
 
-/* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
-static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
+/* The obstacles for vertices [lo, hi) (a thread's share): each free vertex inside the
+ * body, the sphere or the floor goes back onto the surface.  The body's collision time
+ * is the first share's (the others run beside it). */
+static void project_obstacles_range(const cloth_sim *sim, cloth__pbd *w, int lo, int hi)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
         return;
     double start = sim->avatar ? cloth__clock_ms() : 0;
-    for (int i = 0; i < sim->mesh->n; i++) {
+    for (int i = lo; i < hi; i++) {
         double normal[3];
         if (!sim->mesh->pinned[i])
             cloth__push_out(s, sim->sphere_c, sim->avatar, w->p + 3 * i, normal);
     }
-    if (sim->avatar)
+    if (sim->avatar && lo == 0)
         sim->avatar->collide_ms += cloth__clock_ms() - start;
+}
+
+/* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
+static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
+{
+    project_obstacles_range(sim, w, 0, sim->mesh->n);
+}
+
+/* The step's compliances alpha~ = 1/(k h^2) (k may have changed between frames),
+ * 1/(w_a + w_b + alpha~), and lambda = 0.  PBD: alpha~ = 0 and the gain k'. */
+static void prepare_coloured(const cloth_sim *sim, cloth__pbd *w, double h)
+{
+    cloth__coloured *c = w->col;
+    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    for (int j = 0; j < c->n; j++) {
+        double alpha = xpbd ? 1 / (sim->mesh->springs[c->spring[j]].k * h * h) : 0;
+        /* k = 0: infinite compliance, the constraint exerts nothing */
+        c->alpha[j] = isinf(alpha) ? 0 : alpha;
+        c->inv_den[j] = isinf(alpha) ? 0 : 1 / (c->wa[j] + c->wb[j] + alpha);
+        c->lambda[j] = 0;
+    }
+}
+
+/* pbd.order = coloured: each pass projects the colours in turn, each colour split among
+ * the threads (a barrier after each), then the hinges (one thread: they are few and not
+ * coloured), then the obstacles split by vertex. */
+static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, double h)
+{
+    cloth__coloured *c = w->col;
+    int threads = sim->scene.run.threads, n = sim->mesh->n;
+    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count();
+        for (int it = 0; it < passes; it++) {
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                int lo, hi;
+                cloth__coloured_share(c, q, part, parts, &lo, &hi);
+                cloth__coloured_xpbd(c, w->p, lo, hi);
+                CLOTH__BARRIER
+            }
+            if (w->n_hinges) {
+                CLOTH__PRAGMA(omp single)
+                project_hinges(sim, w, h);
+            }
+            if (obstacles) {
+                project_obstacles_range(sim, w, (int)((long)n * part / parts),
+                                        (int)((long)n * (part + 1) / parts));
+                CLOTH__BARRIER
+            }
+        }
+    }
 }
 
 /* Self-collision in p (the side of a vertex-triangle contact from x, the step's start),
@@ -379,7 +480,11 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
     cloth__pbd *w = work;
     int passes = sim->scene.pbd.iterations;
     predict(sim, w, h);
-    for (int it = 0; it < passes; it++) {
+    if (w->col) {
+        prepare_coloured(sim, w, h);
+        project_coloured(sim, w, passes, h);
+    }
+    for (int it = 0; it < passes && !w->col; it++) {
         project_distances(sim, w, h);
         if (w->n_hinges)
             project_hinges(sim, w, h);
@@ -399,6 +504,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
 
 static const char *const variant_names[] = {"xpbd", "pbd", NULL};
 static const char *const bending_names[] = {"springs", "dihedral", NULL};
+static const char *const order_names[] = {"sequential", "coloured", NULL};
 
 #define OFF(field) offsetof(cloth_scene, field)
 
@@ -417,6 +523,9 @@ static const cloth__key pbd_keys[] = {
      "1", "pbd variant: the same for bending constraints, in [0, 1]"},
     {"pbd", "damping", CLOTH__KEY_DOUBLE, OFF(pbd.damping), 0, 0, 1, 0, 0, NULL, NULL, "0",
      "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
+    {"pbd", "order", CLOTH__KEY_CHOICE, OFF(pbd.order), 0, 0, 0, 0, 0, order_names, NULL,
+     "sequential", "sequential (the reference Gauss-Seidel order) or coloured (vectorised, "
+     "run.threads; other rounding)"},
 };
 
 /* ---------------------------------------------------------------- metrics */

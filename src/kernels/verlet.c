@@ -45,6 +45,7 @@
  * it did not converge, and so does every step when a spring between two pinned vertices
  * exceeds the limit (nothing may move to fix it).
  */
+#include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
@@ -56,6 +57,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +72,11 @@ typedef struct cloth__verlet {
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
+    cloth__coloured *provot;    /* ... and the limited springs                        */
+    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
+    int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
+                                 * apart (a thread may start the next before all read) */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -80,8 +87,46 @@ static void verlet_destroy(void *work)
     free(w->limited);
     free(w->x_seen);
     free(w->v_seen);
+    cloth__coloured_destroy(w->relax);
+    cloth__coloured_destroy(w->provot);
+    cloth__coloured_tris_destroy(w->tris);
     cloth__self_collision_destroy(w->self);
     free(w);
+}
+
+/* verlet.order = coloured: the springs relax_pass moves (a free end), with end factors
+ * w = 0 pinned, 2 opposite a pin, else 1 (the free end takes both halves), and the
+ * limited springs with w = 0 pinned, 1 opposite a pin, else 1/2 (Provot's halves). */
+static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_error *err)
+{
+    int *ids = malloc(sizeof(int) * (size_t)(m->n_springs + 1)), count = 0;
+    if (!ids)
+        return cloth__fail(err, CLOTH_ENOMEM, "verlet: out of memory for %d springs",
+                           m->n_springs);
+    for (int s = 0; s < m->n_springs; s++)
+        if (!m->pinned[m->springs[s].a] || !m->pinned[m->springs[s].b])
+            ids[count++] = s;
+    cloth_status st = cloth__coloured_create(m, ids, count, 0, &w->relax, err);
+    free(ids);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_create(m, w->limited, w->n_limited, 0, &w->provot, err);
+    if (st == CLOTH_OK)
+        st = cloth__coloured_tris_create(m, &w->tris, err);
+    if (st != CLOTH_OK)
+        return st;
+    for (int j = 0; j < w->relax->n; j++) {
+        const cloth_spring *sp = &m->springs[w->relax->spring[j]];
+        int free_a = !m->pinned[sp->a], free_b = !m->pinned[sp->b];
+        w->relax->wa[j] = free_a ? (free_b ? 1 : 2) : 0;
+        w->relax->wb[j] = free_b ? (free_a ? 1 : 2) : 0;
+    }
+    for (int j = 0; j < w->provot->n; j++) {
+        const cloth_spring *sp = &m->springs[w->provot->spring[j]];
+        int pin_a = m->pinned[sp->a], pin_b = m->pinned[sp->b];
+        w->provot->wa[j] = pin_a ? 0 : pin_b ? 1 : 0.5;
+        w->provot->wb[j] = pin_b ? 0 : pin_a ? 1 : 0.5;
+    }
+    return CLOTH_OK;
 }
 
 static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error *err)
@@ -107,6 +152,14 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         const cloth_spring *sp = &m->springs[s];
         if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
             w->limited[w->n_limited++] = s;
+    }
+    if (sim->scene.verlet.order == CLOTH_ORDER_COLOURED) {
+        cloth_status st = colour_springs(m, w, err);
+        if (st != CLOTH_OK) {
+            verlet_destroy(w);
+            return st;
+        }
+        cloth__coloured_start_threads(sim->scene.run.threads);
     }
     if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
@@ -172,11 +225,15 @@ static void verlet_begin_frame(cloth_sim *sim, void *work)
 
 /* ------------------------------------------------------------------ stages */
 
-static void compute_accelerations(cloth_sim *sim)
+static void compute_accelerations(cloth_sim *sim, const cloth__verlet *w)
 {
     double *f = sim->force;
     memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    if (w->tris)
+        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
+                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
+    else
+        cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
     if (sim->scene.verlet.mode == CLOTH_VERLET_PROVOT)
         cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
     for (int i = 0; i < sim->mesh->n; i++)
@@ -209,9 +266,9 @@ static cloth_status predict(cloth_sim *sim, double h)
     /* ASSIGNMENT verlet_provot: verlet_predict END */
 }
 
-/* Puts every free vertex inside an obstacle on its surface; returns how many were deeper
- * than CONTACT_TOL L (the ones that really moved). */
-static int collide(cloth_sim *sim)
+/* Puts every free vertex of [lo, hi) inside an obstacle on its surface; returns how many
+ * were deeper than CONTACT_TOL L (the ones that really moved). */
+static int collide_range(cloth_sim *sim, int lo, int hi)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
@@ -220,19 +277,21 @@ static int collide(cloth_sim *sim)
     int moved = 0;
     if (sim->avatar) {
         /* the body's skin first (its field is not exact: no gap test, a push-out is a
-         * move), then the sphere and the floor below */
+         * move), then the sphere and the floor below; the stage's time is the first
+         * share's (the others run beside it) */
         double start = cloth__clock_ms();
-        for (int i = 0; i < sim->mesh->n; i++) {
+        for (int i = lo; i < hi; i++) {
             double normal[3], *x = sim->x + 3 * i, before[3] = {x[0], x[1], x[2]};
             if (!sim->mesh->pinned[i] && cloth__avatar_push_out(sim->avatar, x, normal))
                 moved += fabs(x[0] - before[0]) + fabs(x[1] - before[1]) +
                          fabs(x[2] - before[2]) > tol;
         }
-        sim->avatar->collide_ms += cloth__clock_ms() - start;
+        if (lo == 0)
+            sim->avatar->collide_ms += cloth__clock_ms() - start;
         if (!s->sphere.enabled && !s->floor.enabled)
             return moved;
     }
-    for (int i = 0; i < sim->mesh->n; i++) {
+    for (int i = lo; i < hi; i++) {
         double *x = sim->x + 3 * i, normal[3];
         if (sim->mesh->pinned[i])
             continue;
@@ -248,6 +307,80 @@ static int collide(cloth_sim *sim)
         }
     }
     return moved;
+}
+
+static int collide(cloth_sim *sim)
+{
+    return collide_range(sim, 0, sim->mesh->n);
+}
+
+/* A thread's share [lo, hi) of the n vertices. */
+static void vertex_share(int n, int part, int parts, int *lo, int *hi)
+{
+    *lo = (int)((long)n * part / parts);
+    *hi = (int)((long)n * (part + 1) / parts);
+}
+
+/* verlet.order = coloured, mode relax: each pass relaxes the colours in turn, each split
+ * among the threads, then the obstacles split by vertex. */
+static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
+{
+    cloth__coloured *c = w->relax;
+    double half_k = 0.5 * sim->scene.verlet.k_relax;
+    int threads = sim->scene.run.threads;
+    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
+        for (int pass = 0; pass < passes; pass++) {
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                cloth__coloured_share(c, q, part, parts, &lo, &hi);
+                cloth__coloured_relax(c, sim->x, half_k, lo, hi);
+                CLOTH__BARRIER
+            }
+            if (obstacles) {
+                vertex_share(sim->mesh->n, part, parts, &lo, &hi);
+                collide_range(sim, lo, hi);
+                CLOTH__BARRIER
+            }
+        }
+    }
+}
+
+/* verlet.order = coloured: Provot's sweeps by colour, each followed by the obstacles;
+ * returns the sweeps made and sets *changed to the last one's corrections.  Every thread
+ * adds the per-thread tallies in the same order, so all agree on when to stop. */
+static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
+{
+    cloth__coloured *c = w->provot;
+    const cloth_verlet_def *vd = &sim->scene.verlet;
+    int threads = sim->scene.run.threads, sweeps = 0, last = 0;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, sweep = 0;
+        int more = 1;
+        while (more && sweep < vd->strain_passes) {
+            int count = 0, *tally = w->tally[sweep & 1];
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                cloth__coloured_share(c, q, part, parts, &lo, &hi);
+                count += cloth__coloured_provot(c, sim->x, factor, vd->strain_tol, lo, hi);
+                CLOTH__BARRIER
+            }
+            vertex_share(sim->mesh->n, part, parts, &lo, &hi);
+            tally[part] = count + collide_range(sim, lo, hi);
+            CLOTH__BARRIER
+            more = 0;
+            for (int t = 0; t < parts; t++)
+                more += tally[t];
+            sweep++;
+        }
+        if (part == 0) {
+            sweeps = sweep;
+            last = more;
+        }
+    }
+    *changed = last;
+    return sweeps;
 }
 
 /* One Gauss-Seidel pass of the Verlet cloth web demo's relaxation over every spring:
@@ -316,15 +449,16 @@ static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double f
 
 /* Provot's sweeps, each followed by the obstacle projection so that the result honours
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
-static cloth_status limit_strain(cloth_sim *sim, const cloth__verlet *w,
-                                 cloth__step_stats *stats)
+static cloth_status limit_strain(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
 {
     const cloth_verlet_def *vd = &sim->scene.verlet;
     if (vd->strain_limit <= 0)
         return CLOTH_OK;
     double factor = 1 + vd->strain_limit;
     int passes = 0, changed = 1;
-    while (changed && passes < vd->strain_passes) {
+    if (w->provot)
+        passes = limit_coloured(sim, w, factor, &changed);
+    while (!w->provot && changed && passes < vd->strain_passes) {
         changed = provot_sweep(sim, w, factor, vd->strain_tol);
         if (changed < 0)
             return CLOTH_ENOTIMPL;
@@ -379,12 +513,14 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     cloth__verlet *w = work;
     const cloth_verlet_def *vd = &sim->scene.verlet;
     stats->iterations = 0;
-    compute_accelerations(sim);
+    compute_accelerations(sim, w);
     /* only an assignment's stubs fail here (assignments/verlet_provot) */
     if (predict(sim, h) != CLOTH_OK)
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: verlet_predict");
+    if (vd->mode == CLOTH_VERLET_RELAX && w->relax)
+        relax_coloured(sim, w, vd->iterations);
     if (vd->mode == CLOTH_VERLET_RELAX) {
-        for (int pass = 0; pass < vd->iterations; pass++) {
+        for (int pass = 0; pass < vd->iterations && !w->relax; pass++) {
             relax_pass(sim);
             collide(sim);
         }
@@ -405,6 +541,7 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
 /* ---------------------------------------------------------------- the keys */
 
 static const char *const mode_names[] = {"relax", "provot", NULL};
+static const char *const order_names[] = {"sequential", "coloured", NULL};
 
 #define OFF(field) offsetof(cloth_scene, verlet.field)
 
@@ -425,6 +562,9 @@ static const cloth__key verlet_keys[] = {
      NULL, "100", "Provot sweeps per step at most (then not-converged)"},
     {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
      "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
+    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, order_names, NULL,
+     "sequential", "sequential (the reference order) or coloured relaxation and Provot "
+     "sweeps (vectorised, run.threads; other rounding)"},
 };
 
 #undef OFF

@@ -1,94 +1,201 @@
 /*
- * make bench: time per frame of every kernel on grids 30x24 .. 256x256 (SPEC 9).
+ * make bench: every kernel's step on grids 30x24 .. 256x256 (SPEC 9; issue 20).
  *
  * Each kernel runs the same hanging cloth (top row pinned, gravity, no wind, no
- * obstacle) for a few frames after a warm-up frame.  Reported per kernel and grid:
- * milliseconds per frame, kernel steps per frame, kernel passes per frame (the
- * iterations column), and spring visits per second = springs x steps x max(1, passes per
- * step) / time, i.e. force evaluations (explicit) or constraint projections (verlet, pbd).
+ * obstacle): a warm-up frame, then kernel steps alone (no metrics) for at least 0.4 s and
+ * 3 frames.  A kernel with an `order` key runs three ways: sequential on one thread,
+ * coloured on one thread, coloured on two (run.threads); the others run once.
+ * Reported per row:
+ *   ms_per_frame    wall time of a frame's steps (60 frames a second)
+ *   visits_per_s    spring visits a second of wall time = springs x steps x max(1,
+ *                   passes per step) / time: force evaluations (explicit) or constraint
+ *                   projections (verlet, pbd)
+ *   visits_per_cpu_s the same over the process's CPU time: on a machine busy with other
+ *                   work, the one-thread rows' rate while running (a two-thread row's CPU
+ *                   time counts both threads, spinning at barriers included)
+ *   bytes_per_visit what a visit moves to and from memory when the mesh is out of cache
+ *                   (below), and mem_fraction = visits_per_s x bytes_per_visit / the
+ *                   triad bandwidth of as many threads, measured first (`triad` rows)
+ *   load            the 1-minute load average when the row finished
  * Each kernel runs with the substeps its table entry asks for at 60 frames a second
  * (cloth_kernel_facts), only on grids within its dense limit, and with its condition
- * numbers off (they are diagnostics, and exact eigenvalues would dominate the time).
- * Output: a CSV table on stdout; `make bench` also stores it in
- * tests/bench/results/<host>.csv.
+ * numbers off.  Output: a CSV table on stdout; `make bench` also stores it in
+ * tests/bench/results/<arch>-<cores>cores.csv.
  */
 #include "cloth.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double load_now(void)
+{
+    double l[1] = {NAN};
+    return getloadavg(l, 1) == 1 ? l[0] : NAN;
+}
+
+/* STREAM's triad a = b + s c over three arrays far larger than the caches, on `threads`
+ * threads (OpenMP when built with it): bytes moved a second, best of 5. */
+static double triad_bandwidth(int threads)
+{
+    const long n = 1L << 25; /* 3 x 256 MB */
+    double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n),
+           *c = malloc(sizeof(double) * n);
+    double best = 0;
+    if (a && b && c) {
+        for (long i = 0; i < n; i++)
+            a[i] = b[i] = c[i] = 1;
+        for (int r = 0; r < 5; r++) {
+            double t0 = clock_s(CLOCK_MONOTONIC);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static)
+#endif
+            for (long i = 0; i < n; i++)
+                a[i] = b[i] + 0.5 * c[i];
+            double t = clock_s(CLOCK_MONOTONIC) - t0;
+            best = fmax(best, 3 * sizeof(double) * n / t);
+        }
+    }
+    (void)threads;
+    free(a);
+    free(b);
+    free(c);
+    return best;
+}
+
+/* Bytes a spring visit moves when the mesh is out of cache.  Sequential (the mesh's
+ * springs, 32 bytes each): the spring, both ends' positions read and written (96), for pbd
+ * their inverse masses (16) and lambda read and written (16).  Coloured (structure of
+ * arrays; a colour sweeps the whole mesh, so each visit brings its own ends): indices (8),
+ * rest length (8), positions (96); pbd adds w_a, w_b, k', alpha~, 1/den (40) and lambda
+ * (16); verlet w_a, w_b (16).  explicit reads positions and velocities (48 + 48) and
+ * reads and writes forces (96), with the spring (32) or, coloured, indices and rest
+ * length (16) and the spring's index and record for k (36). */
+static double bytes_per_visit(const char *kernel, int coloured)
+{
+    if (strcmp(kernel, "pbd") == 0)
+        return coloured ? 8 + 8 + 96 + 40 + 16 : 32 + 96 + 16 + 16;
+    if (strcmp(kernel, "verlet") == 0)
+        return coloured ? 8 + 8 + 96 + 16 : 32 + 96 + 16;
+    if (strcmp(kernel, "explicit") == 0)
+        return coloured ? 16 + 36 + 48 + 48 + 96 : 32 + 48 + 48 + 96;
+    return NAN;
+}
+
+static int set_key(cloth_scene *s, int line, const char *fmt, const char *text, double num)
+{
+    char set[160];
+    if (text)
+        snprintf(set, sizeof set, fmt, text);
+    else
+        snprintf(set, sizeof set, fmt, num);
+    cloth_error err;
+    return cloth_scene_set(s, set, line, &err) == CLOTH_OK;
+}
+
+/* One row: the kernel on an nx x ny grid in the given order on `threads` threads. */
+static void bench_one(const cloth_kernel_facts *facts, int nx, int ny, const char *order,
+                      int threads, const double triad[2])
+{
+    const char *kernel = facts->name;
+    cloth_scene s;
+    cloth_default_scene(&s);
+    char key[96];
+    int substeps = facts->frame_substeps;
+    int ok = set_key(&s, 1, "run.kernel=%s", kernel, 0) &&
+             set_key(&s, 2, "mesh.nx=%g", NULL, nx) &&
+             set_key(&s, 3, "mesh.ny=%g", NULL, ny) &&
+             /* the same 2.9 m wide cloth at every size */
+             set_key(&s, 4, "mesh.spacing=%.17g", NULL, 2.9 / (nx - 1)) &&
+             set_key(&s, 5, "run.dt=%.17g", NULL, 1.0 / 60) &&
+             set_key(&s, 6, "run.substeps=%g", NULL, substeps) &&
+             set_key(&s, 7, "run.threads=%g", NULL, threads);
+    if (ok && order) {
+        snprintf(key, sizeof key, "%s.order=%%s", kernel);
+        ok = set_key(&s, 8, key, order, 0);
+    }
+    if (ok && facts->cond_off) {
+        snprintf(key, sizeof key, "%s.%s", kernel, facts->cond_off);
+        ok = set_key(&s, 9, "%s", key, 0);
+    }
+    cloth_sim *sim;
+    cloth_error err = {""};
+    if (!ok || cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+        fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, ok ? err.msg : "a key");
+        return;
+    }
+    cloth_frame f;
+    cloth_sim_frame(sim, &f, &err); /* warm-up (and the OpenMP team) */
+    double h = s.run.dt / substeps, elapsed = 0, cpu = 0;
+    long steps = 0, passes = 0;
+    double wall0 = clock_s(CLOCK_MONOTONIC), cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    /* kernel steps alone: at least 3 frames' worth and 0.4 s, at most 20 s */
+    while (steps < 3L * substeps || elapsed < 0.4) {
+        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
+        if (sim->kernel->step(sim, sim->work, h, &st, &err) != CLOTH_OK)
+            break;
+        sim->t += h;
+        steps++;
+        passes += st.iterations;
+        elapsed = clock_s(CLOCK_MONOTONIC) - wall0;
+        if (elapsed > 20)
+            break;
+    }
+    cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    double per_step = fmax(1.0, (double)passes / steps);
+    double visits = m->n_springs * per_step * steps;
+    double bytes = bytes_per_visit(kernel, order && strcmp(order, "coloured") == 0);
+    double rate = visits / elapsed;
+    printf("%s,%s,%d,%d,%d,%d,%d,%d,%.4g,%.4g,%.4g,%.4g,%.0f,%.3g,%.2f\n", kernel,
+           order ? order : "-", threads, nx, ny, m->n, m->n_springs, substeps,
+           1e3 * elapsed / steps * substeps, per_step, rate, visits / cpu, bytes,
+           rate * bytes / triad[threads > 1], load_now());
+    fflush(stdout);
+    cloth_sim_destroy(sim);
 }
 
 int main(void)
 {
     static const int grids[][2] = {{30, 24}, {64, 64}, {128, 128}, {256, 256}};
-    printf("kernel,nx,ny,vertices,springs,substeps,frames,ms_per_frame,passes_per_frame,"
-           "spring_visits_per_s\n");
+    double triad[2] = {triad_bandwidth(1), triad_bandwidth(2)};
+    printf("kernel,order,threads,nx,ny,vertices,springs,substeps,ms_per_frame,"
+           "passes_per_step,visits_per_s,visits_per_cpu_s,bytes_per_visit,mem_fraction,"
+           "load\n");
+    /* the triad rows: bytes a second in visits_per_s (a byte a visit) */
+    for (int t = 0; t < 2; t++)
+        printf("triad,-,%d,0,0,0,0,0,0,0,%.4g,%.4g,1,1,%.2f\n", t + 1, triad[t], triad[t],
+               load_now());
     cloth_kernel_facts facts;
     for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
-        const char *kernel = facts.name;
+        /* a kernel with an order key runs sequential and coloured, coloured on 2 threads */
+        cloth_scene probe;
+        cloth_default_scene(&probe);
+        char key[96];
+        snprintf(key, sizeof key, "%s.order=coloured", facts.name);
+        cloth_error err;
+        int ordered = cloth_scene_set(&probe, key, 1, &err) == CLOTH_OK;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             int nx = grids[g][0], ny = grids[g][1];
             if (facts.dense_max > 0 && 3 * nx * ny > facts.dense_max)
                 continue;
-            cloth_scene s;
-            cloth_default_scene(&s);
-            cloth_error err;
-            char set[128];
-            const char *sets[] = {"run.kernel=%s", "mesh.nx=%d", "mesh.ny=%d",
-                                  "mesh.spacing=%g", "run.dt=%g", "run.substeps=%d"};
-            int substeps = facts.frame_substeps;
-            double spacing = 2.9 / (nx - 1); /* the same 2.9 m wide cloth at every size */
-            int ok = 1;
-            for (int i = 0; i < 6 && ok; i++) {
-                switch (i) {
-                case 0: snprintf(set, sizeof set, sets[i], kernel); break;
-                case 1: snprintf(set, sizeof set, sets[i], nx); break;
-                case 2: snprintf(set, sizeof set, sets[i], ny); break;
-                case 3: snprintf(set, sizeof set, sets[i], spacing); break;
-                case 4: snprintf(set, sizeof set, sets[i], 1.0 / 60); break;
-                default: snprintf(set, sizeof set, sets[i], substeps); break;
-                }
-                ok = cloth_scene_set(&s, set, i + 1, &err) == CLOTH_OK;
-            }
-            if (ok && facts.cond_off) {
-                snprintf(set, sizeof set, "%s.%s", kernel, facts.cond_off);
-                ok = cloth_scene_set(&s, set, 7, &err) == CLOTH_OK;
-            }
-            cloth_sim *sim;
-            if (!ok || cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
-                fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, err.msg);
+            if (!ordered) {
+                bench_one(&facts, nx, ny, NULL, 1, triad);
                 continue;
             }
-            cloth_frame f;
-            cloth_sim_frame(sim, &f, &err); /* warm-up */
-            int frames = 0;
-            long passes = 0;
-            double start = now_s(), elapsed = 0;
-            /* at least 3 frames and 0.5 s */
-            while (frames < 3 || elapsed < 0.5) {
-                if (cloth_sim_frame(sim, &f, &err) != CLOTH_OK)
-                    break;
-                frames++;
-                passes += f.iterations;
-                elapsed = now_s() - start;
-                if (elapsed > 20)
-                    break;
-            }
-            const cloth_mesh *m = cloth_sim_mesh(sim);
-            double per_step = fmax(1.0, (double)passes / frames / substeps);
-            printf("%s,%d,%d,%d,%d,%d,%d,%.4g,%.4g,%.4g\n", kernel, nx, ny, m->n,
-                   m->n_springs, substeps, frames, 1e3 * elapsed / frames,
-                   (double)passes / frames,
-                   m->n_springs * (double)substeps * per_step * frames / elapsed);
-            fflush(stdout);
-            cloth_sim_destroy(sim);
+            bench_one(&facts, nx, ny, "sequential", 1, triad);
+            bench_one(&facts, nx, ny, "coloured", 1, triad);
+            bench_one(&facts, nx, ny, "coloured", 2, triad);
         }
     }
     return 0;

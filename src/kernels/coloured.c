@@ -1,0 +1,335 @@
+/* The coloured loops of explicit, verlet and pbd: coloured.h. */
+#include "kernels/coloured.h"
+
+#include "core/status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* GCC builds an AVX-512 and an AVX2 copy of each loop beside the baseline one and picks
+ * one at load time from the CPU; elsewhere only the baseline. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CLOTH_NO_CLONES)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONES
+#endif
+
+void cloth__coloured_start_threads(int threads)
+{
+    int started = 0;
+    CLOTH__PARALLEL(threads)
+    {
+        CLOTH__PRAGMA(omp atomic)
+        started++;
+    }
+    (void)started;
+}
+
+void cloth__coloured_destroy(cloth__coloured *c)
+{
+    if (!c)
+        return;
+    cloth__colouring_free(&c->colours);
+    free(c->spring);
+    free(c->ia);
+    free(c->ib);
+    free(c->rest);
+    free(c->wa);
+    free(c->wb);
+    free(c->gain);
+    free(c->inv_den);
+    free(c->alpha);
+    free(c->lambda);
+    free(c);
+}
+
+cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
+                                    int with_pbd, cloth__coloured **out, cloth_error *err)
+{
+    *out = NULL;
+    cloth__coloured *c = calloc(1, sizeof *c);
+    int *ends = malloc(sizeof(int) * 2 * (size_t)(count + 1));
+    if (!c || !ends)
+        goto fail_memory;
+    for (int j = 0; j < count; j++) {
+        ends[2 * j] = m->springs[ids[j]].a;
+        ends[2 * j + 1] = m->springs[ids[j]].b;
+    }
+    cloth_status st = cloth__colour_items(count, 2, ends, m->n, &c->colours, err);
+    free(ends);
+    ends = NULL;
+    if (st != CLOTH_OK) {
+        cloth__coloured_destroy(c);
+        return st;
+    }
+    size_t ni = sizeof(int) * (size_t)(count + 1), nd = sizeof(double) * (size_t)(count + 1);
+    c->n = count;
+    int ok = (c->spring = malloc(ni)) && (c->ia = malloc(ni)) && (c->ib = malloc(ni)) &&
+             (c->rest = malloc(nd)) && (c->wa = malloc(nd)) && (c->wb = malloc(nd));
+    if (ok && with_pbd)
+        ok = (c->gain = malloc(nd)) && (c->inv_den = malloc(nd)) && (c->alpha = malloc(nd)) &&
+             (c->lambda = calloc((size_t)count + 1, sizeof(double)));
+    if (!ok)
+        goto fail_memory;
+    for (int j = 0; j < count; j++) {
+        const cloth_spring *sp = &m->springs[ids[c->colours.order[j]]];
+        c->spring[j] = ids[c->colours.order[j]];
+        c->ia[j] = 3 * sp->a;
+        c->ib[j] = 3 * sp->b;
+        c->rest[j] = sp->rest;
+        c->wa[j] = c->wb[j] = 0;
+    }
+    *out = c;
+    return CLOTH_OK;
+
+fail_memory:
+    free(ends);
+    cloth__coloured_destroy(c);
+    return cloth__fail(err, CLOTH_ENOMEM, "coloured springs: out of memory for %d springs",
+                       count);
+}
+
+void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
+                           int *hi)
+{
+    int first = c->colours.start[q], n = c->colours.start[q + 1] - first;
+    int lanes = (n + 7) / 8; /* blocks of 8 items */
+    *lo = first + (int)((long)lanes * part / parts) * 8;
+    *hi = first + (int)((long)lanes * (part + 1) / parts) * 8;
+    if (*lo > first + n)
+        *lo = first + n;
+    if (*hi > first + n)
+        *hi = first + n;
+}
+
+/* x_a += s_a d, x_b -= s_b d (inlined into the vector loops) */
+static inline void move_ends(double *x, int a, int b, double sa, double sb, double dx,
+                             double dy, double dz)
+{
+    x[a] += sa * dx;
+    x[a + 1] += sa * dy;
+    x[a + 2] += sa * dz;
+    x[b] -= sb * dx;
+    x[b + 1] -= sb * dy;
+    x[b + 2] -= sb * dz;
+}
+
+/* The loops below carry `omp simd`: the items of a colour share no vertex, so the
+ * gathers and scatters of different lanes never meet. */
+
+CLONES static void xpbd_loop(cloth__coloured *c, double *p, int lo, int hi)
+{
+    const int *ia = c->ia, *ib = c->ib;
+    const double *rest = c->rest, *wa = c->wa, *wb = c->wb, *gain = c->gain,
+                 *inv_den = c->inv_den, *alpha = c->alpha;
+    double *lambda = c->lambda;
+    CLOTH__PRAGMA(omp simd)
+    for (int j = lo; j < hi; j++) {
+        int a = ia[j], b = ib[j]; /* indexed, not pointers: GCC recognises the gathers */
+        double dx = p[a] - p[b], dy = p[a + 1] - p[b + 1], dz = p[a + 2] - p[b + 2];
+        double l = sqrt(dx * dx + dy * dy + dz * dz);
+        /* l = 0: no direction to push along; selects, not branches, keep the loop
+         * vectorisable (a division under a condition is not if-converted) */
+        double ls = l > 0 ? l : 1;
+        double dl = (-gain[j] * (l - rest[j]) - alpha[j] * lambda[j]) * inv_den[j];
+        dl = l > 0 ? dl : 0;
+        double s = dl / ls;
+        lambda[j] += dl;
+        double sa = wa[j] * s, sb = wb[j] * s;
+        move_ends(p, a, b, sa, sb, dx, dy, dz);
+    }
+}
+
+CLONES static void relax_loop(cloth__coloured *c, double *x, double half_k, int lo, int hi)
+{
+    const int *ia = c->ia, *ib = c->ib;
+    const double *rest = c->rest, *wa = c->wa, *wb = c->wb;
+    CLOTH__PRAGMA(omp simd)
+    for (int j = lo; j < hi; j++) {
+        int a = ia[j], b = ib[j];
+        double dx = x[b] - x[a], dy = x[b + 1] - x[a + 1], dz = x[b + 2] - x[a + 2];
+        double l = sqrt(dx * dx + dy * dy + dz * dz);
+        double ls = l > 0 ? l : 1; /* l = 0: d = 0, nothing moves */
+        double s = (l - rest[j]) / ls * half_k;
+        double sa = wa[j] * s, sb = wb[j] * s;
+        move_ends(x, a, b, sa, sb, dx, dy, dz);
+    }
+}
+
+#include "kernels/coloured_avx512.h"
+
+void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
+{
+    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+        lo = xpbd_avx512(c, p, lo, hi); /* whole blocks of 8; the rest below */
+    xpbd_loop(c, p, lo, hi);
+}
+
+void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
+{
+    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+        lo = relax_avx512(c, x, half_k, lo, hi);
+    relax_loop(c, x, half_k, lo, hi);
+}
+
+CLONES int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol,
+                                  int lo, int hi)
+{
+    const int *ia = c->ia, *ib = c->ib;
+    const double *rest = c->rest, *wa = c->wa, *wb = c->wb;
+    double shortened = 0; /* a double: lanes as wide as the positions' */
+    CLOTH__PRAGMA(omp simd reduction(+ : shortened))
+    for (int j = lo; j < hi; j++) {
+        int a = ia[j], b = ib[j];
+        double dx = x[b] - x[a], dy = x[b + 1] - x[a + 1], dz = x[b + 2] - x[a + 2];
+        double l = sqrt(dx * dx + dy * dy + dz * dz), limit = factor * rest[j];
+        int over = l > limit * (1 + tol);
+        double ls = l > 0 ? l : 1, q = (l - limit) / ls;
+        double s = over ? q : 0;
+        double sa = wa[j] * s, sb = wb[j] * s;
+        move_ends(x, a, b, sa, sb, dx, dy, dz);
+        shortened += over ? 1.0 : 0.0;
+    }
+    return (int)shortened;
+}
+
+CLONES void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m,
+                                    const double *x, const double *v, double cd, double *f,
+                                    int lo, int hi)
+{
+    if (!v || !(cd > 0)) { /* no damping term: c_d 0 times x's differences, never NaN */
+        v = x;
+        cd = 0;
+    }
+    const int *ia = c->ia, *ib = c->ib, *spring = c->spring;
+    const double *rest = c->rest;
+    const cloth_spring *springs = m->springs;
+    CLOTH__PRAGMA(omp simd)
+    for (int j = lo; j < hi; j++) {
+        int a = ia[j], b = ib[j];
+        double dx = x[b] - x[a], dy = x[b + 1] - x[a + 1], dz = x[b + 2] - x[a + 2];
+        double l = sqrt(dx * dx + dy * dy + dz * dz);
+        double r = 1 / (l > 0 ? l : 1); /* l = 0: d = 0, so u = 0, no direction */
+        double ux = dx * r, uy = dy * r, uz = dz * r;
+        double t = springs[spring[j]].k * (l - rest[j]) +
+                   cd * ((v[b] - v[a]) * ux + (v[b + 1] - v[a + 1]) * uy +
+                         (v[b + 2] - v[a + 2]) * uz);
+        move_ends(f, a, b, t, t, ux, uy, uz);
+    }
+}
+
+/* ------------------------------------------------------------ triangle drag */
+
+void cloth__coloured_tris_destroy(cloth__coloured_tris *c)
+{
+    if (!c)
+        return;
+    cloth__colouring_free(&c->colours);
+    free(c->i0);
+    free(c->i1);
+    free(c->i2);
+    free(c->gust);
+    free(c);
+}
+
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
+                                         cloth_error *err)
+{
+    *out = NULL;
+    cloth__coloured_tris *c = calloc(1, sizeof *c);
+    if (!c)
+        return cloth__fail(err, CLOTH_ENOMEM, "coloured triangles: out of memory");
+    cloth_status st = cloth__colour_items(m->n_tris, 3, m->tris, m->n, &c->colours, err);
+    if (st != CLOTH_OK) {
+        cloth__coloured_tris_destroy(c);
+        return st;
+    }
+    size_t ni = sizeof(int) * (size_t)(m->n_tris + 1);
+    c->n = m->n_tris;
+    if (!(c->i0 = malloc(ni)) || !(c->i1 = malloc(ni)) || !(c->i2 = malloc(ni)) ||
+        !(c->gust = malloc(sizeof(double) * (size_t)(m->n_tris + 1)))) {
+        cloth__coloured_tris_destroy(c);
+        return cloth__fail(err, CLOTH_ENOMEM, "coloured triangles: out of memory for %d",
+                           m->n_tris);
+    }
+    for (int j = 0; j < c->n; j++) {
+        const int *id = m->tris + 3 * c->colours.order[j];
+        c->i0[j] = 3 * id[0];
+        c->i1[j] = 3 * id[1];
+        c->i2[j] = 3 * id[2];
+        c->gust[j] = 1;
+    }
+    *out = c;
+    return CLOTH_OK;
+}
+
+/* Triangle drag of triangles [lo, hi) of one colour (terms/forces.c: F = 1/2 rho C_d A
+ * (n.v_rel) |v_rel| n, a third to each corner, v_rel = wind gust - mean corner velocity). */
+CLONES static void drag_range(const cloth__coloured_tris *c, const double wind[3],
+                              double coeff, const double *x, const double *v, double *f,
+                              int lo, int hi)
+{
+    const int *i0 = c->i0, *i1 = c->i1, *i2 = c->i2;
+    const double *gust = c->gust;
+    CLOTH__PRAGMA(omp simd)
+    for (int j = lo; j < hi; j++) {
+        int a = i0[j], b = i1[j], d = i2[j];
+        double ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
+        double qx = x[d] - x[a], qy = x[d + 1] - x[a + 1], qz = x[d + 2] - x[a + 2];
+        double nx = uy * qz - uz * qy, ny = uz * qx - ux * qz, nz = ux * qy - uy * qx;
+        double twice_area = sqrt(nx * nx + ny * ny + nz * nz);
+        double r = 1 / (twice_area > 0 ? twice_area : 1); /* 0 area: n = 0, no force */
+        nx *= r;
+        ny *= r;
+        nz *= r;
+        double rx = wind[0] * gust[j] - (v[a] + v[b] + v[d]) / 3,
+               ry = wind[1] * gust[j] - (v[a + 1] + v[b + 1] + v[d + 1]) / 3,
+               rz = wind[2] * gust[j] - (v[a + 2] + v[b + 2] + v[d + 2]) / 3;
+        double mag = coeff * 0.5 * twice_area * (nx * rx + ny * ry + nz * rz) *
+                     sqrt(rx * rx + ry * ry + rz * rz) / 3;
+        f[a] += mag * nx;
+        f[a + 1] += mag * ny;
+        f[a + 2] += mag * nz;
+        f[b] += mag * nx;
+        f[b + 1] += mag * ny;
+        f[b + 2] += mag * nz;
+        f[d] += mag * nx;
+        f[d + 1] += mag * ny;
+        f[d + 2] += mag * nz;
+    }
+}
+
+void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
+                                     int threads, const double *x, const double *v,
+                                     double t, double *f)
+{
+    cloth__add_gravity(env, f);
+    const cloth_world_def *w = env.world;
+    double coeff = 0.5 * w->air_density * w->drag_coefficient;
+    if (coeff != 0 && c->n > 0) {
+        CLOTH__PARALLEL(threads)
+        {
+            int part = cloth__thread_id(), parts = cloth__thread_count();
+            /* the gusts: sines, one triangle at a time */
+            int g0 = (int)((long)c->n * part / parts), g1 = (int)((long)c->n * (part + 1) / parts);
+            for (int j = g0; j < g1; j++) {
+                double centroid[3];
+                for (int k = 0; k < 3 && w->turbulence > 0; k++)
+                    centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
+                c->gust[j] = w->turbulence > 0
+                                 ? 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid)
+                                 : 1;
+            }
+            CLOTH__BARRIER
+            for (int q = 0; q < c->colours.n_colours; q++) {
+                const cloth__colouring *cc = &c->colours;
+                int first = cc->start[q], n = cc->start[q + 1] - first;
+                int lo = first + (int)((long)n * part / parts),
+                    hi = first + (int)((long)n * (part + 1) / parts);
+                drag_range(c, w->wind, coeff, x, v, f, lo, hi);
+                CLOTH__BARRIER
+            }
+        }
+    }
+    cloth__add_air_damping(env, v, f);
+}

@@ -1,0 +1,102 @@
+/*
+ * Coloured Gauss-Seidel (and coloured force scatter) for the kernels that work spring by
+ * spring: explicit, verlet, pbd.  A kernel hands over the springs it projects; they are
+ * coloured (terms/colour.h) so that no two springs of a colour share a vertex, and kept
+ * as structure of arrays in colour order.  A colour's loop has no dependencies: the
+ * compiler vectorises it (gathers and scatters; an AVX-512 and an AVX2 clone beside the
+ * plain one, chosen at load time) and threads split it; every vertex is written by one
+ * spring of a colour and the colours run in a fixed order, so the numbers do not depend
+ * on the thread count, nor on the clone (-ffp-contract=off and no approximate sqrt or
+ * division: each lane rounds as the scalar code does).
+ *
+ * Threads: OpenMP (run.threads); without -fopenmp the pragmas vanish and everything runs
+ * on one thread with the same results.
+ */
+#ifndef CLOTH_KERNELS_COLOURED_H
+#define CLOTH_KERNELS_COLOURED_H
+
+#include "terms/colour.h"
+#include "terms/forces.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#define CLOTH__PRAGMA(x) _Pragma(#x)
+static inline int cloth__thread_id(void) { return omp_get_thread_num(); }
+static inline int cloth__thread_count(void) { return omp_get_num_threads(); }
+#else
+#define CLOTH__PRAGMA(x)
+static inline int cloth__thread_id(void) { return 0; }
+static inline int cloth__thread_count(void) { return 1; }
+#endif
+/* a parallel region of n threads (none when n is 1), a barrier */
+#define CLOTH__PARALLEL(n) CLOTH__PRAGMA(omp parallel num_threads(n) if ((n) > 1))
+#define CLOTH__BARRIER CLOTH__PRAGMA(omp barrier)
+
+/* Starts the OpenMP team of `threads` threads (the runtime keeps it for the parallel
+ * regions that follow), so that a step's first region creates no threads. */
+void cloth__coloured_start_threads(int threads);
+
+/* Springs in colour order, structure of arrays; item j is mesh spring spring[j]. */
+typedef struct cloth__coloured {
+    cloth__colouring colours;   /* colour c is items [colours.start[c], start[c+1])   */
+    int n;                      /* items                                              */
+    int *spring;                /* the mesh spring of each item                       */
+    int *ia, *ib;               /* 3 a, 3 b: offsets of the ends in 3n arrays         */
+    double *rest;               /* rest length l0                                     */
+    double *wa, *wb;            /* per-end weights (inverse masses, or end factors)   */
+    double *gain, *inv_den, *alpha; /* pbd: k' or 1, 1/(w_a + w_b + alpha~), alpha~   */
+    double *lambda;             /* pbd: XPBD multipliers                              */
+} cloth__coloured;
+
+/* Colours the mesh springs ids[0 .. count) (the caller's selection, in its order) and
+ * fills spring, ia, ib, rest; the weights are the caller's to fill.  with_pbd also
+ * allocates gain, inv_den, alpha, lambda. */
+cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
+                                    int with_pbd, cloth__coloured **out, cloth_error *err);
+void cloth__coloured_destroy(cloth__coloured *c);
+
+/* Thread `part` of `parts` takes items [*lo, *hi) of colour q: contiguous, cut at
+ * multiples of 8 (whole vector lanes); depends only on the part and the count. */
+void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
+                           int *hi);
+
+/* XPBD (or PBD) projection of items [lo, hi) of one colour in p:
+ *   dl = (-k' C - alpha~ lambda) inv_den,  lambda += dl,  p_a += w_a (d/l) dl,
+ *   p_b -= w_b (d/l) dl,  C = l - l0,  d = p_a - p_b. */
+void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi);
+
+/* The Verlet cloth web demo's relaxation of items [lo, hi):  c = (l - l0)/l half_k,
+ * x_a += w_a c d,  x_b -= w_b c d,  d = x_b - x_a  (w: 0 pinned, 2 opposite a pin, else 1). */
+void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi);
+
+/* Provot's correction of items [lo, hi) (w: 0 pinned, 1 opposite a pin, else 1/2);
+ * returns how many springs it shortened. */
+int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol, int lo,
+                           int hi);
+
+/* Hooke forces with spring damping of items [lo, hi), scattered into f:
+ *   T = k (l - l0) + c_d (v_b - v_a).u,  f_a += T u,  f_b -= T u,  u = (x_b - x_a)/l. */
+void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
+                             const double *v, double cd, double *f, int lo, int hi);
+
+/* The triangles in colour order for the wind's drag (terms/forces.c's cloth__add_wind):
+ * the corners' offsets and, per step, the gust factor of each triangle. */
+typedef struct cloth__coloured_tris {
+    cloth__colouring colours;   /* colour c is triangles [start[c], start[c + 1])     */
+    int n;                      /* triangles                                          */
+    int *i0, *i1, *i2;          /* 3 x the corners' vertex indices                    */
+    double *gust;               /* 1 + turbulence noise at the centroid (this step)   */
+} cloth__coloured_tris;
+
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
+                                         cloth_error *err);
+void cloth__coloured_tris_destroy(cloth__coloured_tris *c);
+
+/* Gravity, the wind's triangle drag colour by colour (split among the threads of the
+ * caller's run.threads) and air damping, added to f: cloth__add_external_forces in
+ * another order of the drag's sums (v not NULL). */
+void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
+                                     int threads, const double *x, const double *v,
+                                     double t, double *f);
+
+#endif
