@@ -8,7 +8,9 @@ CFLAGS  ?= -O2 -g
 # they run on one with the same results.  The library reads no errno from the maths:
 # -fno-math-errno lets GCC vectorise loops that take square roots (same values).
 OPENMP  ?= -fopenmp
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off -fno-math-errno $(OPENMP) $(WARN)
+# override: `make CFLAGS=...` (sanitize, valgrind) replaces the optimisation and debug flags
+# above, never these (the language, the reproducible arithmetic, the warnings)
+override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off -fno-math-errno $(OPENMP) $(WARN)
 # CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
 # cJSON: the garment layer reads pattern files (src/garment/README.md)

@@ -23,13 +23,15 @@
 #define CLOTH__PRAGMA(x) _Pragma(#x)
 static inline int cloth__thread_id(void) { return omp_get_thread_num(); }
 static inline int cloth__thread_count(void) { return omp_get_num_threads(); }
+/* a parallel region of n threads (none when n is 1), a barrier */
+#define CLOTH__PARALLEL(n) CLOTH__PRAGMA(omp parallel num_threads(n) if ((n) > 1))
 #else
 #define CLOTH__PRAGMA(x)
 static inline int cloth__thread_id(void) { return 0; }
 static inline int cloth__thread_count(void) { return 1; }
+/* without OpenMP the region is the block that follows, on the calling thread */
+#define CLOTH__PARALLEL(n) (void)(n);
 #endif
-/* a parallel region of n threads (none when n is 1), a barrier */
-#define CLOTH__PARALLEL(n) CLOTH__PRAGMA(omp parallel num_threads(n) if ((n) > 1))
 #define CLOTH__BARRIER CLOTH__PRAGMA(omp barrier)
 
 /* Starts the OpenMP team of `threads` threads (the runtime keeps it for the parallel
