@@ -8,7 +8,7 @@ the hem of final.obj: the border loop (edges of one triangle) with the lowest me
 height, its mean and smallest distance from the legs, the distance of each hem vertex to
 the union of the four leg capsules of the built-in mannequin in the T pose (the table of
 src/body/mannequin.c, scale 1: thighs and shins), and its mean radius about the legs'
-midline (x = z = 0).  Python, no dependencies."""
+midline (x = z = 0), and the mean height of the highest border loop (a skirt's waist).  Python, no dependencies."""
 import csv, math, sys
 
 LEGS = [  # (a, b, r) of l_hip, l_knee, r_hip, r_knee in src/body/mannequin.c
@@ -63,15 +63,16 @@ def main():
             stack.extend(nbr[i])
         loops.append(loop)
     hem = min(loops, key=lambda l: sum(v[i][1] for i in l) / len(l))
+    top = max(loops, key=lambda l: sum(v[i][1] for i in l) / len(l))
     d = [leg_distance(v[i]) for i in hem]
     rad = [math.hypot(v[i][0], v[i][2]) for i in hem]
     print("%s: frames %d, max body_depth %.2f mm (offset/2 = %.1f mm): %s; final stretch_max "
           "%.3f; %d border loops, hem %d vertices at mean y %.3f m: distance from the legs "
-          "mean %.1f mm, min %.1f mm; mean radius %.3f m" %
+          "mean %.1f mm, min %.1f mm; mean radius %.3f m; highest loop at mean y %.3f m" %
           (run, len(rows) - 1, 1e3 * depth, 1e3 * offset / 2,
            "ok" if depth <= offset / 2 else "EXCEEDED", float(rows[-1]["stretch_max"]),
            len(loops), len(hem), sum(v[i][1] for i in hem) / len(hem), 1e3 * sum(d) / len(d),
-           1e3 * min(d), sum(rad) / len(rad)))
+           1e3 * min(d), sum(rad) / len(rad), sum(v[i][1] for i in top) / len(top)))
 
 
 if __name__ == "__main__":
