@@ -195,7 +195,8 @@ START_TEST(bad_pattern_files_name_panel_and_edge)
 }
 END_TEST
 
-/* The CLI: exit 2 and the message for a bad file, and for --avatar (issue 15). */
+/* The CLI: exit 2 and the message for a bad file, and for --avatar with a scene that has
+ * no [avatar]. */
 START_TEST(cli_exit_codes)
 {
     const char *path = tu_temp_file("bad_pattern.json", bad_files[0].text);
@@ -203,9 +204,11 @@ START_TEST(cli_exit_codes)
     snprintf(args, sizeof args, "garment %s", path);
     ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "panel \"front\": edge 0 (\"a\"): crosses") != NULL, "%s", out);
-    snprintf(args, sizeof args, "garment %s --avatar scene.ini", path);
+    const char *scene = tu_temp_file("no_avatar.ini", "[run]\nframes = 1\n");
+    snprintf(args, sizeof args, "garment ../experiments/garments/short_skirt.json --avatar %s "
+             "--out %s.d", scene, scene);
     ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 2);
-    ck_assert_msg(strstr(out, "issue 15") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "the scene has no [avatar] section") != NULL, "%s", out);
 }
 END_TEST
 
@@ -300,6 +303,33 @@ START_TEST(scene_mesh_garment)
 }
 END_TEST
 
+/* The try-on: the short skirt sewn in the air (verlet), dressed on the mannequin in the T
+ * pose and dropped under gravity with no pins for 20 frames: no vertex deeper than
+ * avatar.offset/2 into the skin (exact distance to the skinned surface) in any frame,
+ * frame 0 (the dressed start) included. */
+START_TEST(short_skirt_try_on_stays_out_of_the_body)
+{
+    const char *text = "[mesh]\ngarment = ../experiments/garments/short_skirt.json\n"
+                       "pins = none\n[world]\ngravity = 0 -9.81 0\n[avatar]\nmodel = builtin\n"
+                       "offset = 0.01\nsdf_resolution = 128\n[run]\nkernel = verlet\n"
+                       "substeps = 5\n";
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "tryon.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_frame f;
+    cloth_sim_measure(sim, &f);
+    double worst = f.body_depth;
+    for (int i = 0; i < 20; i++) {
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        worst = fmax(worst, f.body_depth);
+    }
+    ck_assert_msg(worst <= 0.5 * s.avatar.offset, "%g m into the skin", worst);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 Suite *suite_garment_sewing(void)
 {
     Suite *s = suite_create("garment_sewing");
@@ -318,6 +348,7 @@ Suite *suite_garment_sewing(void)
     tcase_add_loop_test(tc, shipped_garments_sew_into_manifold_meshes, 0,
                         (int)(sizeof shipped / sizeof shipped[0]));
     tcase_add_test(tc, scene_mesh_garment);
+    tcase_add_test(tc, short_skirt_try_on_stays_out_of_the_body);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /*
  * cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]
- *                            [--set section.key=value]...
+ *                            [--avatar SCENE.ini] [--set section.key=value]...
  *
  * The pattern's panels meshed (DIR/panel_NAME.obj, flat, in metres), placed around the
  * body (DIR/placed.obj), sewn with the kernel and welded (DIR/sewn.obj); prints the
@@ -8,8 +8,16 @@
  * defaults (or SCENE.ini) with run.dt = 1/60 s and run.substeps the kernel's own
  * (cloth list --kernels) and its condition numbers off (its cond_off), then the --set
  * overrides; gravity is off while sewing and garment.sew_damping is the air damping.
+ *
+ * --avatar SCENE.ini (the scene must have an [avatar]; it replaces --scene) then runs the
+ * try-on: the welded garment as the scene's cloth (its mesh keys other than pins are not
+ * read), gravity, the avatar and its motion as the scene has them, run.dt, run.substeps
+ * and run.frames of the scene (then --kernel and --set), written by cloth_run_sim into
+ * DIR/tryon/ (series.csv with body_depth, summary.csv, final.obj).  The sewing takes the
+ * kernel's own frame substeps as without --avatar; the try-on the scene's.
  */
 #include "app/garment.h"
+#include "core/mesh.h"
 #include "garment/sewing.h"
 
 #include <errno.h>
@@ -65,19 +73,59 @@ static int write_panels(const cloth__garment *g, const char *dir)
     return 0;
 }
 
+/* The welded garment on the avatar of scene, run into out/tryon/. */
+static int try_on(const cloth__garment *g, const cloth_scene *scene, const char *out,
+                  const char *pattern)
+{
+    cloth_error err;
+    cloth_mesh *m;
+    if (cloth__mesh_from_triangles(scene, g->welded, g->n_welded, g->welded_tris,
+                                   g->n_welded_tris, 0, pattern, &m, &err) != CLOTH_OK)
+        return fail(EXIT_BAD_INPUT, err.msg);
+    for (int k = 0; k < scene->mesh.n_pin_list && scene->mesh.pins == CLOTH_PINS_LIST; k++) {
+        int v = scene->mesh.pin_list[k];
+        if (v < 0 || v >= m->n) {
+            cloth_mesh_destroy(m);
+            snprintf(err.msg, sizeof err.msg, "%s: mesh.pins: vertex %d is out of range (the "
+                     "garment has %d vertices)", scene->source, v, m->n);
+            return fail(EXIT_BAD_INPUT, err.msg);
+        }
+        m->pinned[v] = 1;
+        m->inv_mass[v] = 0;
+        m->n_pinned++;
+    }
+    cloth_sim *sim;
+    if (cloth_sim_create_with_mesh(scene, m, &sim, &err) != CLOTH_OK)
+        return fail(EXIT_BAD_INPUT, err.msg);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tryon", out);
+    cloth_summary sum;
+    cloth_status st = cloth_run_sim(sim, dir, NULL, &sum, &err);
+    cloth_sim_destroy(sim);
+    if (st != CLOTH_OK)
+        return fail(EXIT_RUN_FAILED, err.msg);
+    static const char *names[] = {"ok", "diverged", "not-converged", "step-failed"};
+    printf("try-on (%s, %d substeps of %g s, %ld frames): %s, max stretch %.3g; wrote "
+           "%s/series.csv, summary.csv, final.obj\n", scene->run.kernel, scene->run.substeps,
+           scene->run.dt, sum.frames, names[sum.status], sum.max_stretch, dir);
+    if (sum.message[0])
+        fprintf(stderr, "cloth: %s\n", sum.message);
+    return sum.status == CLOTH_RUN_OK || sum.status == CLOTH_RUN_NOT_CONVERGED ? 0
+                                                                             : EXIT_RUN_FAILED;
+}
+
 int cloth__cmd_garment(int argc, char **argv)
 {
     if (argc < 3 || argv[2][0] == '-')
         return fail(EXIT_BAD_INPUT, "garment: missing the pattern file (see 'cloth help')");
-    const char *out = NULL, *kernel = NULL, *scene_path = NULL;
-    cloth_scene scene;
+    const char *out = NULL, *kernel = NULL, *scene_path = NULL, *avatar_path = NULL;
+    cloth_scene scene, tryon;
     cloth_error err;
     cloth_default_scene(&scene);
     for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "--avatar") == 0)
-            return fail(EXIT_BAD_INPUT, "garment: --avatar: the try-on needs the avatar "
-                        "(issue 15), which is not built yet");
-        if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--avatar") == 0 && i + 1 < argc)
+            scene_path = avatar_path = argv[++i];
+        else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
             scene_path = argv[++i];
         else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
             kernel = argv[++i];
@@ -100,6 +148,14 @@ int cloth__cmd_garment(int argc, char **argv)
         if (cloth_scene_set(&scene, set, 0, &err) != CLOTH_OK)
             return fail(EXIT_BAD_INPUT, err.msg);
     }
+    if (avatar_path && !scene.avatar.enabled) {
+        snprintf(err.msg, sizeof err.msg, "%s: --avatar: the scene has no [avatar] section",
+                 avatar_path);
+        return fail(EXIT_BAD_INPUT, err.msg);
+    }
+    if (avatar_path && !out)
+        return fail(EXIT_BAD_INPUT, "garment: --avatar needs --out DIR (the try-on's files)");
+    tryon = scene; /* the try-on keeps the scene's step and frames */
     cloth_kernel_facts facts;
     cloth_kernel_info(cloth_kernel_find(scene.run.kernel), &facts);
     snprintf(set, sizeof set, "run.substeps=%d", facts.frame_substeps);
@@ -110,9 +166,11 @@ int cloth__cmd_garment(int argc, char **argv)
         cloth_scene_set(&scene, set, 0, &err);
     }
     for (int i = 3, n = 0; i < argc; i++)
-        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc)
-            if (cloth_scene_set(&scene, argv[++i], ++n, &err) != CLOTH_OK)
+        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+            if (cloth_scene_set(&scene, argv[++i], ++n, &err) != CLOTH_OK ||
+                cloth_scene_set(&tryon, argv[i], n, &err) != CLOTH_OK)
                 return fail(EXIT_BAD_INPUT, err.msg);
+        }
 
     cloth__pattern *pt;
     cloth_status st = cloth__pattern_load(argv[2], &pt, &err);
@@ -168,6 +226,8 @@ int cloth__cmd_garment(int argc, char **argv)
             if (!code)
                 printf("wrote %s/panel_*.obj, placed.obj, sewn.obj\n", out);
         }
+        if (!code && avatar_path)
+            code = try_on(g, &tryon, out, argv[2]);
     }
     cloth__garment_free(g);
     cloth__pattern_free(pt);

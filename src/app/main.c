@@ -10,7 +10,8 @@
  *   cloth list [--kernels]
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR] [--events DIR]
  *   cloth serve --replay DIR [--port N] [--web DIR]
- *   cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini] [--set ...]
+ *   cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]
+ *                 [--avatar SCENE.ini] [--set ...]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
@@ -47,7 +48,7 @@ static void usage(FILE *out)
             "                   [--events DIR]\n"
             "       cloth serve --replay DIR [--port N] [--web DIR]\n"
             "       cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]\n"
-            "                     [--set section.key=value]...\n"
+            "                     [--avatar SCENE.ini] [--set section.key=value]...\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE); --record adds\n"
@@ -73,7 +74,9 @@ static void usage(FILE *out)
             "       --replay DIR plays the recording of cloth run --record in DIR\n"
             "garment  meshes a sewing pattern's panels, sews them with the kernel (gravity\n"
             "       off) and welds the seams; writes DIR/panel_NAME.obj, placed.obj and\n"
-            "       sewn.obj and prints vertices, triangles, smallest angle, steps to weld\n");
+            "       sewn.obj and prints vertices, triangles, smallest angle, steps to weld;\n"
+            "       --avatar SCENE.ini (with an [avatar]) then tries it on: the scene's run\n"
+            "       with the welded garment as its cloth, into DIR/tryon/\n");
 }
 
 static int bad_input(const char *msg)

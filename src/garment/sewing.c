@@ -377,6 +377,7 @@ cloth_status cloth__garment_sew(cloth__garment *g, const cloth_scene *scene,
     s.world.air_damping = scene->garment.sew_damping;
     s.sphere.enabled = 0;
     s.floor.enabled = 0;
+    s.avatar.enabled = 0; /* sewn in the air: the try-on dresses the body (sim.c) */
     s.run.self_collision = CLOTH_SELF_OFF;
     s.mesh.pins = CLOTH_PINS_NONE;
     cloth_mesh *m;

@@ -47,8 +47,8 @@ void cloth__garment_free(cloth__garment *g);
 cloth_status cloth__garment_sewing_mesh(const cloth__garment *g, const cloth_scene *scene,
                                         cloth_mesh **out, cloth_error *err);
 
-/* Sews: runs scene's kernel on the sewing mesh with gravity, wind, obstacles, pins and
- * self-collision off and garment.sew_damping as the air damping, until every pair is closer than weld_distance (m) after a frame
+/* Sews: runs scene's kernel on the sewing mesh with gravity, wind, obstacles (the avatar
+ * too), pins and self-collision off and garment.sew_damping as the air damping, until every pair is closer than weld_distance (m) after a frame
  * (run.substeps steps: the steps to weld are counted in whole frames), for at most
  * max_frames frames.  CLOTH_ENUMERIC when they
  * do not close, or the kernel's error. */

@@ -104,6 +104,21 @@ static cloth_status check_self_collision_start(const cloth_sim *sim, cloth_error
     return CLOTH_OK;
 }
 
+/* The try-on's start: a free vertex that begins inside the avatar's skin (a garment sewn
+ * in the air, wrapped tighter than the body) is moved out once, in the body's pose at
+ * t = 0, by the push-out the kernels use; the springs keep their sewn rest lengths, so the
+ * kernels then relax the stretch.  Vertices outside the skin and pinned ones stay. */
+static void dress(cloth_sim *sim)
+{
+    cloth__avatar_reset(sim->avatar, 0);
+    cloth_mesh *m = sim->mesh;
+    double normal[3];
+    for (int pass = 0; pass < 8; pass++) /* the push-out is first order in a blend zone */
+        for (int i = 0; i < m->n; i++)
+            if (!m->pinned[i])
+                cloth__avatar_push_out(sim->avatar, m->x0 + 3 * i, normal);
+}
+
 cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
                                cloth_sim **out, cloth_error *err)
 {
@@ -149,18 +164,6 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
         cloth_sim_destroy(sim);
         return st;
     }
-    st = cloth__interact_create(sim, err);
-    if (st != CLOTH_OK) {
-        cloth_sim_destroy(sim);
-        return st;
-    }
-    st = cloth__intersect_create(sim->mesh, &sim->intersect, err);
-    if (st == CLOTH_OK)
-        st = check_self_collision_start(sim, err);
-    if (st != CLOTH_OK) {
-        cloth_sim_destroy(sim);
-        return st;
-    }
     if (scene->avatar.enabled) {
         cloth_error why;
         st = cloth__avatar_create(&scene->avatar, scene->source, &sim->avatar, &why);
@@ -172,6 +175,19 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
             cloth_sim_destroy(sim);
             return st;
         }
+        dress(sim);
+    }
+    st = cloth__interact_create(sim, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
+    }
+    st = cloth__intersect_create(sim->mesh, &sim->intersect, err);
+    if (st == CLOTH_OK)
+        st = check_self_collision_start(sim, err);
+    if (st != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return st;
     }
     cloth__wind_init(&sim->wind, scene->run.seed, sim->mesh->rest_diag);
     st = kernel->create(sim, &sim->work, err);
