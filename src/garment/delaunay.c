@@ -410,11 +410,11 @@ cloth_status cloth__delaunay_create(const double *xy, int n, cloth__delaunay **o
         if (st == CLOTH_ENOMEM)
             goto nomem;
         if (st != CLOTH_OK) {
+            int bad = order[i].index;
             free(order);
             cloth__delaunay_destroy(dt);
             return cloth__fail(err, st, "delaunay: point %d (%g, %g) could not be inserted",
-                               order[i].index, xy[2 * order[i].index],
-                               xy[2 * order[i].index + 1]);
+                               bad, xy[2 * bad], xy[2 * bad + 1]);
         }
         dt->skipped += dup >= 0;
     }
