@@ -5,30 +5,12 @@
 #include "cloth.h"
 #include "terms/colour.h"
 #include "suites.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static cloth_sim *sim_from(const char *text)
-{
-    cloth_scene s;
-    cloth_error err;
-    ck_assert_msg(cloth_scene_parse(text, "coloured.ini", &s, &err) == CLOTH_OK, "%s",
-                  err.msg);
-    cloth_sim *sim;
-    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
-    return sim;
-}
-
-static void run_frames(cloth_sim *sim, int frames)
-{
-    cloth_frame f;
-    cloth_error err;
-    for (int i = 0; i < frames; i++)
-        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-}
 
 /* ------------------------------------------------------------ the colouring */
 
@@ -135,7 +117,7 @@ static cloth_sim *hanging(int variant, const char *order, int threads)
              "[%s]\norder = %s\n%s",
              variants[variant].kernel, variants[variant].substeps, threads,
              variants[variant].kernel, order, variants[variant].keys);
-    return sim_from(text);
+    return tu_sim(text, "coloured.ini");
 }
 
 START_TEST(threads_give_bit_identical_results)
@@ -143,10 +125,10 @@ START_TEST(threads_give_bit_identical_results)
     int v = _i;
     cloth_sim *one = hanging(v, "coloured", 1);
     const int n3 = 3 * cloth_sim_mesh(one)->n;
-    run_frames(one, 15);
+    tu_frames(one, 15);
     for (int threads = 2; threads <= 3; threads++) {
         cloth_sim *many = hanging(v, "coloured", threads);
-        run_frames(many, 15);
+        tu_frames(many, 15);
         ck_assert_msg(memcmp(cloth_sim_positions(one), cloth_sim_positions(many),
                              sizeof(double) * n3) == 0,
                       "variant %d: positions differ on %d threads", v, threads);
@@ -157,8 +139,8 @@ START_TEST(threads_give_bit_identical_results)
     }
     /* the sequential order does not look at run.threads at all */
     cloth_sim *seq1 = hanging(v, "sequential", 1), *seq2 = hanging(v, "sequential", 2);
-    run_frames(seq1, 10);
-    run_frames(seq2, 10);
+    tu_frames(seq1, 10);
+    tu_frames(seq2, 10);
     ck_assert(memcmp(cloth_sim_positions(seq1), cloth_sim_positions(seq2),
                      sizeof(double) * n3) == 0);
     cloth_sim_destroy(seq1);
@@ -175,8 +157,8 @@ START_TEST(coloured_forces_are_the_sequential_ones)
 {
     for (int v = 0; v < 2; v++) {
         cloth_sim *seq = hanging(v, "sequential", 1), *col = hanging(v, "coloured", 2);
-        run_frames(seq, 1);
-        run_frames(col, 1);
+        tu_frames(seq, 1);
+        tu_frames(col, 1);
         const cloth_mesh *m = cloth_sim_mesh(seq);
         const double *a = cloth_sim_velocities(seq), *b = cloth_sim_velocities(col);
         double worst = 0, scale = 0;
@@ -229,8 +211,8 @@ START_TEST(coloured_reaches_the_sequential_rest_state)
                  "[run]\nkernel = %s\nsubsteps = 5\ndt = 0.016666666666666666\n"
                  "[%s]\norder = %s\n%s",
                  kernel, kernel, o ? "coloured" : "sequential", statics[_i]);
-        sim[o] = sim_from(text);
-        run_frames(sim[o], 300);
+        sim[o] = tu_sim(text, "coloured.ini");
+        tu_frames(sim[o], 300);
     }
     const int n = cloth_sim_mesh(sim[0])->n;
     double e0 = worst_length_error(sim[0]), e1 = worst_length_error(sim[1]), gap = 0;

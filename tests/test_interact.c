@@ -143,14 +143,6 @@ static cloth_sim *hanging(const char *kernel)
     return sim;
 }
 
-static void frames(cloth_sim *sim, int count)
-{
-    cloth_frame f;
-    cloth_error err;
-    for (int i = 0; i < count; i++)
-        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-}
-
 /* Model-independent: under every kernel of the ops table a grabbed vertex goes exactly
  * where the drag mapping puts it and stays there while the cloth moves, and moves on
  * once released. */
@@ -161,7 +153,7 @@ START_TEST(a_dragged_vertex_is_held_on_the_mouse_ray_by_every_kernel)
         cloth_sim *sim = hanging(name);
         const cloth_mesh *m = cloth_sim_mesh(sim);
         int pinned0 = m->n_pinned, v = 4 * 6 + 2; /* bottom row, third vertex */
-        frames(sim, 5);
+        tu_frames(sim, 5);
         const double *x = cloth_sim_positions(sim);
         double o[3] = {x[3 * v], x[3 * v + 1], x[3 * v + 2] + 3}, d1[3] = {0, 0, -1};
         int got;
@@ -177,7 +169,7 @@ START_TEST(a_dragged_vertex_is_held_on_the_mouse_ray_by_every_kernel)
         memcpy(p1, x + 3 * v, sizeof p1);
         cloth_drag_point(p1, o, d1, o, d2, 3, want);
         ck_assert(cloth_sim_drag(sim, o, d2, &err) == CLOTH_OK);
-        frames(sim, 20);
+        tu_frames(sim, 20);
         for (int c = 0; c < 3; c++)
             ck_assert_msg(fabs(x[3 * v + c] - want[c]) < 1e-12, "%s: held at %g, not %g",
                           name, x[3 * v + c], want[c]);
@@ -194,7 +186,7 @@ START_TEST(a_dragged_vertex_is_held_on_the_mouse_ray_by_every_kernel)
         /* held away from where the cloth would be, a released vertex moves on (falls
          * under forces, or snaps back under the relaxation of stretched springs) */
         double held[3] = {x[3 * v], x[3 * v + 1], x[3 * v + 2]};
-        frames(sim, 20);
+        tu_frames(sim, 20);
         double gone = sqrt(pow(x[3 * v] - held[0], 2) + pow(x[3 * v + 1] - held[1], 2) +
                            pow(x[3 * v + 2] - held[2], 2));
         ck_assert_msg(gone > 0.01, "%s: a released vertex must move on (%g m)", name, gone);
@@ -234,28 +226,28 @@ START_TEST(pins_follow_grab_release_pin_unpin_and_reset)
     ck_assert(cloth_sim_grab(sim, o, d1, 0.03, &got, &err) == CLOTH_OK);
     ck_assert_int_eq(got, 0);
     ck_assert(cloth_sim_drag(sim, o, d2, &err) == CLOTH_OK);
-    frames(sim, 3);
+    tu_frames(sim, 3);
     ck_assert(fabs(x[0] - pin0[0]) > 0.1);
     cloth_sim_release(sim);
     ck_assert(m->pinned[0]);
     ck_assert(x[0] == pin0[0] && x[1] == pin0[1] && x[2] == pin0[2]);
-    frames(sim, 3);
+    tu_frames(sim, 3);
     ck_assert(x[0] == pin0[0] && x[1] == pin0[1] && x[2] == pin0[2]);
 
     /* pin the free bottom-left corner where it is, then free it */
     int corner = 4 * 6;
-    frames(sim, 10);
+    tu_frames(sim, 10);
     double here[3] = {x[3 * corner], x[3 * corner + 1], x[3 * corner + 2]};
     ck_assert(cloth_sim_pin(sim, corner, 1, &err) == CLOTH_OK);
     ck_assert_int_eq(m->n_pinned, pinned0 + 1);
-    frames(sim, 10);
+    tu_frames(sim, 10);
     for (int c = 0; c < 3; c++)
         ck_assert(x[3 * corner + c] == here[c]);
     /* unpin a top vertex too, then reset puts the scene's pins back */
     ck_assert(cloth_sim_pin(sim, 3, 0, &err) == CLOTH_OK);
     ck_assert_int_eq(m->n_pinned, pinned0);
     ck_assert(cloth_sim_pin(sim, corner, 0, &err) == CLOTH_OK);
-    frames(sim, 10);
+    tu_frames(sim, 10);
     ck_assert(x[3 * corner + 1] < here[1] - 1e-3 || x[3 * 3 + 1] < -1e-3);
     ck_assert(cloth_sim_pin(sim, corner, 1, &err) == CLOTH_OK);
     cloth_sim_reset(sim);
@@ -287,7 +279,7 @@ START_TEST(live_changes_apply_and_bad_ones_leave_the_sim_unchanged)
                                       : m->springs[i].family == CLOTH_BEND ? 10 : 200));
     ck_assert(cloth_sim_set(sim, "run.substeps=12", &err) == CLOTH_OK);
     ck_assert_int_eq(s->run.substeps, 12);
-    frames(sim, 3);
+    tu_frames(sim, 3);
     /* gravity restarts drift from the current state */
     ck_assert(cloth_sim_set(sim, "world.gravity=0 -5 0", &err) == CLOTH_OK);
     cloth_frame f;
@@ -361,7 +353,7 @@ START_TEST(the_sphere_is_reported_where_it_is)
                                 "motion = path 0 0 0  1 0 0  2\n[run]\ndt = 0.5\n",
                                 "s.ini", &s, &err) == CLOTH_OK);
     ck_assert(cloth_sim_create(&s, &sim, &err) == CLOTH_OK);
-    frames(sim, 1); /* t = 0.5 of a 2 s back-and-forth: half way out */
+    tu_frames(sim, 1); /* t = 0.5 of a 2 s back-and-forth: half way out */
     ck_assert_int_eq(cloth_sim_sphere(sim, c, &r), 1);
     ck_assert_double_eq(r, 0.25);
     ck_assert_double_eq_tol(c[0], 0.5, 1e-12);

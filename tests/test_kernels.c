@@ -26,20 +26,12 @@ static cloth_sim *cloth_for(int kernel, const char *extra)
     return sim;
 }
 
-static void frames(cloth_sim *sim, int n)
-{
-    cloth_frame f;
-    cloth_error err;
-    for (int i = 0; i < n; i++)
-        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-}
-
 /* A cloth at its rest shape with no gravity and no wind is in equilibrium: nothing
  * moves. */
 START_TEST(rest_shape_without_forces_stays_put)
 {
     cloth_sim *sim = cloth_for(_i, "pins = none\n[world]\ngravity = 0 0 0");
-    frames(sim, 20);
+    tu_frames(sim, 20);
     const double *x = cloth_sim_positions(sim);
     const cloth_mesh *m = cloth_sim_mesh(sim);
     for (int i = 0; i < 3 * m->n; i++)
@@ -56,7 +48,7 @@ START_TEST(free_fall_is_rigid)
 {
     cloth_sim *sim = cloth_for(_i, "pins = none");
     int n = 40;
-    frames(sim, n);
+    tu_frames(sim, n);
     cloth_frame f;
     cloth_sim_measure(sim, &f);
     ck_assert_msg(fabs(f.stretch_max) < 1e-9, "%s: stretch %g", cloth_kernel_name(_i),
@@ -79,8 +71,8 @@ START_TEST(pins_hold_and_runs_repeat)
 {
     cloth_sim *a = cloth_for(_i, "pins = top-corners\n[world]\nwind = 1 0 2\nturbulence = 0.5");
     cloth_sim *b = cloth_for(_i, "pins = top-corners\n[world]\nwind = 1 0 2\nturbulence = 0.5");
-    frames(a, 15);
-    frames(b, 15);
+    tu_frames(a, 15);
+    tu_frames(b, 15);
     const double *xa = cloth_sim_positions(a), *xb = cloth_sim_positions(b);
     const cloth_mesh *m = cloth_sim_mesh(a);
     ck_assert(memcmp(xa, xb, sizeof(double) * 3 * (size_t)m->n) == 0);

@@ -11,24 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cloth_sim *sim_from(const char *text)
-{
-    cloth_scene s;
-    cloth_error err;
-    ck_assert_msg(cloth_scene_parse(text, "pbd.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
-    cloth_sim *sim;
-    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
-    return sim;
-}
-
-static void run_frames(cloth_sim *sim, int frames)
-{
-    cloth_frame f;
-    cloth_error err;
-    for (int i = 0; i < frames; i++)
-        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-}
-
 static double dist(const double *a, const double *b)
 {
     double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -55,8 +37,8 @@ START_TEST(xpbd_single_spring_settles_at_mg_over_k)
              "[world]\nair_damping = 5\n"
              "[run]\nkernel = pbd\ndt = %.17g\n[pbd]\niterations = %d\n",
              k, m, h, iterations);
-    cloth_sim *sim = sim_from(text);
-    run_frames(sim, (int)lround(T / h));
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, (int)lround(T / h));
     const double *x = cloth_sim_positions(sim), *v = cloth_sim_velocities(sim);
     double e = -x[4] - 1, expect = m * g / k;
     ck_assert_msg(fabs(e - expect) <= 1e-6 * expect,
@@ -78,8 +60,8 @@ static double chain_extension(int N, double m, double k, double s, double h, int
              "[world]\nair_damping = 2\n"
              "[run]\nkernel = pbd\ndt = %.17g\n[pbd]\niterations = %d\n",
              N + 1, s, k, m, h, passes);
-    cloth_sim *sim = sim_from(text);
-    run_frames(sim, (int)lround(6 / h));
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, (int)lround(6 / h));
     double extension = -(cloth_sim_positions(sim)[3 * N + 1] + N * s);
     cloth_sim_destroy(sim);
     return extension;
@@ -131,15 +113,15 @@ START_TEST(pbd_with_k_one_meets_every_distance_constraint)
                        "[pbd]\nvariant = pbd\nk_pbd = 1\nk_pbd_bend = 1\niterations = %d\n";
     char text[512];
     snprintf(text, sizeof text, base, 3000);
-    cloth_sim *sim = sim_from(text);
-    run_frames(sim, 3);
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, 3);
     double worst = worst_violation(sim);
     ck_assert_msg(worst < 1e-9, "3000 passes: worst |l/l0 - 1| = %g", worst);
     cloth_sim_destroy(sim);
 
     snprintf(text, sizeof text, base, 1);
-    sim = sim_from(text);
-    run_frames(sim, 3);
+    sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, 3);
     worst = worst_violation(sim);
     ck_assert_msg(worst > 1e-4, "1 pass: worst |l/l0 - 1| = %g", worst);
     cloth_sim_destroy(sim);
@@ -159,8 +141,8 @@ START_TEST(pbd_stiffness_does_not_depend_on_the_pass_count)
              "[world]\ngravity = 0 0 0\n[run]\nkernel = pbd\ndt = 0.01\n"
              "[pbd]\nvariant = pbd\nk_pbd = %g\niterations = %d\n",
              stretch, k_pbd, passes[_i]);
-    cloth_sim *sim = sim_from(text);
-    run_frames(sim, 1);
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, 1);
     double C = -cloth_sim_positions(sim)[4] - 1;
     ck_assert_double_eq_tol(C, (1 - k_pbd) * stretch, 1e-12);
     cloth_sim_destroy(sim);
@@ -232,13 +214,13 @@ START_TEST(dihedral_bending_resists_folding)
                       "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\nbending = %s\niterations = 20\n";
     char text[512];
     snprintf(text, sizeof text, fmt, "dihedral");
-    cloth_sim *sim = sim_from(text);
-    run_frames(sim, 100);
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, 100);
     double stiff = cloth_sim_positions(sim)[3 * 7 + 1];
     cloth_sim_destroy(sim);
     snprintf(text, sizeof text, fmt, "springs");
-    sim = sim_from(text);
-    run_frames(sim, 100);
+    sim = tu_sim(text, "pbd.ini");
+    tu_frames(sim, 100);
     double limp = cloth_sim_positions(sim)[3 * 7 + 1];
     cloth_sim_destroy(sim);
     ck_assert_msg(limp < -0.05, "without bending the middle of the last row is at %g", limp);
@@ -259,7 +241,7 @@ START_TEST(dihedral_elastic_energy_counts_hinges_not_bend_springs)
              "[mesh]\nnx = 2\nny = 2\nspacing = %g\nplane = xz\npins = none\n"
              "[material]\nk_shear = %g\nk_bend = %g\n[world]\ngravity = 0 0 0\n"
              "[run]\nkernel = pbd\n[pbd]\nbending = dihedral\n", s, k_shear, k_bend);
-    cloth_sim *sim = sim_from(text);
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
     double *x = cloth_sim_positions(sim);
     /* a = 0 (0,0,0), b = 1 (s,0,0), c = 2 (0,0,s), d = 3 (s,0,s): turn c about a-d */
     double u[3] = {1 / sqrt(2.0), 0, 1 / sqrt(2.0)}, c[3] = {0, 0, s};
@@ -286,7 +268,7 @@ START_TEST(dihedral_elastic_energy_counts_hinges_not_bend_springs)
              "[mesh]\nnx = 3\nny = 3\nspacing = %g\nplane = xz\nprestretch = %g\n"
              "[material]\nk_structural = %g\nk_shear = %g\nk_bend = %g\n"
              "[run]\nkernel = pbd\n[pbd]\nbending = dihedral\n", s, e, k_st, k_shear, k_bend);
-    sim = sim_from(text);
+    sim = tu_sim(text, "pbd.ini");
     cloth_sim_measure(sim, &f);
     expected = 12 * 0.5 * k_st * pow(s * e, 2) + 8 * 0.5 * k_shear * pow(sqrt(2.0) * s * e, 2);
     ck_assert_msg(fabs(f.elastic - expected) < 1e-12 * expected, "elastic %.17g, expected %.17g",
@@ -312,7 +294,7 @@ START_TEST(no_vertex_ends_a_step_inside_an_obstacle)
              "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\nvariant = %s\nbending = %s\n"
              "iterations = 5\n",
              modes[_i][0], modes[_i][1]);
-    cloth_sim *sim = sim_from(text);
+    cloth_sim *sim = tu_sim(text, "pbd.ini");
     cloth_frame f;
     cloth_error err;
     int touched = 0;
@@ -364,9 +346,9 @@ START_TEST(damping_leaves_rigid_motion_alone)
                  "[world]\ngravity = 0 0 0\nair_density = 0\n"
                  "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\ndamping = %d\n",
                  meshes[_i], damped);
-        cloth_sim *sim = sim_from(text);
+        cloth_sim *sim = tu_sim(text, "pbd.ini");
         set_rigid_velocity(sim, u, omega, c);
-        run_frames(sim, 1);
+        tu_frames(sim, 1);
         int n = cloth_sim_mesh(sim)->n;
         memcpy(after[damped], cloth_sim_velocities(sim), sizeof(double) * 3 * (size_t)n);
         cloth_sim_destroy(sim);
@@ -390,13 +372,13 @@ START_TEST(full_damping_removes_deformation_velocity)
                  "[material]\nk_structural = 1\n[world]\ngravity = 0 0 0\n"
                  "[run]\nkernel = pbd\ndt = 0.01\n[pbd]\ndamping = %d\n",
                  damped);
-        cloth_sim *sim = sim_from(text);
+        cloth_sim *sim = tu_sim(text, "pbd.ini");
         double *v = cloth_sim_velocities(sim);
         for (int k = 0; k < 3; k++)
             v[k] = v[3 + k] = U[k];
         v[0] -= spread;
         v[3] += spread;
-        run_frames(sim, 1);
+        tu_frames(sim, 1);
         off = 0;
         for (int i = 0; i < 2; i++)
             for (int k = 0; k < 3; k++)

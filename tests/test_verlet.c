@@ -10,16 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cloth_sim *make_sim(const char *text, const char *name)
-{
-    cloth_scene s;
-    cloth_error err;
-    ck_assert_msg(cloth_scene_parse(text, name, &s, &err) == CLOTH_OK, "%s", err.msg);
-    cloth_sim *sim;
-    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
-    return sim;
-}
-
 /* max over structural and shear springs of l / ((1 + tau) l0) - 1, from the positions */
 static double worst_excess(const cloth_sim *sim, double tau)
 {
@@ -62,7 +52,7 @@ START_TEST(strain_limit_holds_in_every_frame)
     for (int mi = 0; mi < 2; mi++) {
         cloth_error err;
         cloth_frame f;
-        cloth_sim *off = make_sim(corner_cloth(modes[mi], 0, 1), "off.ini");
+        cloth_sim *off = tu_sim(corner_cloth(modes[mi], 0, 1), "off.ini");
         double worst_off = -1;
         for (int frame = 0; frame < 100; frame++) {
             ck_assert(cloth_sim_frame(off, &f, &err) == CLOTH_OK);
@@ -72,7 +62,7 @@ START_TEST(strain_limit_holds_in_every_frame)
                       modes[mi], worst_off);
         cloth_sim_destroy(off);
 
-        cloth_sim *on = make_sim(corner_cloth(modes[mi], 0.1, 100000), "on.ini");
+        cloth_sim *on = tu_sim(corner_cloth(modes[mi], 0.1, 100000), "on.ini");
         long sweeps = 0;
         for (int frame = 0; frame < 100; frame++) {
             ck_assert(cloth_sim_frame(on, &f, &err) == CLOTH_OK);
@@ -101,7 +91,7 @@ START_TEST(infeasible_limit_reports_not_converged)
                        "pins = 0 4\nsprings = structural\n"
                        "[run]\nkernel = verlet\ndt = 0.01\nsubsteps = 3\nframes = 10\n"
                        "[verlet]\nmode = provot\nstrain_limit = 0.1\nstrain_passes = 40\n";
-    cloth_sim *sim = make_sim(text, "far.ini");
+    cloth_sim *sim = tu_sim(text, "far.ini");
     cloth_frame f;
     cloth_error err;
     for (int frame = 0; frame < 10; frame++) {
@@ -139,7 +129,7 @@ START_TEST(pinned_pair_past_the_limit_is_not_converged)
 {
     const char *text = "[mesh]\nnx = 3\nny = 2\nspacing = 0.1\nprestretch = 0.2\n"
                        "pins = top-row\n[run]\nkernel = verlet\n[verlet]\nmode = provot\n";
-    cloth_sim *sim = make_sim(text, "bar.ini");
+    cloth_sim *sim = tu_sim(text, "bar.ini");
     cloth_frame f;
     cloth_error err;
     ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
@@ -148,7 +138,7 @@ START_TEST(pinned_pair_past_the_limit_is_not_converged)
     /* within the limit (prestretch 5 % < 10 %) the same bar is fine */
     text = "[mesh]\nnx = 3\nny = 2\nspacing = 0.1\nprestretch = 0.05\n"
            "pins = top-row\n[run]\nkernel = verlet\n[verlet]\nmode = provot\n";
-    sim = make_sim(text, "bar.ini");
+    sim = tu_sim(text, "bar.ini");
     ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
     ck_assert_int_eq(f.not_converged, 0);
     cloth_sim_destroy(sim);
@@ -171,7 +161,7 @@ START_TEST(undamped_spring_matches_the_discrete_closed_form)
              "[world]\ngravity = 0 0 0\n[run]\nkernel = verlet\ndt = %.17g\n"
              "[verlet]\nmode = provot\ndamping = 1\nstrain_limit = 0\n",
              e, k, m, h);
-    cloth_sim *sim = make_sim(text, "osc.ini");
+    cloth_sim *sim = tu_sim(text, "osc.ini");
     const double *x = cloth_sim_positions(sim);
     double th = acos(1 - w2 * h * h / 2), u0 = e, A = u0 / cos(th / 2);
     double Q0 = w2 * u0 * u0; /* v = 0, u_{-1} = u_0 */
@@ -228,7 +218,7 @@ START_TEST(relaxation_contracts_by_the_closed_form_factor)
                  "springs = structural\n[world]\ngravity = 0 0 0\n[run]\nkernel = verlet\n"
                  "[verlet]\nmode = relax\niterations = %d\nk_relax = %g\nstrain_limit = 0\n",
                  e, pins[pi], passes, kr);
-        cloth_sim *sim = make_sim(text, "relax.ini");
+        cloth_sim *sim = tu_sim(text, "relax.ini");
         const double *x = cloth_sim_positions(sim);
         double mid0 = (x[1] + x[4]) / 2;
         cloth_frame f;
@@ -258,7 +248,7 @@ START_TEST(damping_rate_decays_velocity_independently_of_substeps)
                  "[run]\nkernel = verlet\ndt = %g\nsubsteps = %d\n"
                  "[verlet]\ndamping = 0.5\ndamping_rate = %g\n",
                  dt, substeps[i], c);
-        cloth_sim *sim = make_sim(text, "free.ini");
+        cloth_sim *sim = tu_sim(text, "free.ini");
         cloth_sim_velocities(sim)[0] = 1.0;
         cloth_frame f;
         cloth_error err;
@@ -269,7 +259,7 @@ START_TEST(damping_rate_decays_velocity_independently_of_substeps)
         cloth_sim_destroy(sim);
     }
     /* damping alone is per step: d^n */
-    cloth_sim *sim = make_sim("[mesh]\nnx = 1\nny = 1\npins = none\n[world]\ngravity = 0 0 0\n"
+    cloth_sim *sim = tu_sim("[mesh]\nnx = 1\nny = 1\npins = none\n[world]\ngravity = 0 0 0\n"
                               "[run]\nkernel = verlet\nsubsteps = 3\n[verlet]\ndamping = 0.9\n",
                               "free.ini");
     cloth_sim_velocities(sim)[2] = 1.0;
@@ -294,7 +284,7 @@ START_TEST(sphere_pushes_vertices_out)
                  "[sphere]\ncenter = 0.3 0 0.3\nradius = 0.2\noffset = 0.05\n"
                  "[run]\nkernel = verlet\ndt = 0.01\n[verlet]\nmode = %s\n",
                  modes[mi]);
-        cloth_sim *sim = make_sim(text, "sphere.ini");
+        cloth_sim *sim = tu_sim(text, "sphere.ini");
         const double *x = cloth_sim_positions(sim);
         int inside = 0;
         for (int i = 1; i < 16; i++) {

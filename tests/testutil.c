@@ -1,4 +1,7 @@
 #include "testutil.h"
+#include "cloth.h"
+
+#include <check.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -147,4 +150,22 @@ void tu_drop_last_column(char *csv)
         line += len + (end != NULL);
     }
     *out = '\0';
+}
+
+cloth_sim *tu_sim(const char *text, const char *name)
+{
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, name, &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s: %s", name, err.msg);
+    return sim;
+}
+
+void tu_frames(cloth_sim *sim, int count)
+{
+    cloth_frame f;
+    cloth_error err;
+    for (int i = 0; i < count; i++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "frame %d: %s", i, err.msg);
 }

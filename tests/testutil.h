@@ -40,6 +40,12 @@ char *tu_read_file(const char *path);
 /* The same for dir/name. */
 char *tu_slurp(const char *dir, const char *name);
 
+/* A simulation of the scene text (named name in messages); fails the test on error. */
+struct cloth_sim *tu_sim(const char *text, const char *name);
+
+/* Runs count frames of sim; fails the test at the first error. */
+void tu_frames(struct cloth_sim *sim, int count);
+
 /* Cuts the last field (wall_ms) off every line of a CSV text, in place. */
 void tu_drop_last_column(char *csv);
 
