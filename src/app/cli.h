@@ -1,0 +1,34 @@
+/* Private to the CLI: what its commands share (cli.c) and the commands that live in
+ * files of their own (cmd_run.c: run and replay; cmd_sweep.c; cmd_serve.c). */
+#ifndef CLOTH_APP_CLI_H
+#define CLOTH_APP_CLI_H
+
+#include "cloth.h"
+
+#include <stddef.h>
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_BAD_INPUT 2
+
+/* "cloth: MSG" on stderr; returns EXIT_BAD_INPUT. */
+int cloth__bad_input(const char *msg);
+
+/* Loads the scene argv[2] and applies the --set overrides (argv[3..]); returns 0 or an
+ * exit code.  The output folder, if asked for (out_dir not NULL), comes back in *out_dir. */
+int cloth__load_scene(int argc, char **argv, cloth_scene *scene, const char **out_dir);
+
+/* cloth__load_scene, then the sim; returns 0 or an exit code: 2 for bad input, 1 when
+ * the machine failed (out of memory). */
+int cloth__make_sim(int argc, char **argv, cloth_sim **sim, const char **out_dir);
+
+/* <parent>/<scene file name without folder and .ini> into buf */
+void cloth__default_out_dir(const char *parent, const char *scene_path, char *buf,
+                            size_t size);
+
+/* The commands: each returns the exit code (0, 1 a failed run or I/O, 2 bad input). */
+int cloth__cmd_run(int argc, char **argv);
+int cloth__cmd_replay(int argc, char **argv);
+int cloth__cmd_sweep(int argc, char **argv);
+int cloth__cmd_serve(int argc, char **argv);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * cloth serve: a scene's sim, or a recording (--replay), behind the viewer's server
+ * (serve/serve.c).
+ */
+#include "app/cli.h"
+#include "app/serve/serve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The run's dt from DIR/summary.csv (its "dt" column); 0 when it has none. */
+static double summary_dt(const char *dir)
+{
+    char path[1100], head[2048], row[4096];
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    double dt = 0;
+    if (fgets(head, sizeof head, f) && fgets(row, sizeof row, f)) {
+        int col = -1, i = 0;
+        for (char *h = strtok(head, ",\n"); h; h = strtok(NULL, ",\n"), i++)
+            if (strcmp(h, "dt") == 0)
+                col = i;
+        const char *field = row;
+        for (i = 0; col >= 0 && i < col && field; i++) {
+            field = strchr(field, ',');
+            field = field ? field + 1 : NULL;
+        }
+        if (col >= 0 && field)
+            dt = strtod(field, NULL);
+    }
+    fclose(f);
+    return dt > 0 && dt < 1e3 ? dt : 0;
+}
+
+/* cloth serve --replay DIR: the mesh from DIR/cloth.obj, the frames from DIR/cloth.pc2
+ * at the run's frame rate (1/dt, from DIR/summary.csv). */
+static int serve_replay(const char *dir, cloth_serve_def *def)
+{
+    char path[1100], msg[1400];
+    cloth_error err;
+    cloth_scene scene;
+    cloth_default_scene(&scene);
+    snprintf(path, sizeof path, "mesh.obj=%s/cloth.obj", dir);
+    if (cloth_scene_set(&scene, path, 1, &err) != CLOTH_OK ||
+        cloth_scene_set(&scene, "mesh.pins=none", 2, &err) != CLOTH_OK)
+        return cloth__bad_input(err.msg);
+    double dt = summary_dt(dir);
+    if (dt <= 0) {
+        snprintf(msg, sizeof msg, "%s/summary.csv: no dt there: --replay takes the folder of "
+                 "a finished 'cloth run --record'", dir);
+        return cloth__bad_input(msg);
+    }
+    cloth_sim *sim;
+    if (cloth_sim_create(&scene, &sim, &err) != CLOTH_OK)
+        return cloth__bad_input(err.msg);
+    snprintf(path, sizeof path, "%s/cloth.pc2", dir);
+    cloth_pc2 *pc2;
+    if (cloth_pc2_open(path, &pc2, &err) != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        return cloth__bad_input(err.msg);
+    }
+    cloth_pc2_info info;
+    cloth_pc2_header(pc2, &info);
+    int code = 0;
+    if (info.points != cloth_sim_mesh(sim)->n || info.samples < 1) {
+        snprintf(msg, sizeof msg, "%s: %d points in %d samples, but cloth.obj has %d vertices",
+                 path, info.points, info.samples, cloth_sim_mesh(sim)->n);
+        code = cloth__bad_input(msg);
+    }
+    def->replay = pc2;
+    def->max_fps = fmin(1 / dt, 1000);
+    if (!code && cloth_serve(sim, def, &err) != CLOTH_OK) {
+        fprintf(stderr, "cloth: serve: %s\n", err.msg);
+        code = EXIT_RUN_FAILED;
+    }
+    cloth_pc2_close(pc2);
+    cloth_sim_destroy(sim);
+    return code;
+}
+
+/* cloth serve: the scene's sim behind the viewer's server (serve.c). */
+int cloth__cmd_serve(int argc, char **argv)
+{
+    cloth_serve_def def;
+    cloth_default_serve_def(&def);
+    /* --port and --web are ours; the rest goes to load_scene */
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    char **sets = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest || !sets) {
+        free(rest);
+        free(sets);
+        return cloth__bad_input("out of memory");
+    }
+    const char *events_dir = NULL, *replay_dir = NULL;
+    int n = 0, n_sets = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 3 && strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+            char *end;
+            long port = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || port < 1 || port > 65535) {
+                free(rest);
+                free(sets);
+                return cloth__bad_input("--port: expected a port number in 1..65535");
+            }
+            def.port = (int)port;
+        } else if (i >= 3 && strcmp(argv[i], "--web") == 0 && i + 1 < argc) {
+            def.web_dir = argv[++i];
+        } else if (i >= 3 && strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
+            events_dir = argv[++i];
+        } else if (i == 2 && strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
+            replay_dir = argv[++i];
+        } else {
+            if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+                sets[n_sets++] = argv[i + 1];
+            else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
+                sets[n_sets++] = argv[i] + 6;
+            rest[n++] = argv[i];
+        }
+    }
+    rest[n] = NULL;
+    if (replay_dir) {
+        int code = n > 2 || events_dir ? cloth__bad_input("serve --replay DIR takes only --port "
+                                                   "and --web")
+                                       : serve_replay(replay_dir, &def);
+        free(rest);
+        free(sets);
+        return code;
+    }
+    cloth_sim *sim;
+    int code = cloth__make_sim(n, rest, &sim, NULL);
+    free(rest);
+    cloth_error err;
+    cloth_status st = CLOTH_OK;
+    if (!code && events_dir)
+        st = cloth_session_open(sim, events_dir, argv[2], (const char *const *)sets, n_sets,
+                                &def.session, &err);
+    free(sets);
+    if (code)
+        return code;
+    if (st == CLOTH_OK)
+        st = cloth_serve(sim, &def, &err);
+    cloth_error close_err;
+    if (cloth_session_close(def.session, &close_err) != CLOTH_OK && st == CLOTH_OK) {
+        st = CLOTH_EIO;
+        err = close_err;
+    }
+    cloth_sim_destroy(sim);
+    if (st != CLOTH_OK) {
+        fprintf(stderr, "cloth: serve: %s\n", err.msg);
+        return EXIT_RUN_FAILED;
+    }
+    return 0;
+}
