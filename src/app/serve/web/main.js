@@ -1,6 +1,8 @@
 // The page of `cloth serve`: draws the frames the C kernels stream, sends the controls,
 // and turns a left-drag into camera rays for the library's picking (the mass-spring cloth paper).
-// Protocol: see src/serve.c.
+// Protocol: see src/app/serve/commands.h.  With an [avatar] the body's surface comes in
+// every binary frame after the cloth's; a left-drag that starts on a hand or a foot
+// pulls it, and the server poses the body by CCD IK (cloth_avatar_ik).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import GUI from 'lil-gui';
@@ -48,6 +50,11 @@ const grabMarker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8),
   new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 }));
 grabMarker.visible = false;
 scene.add(grabMarker);
+const bodyMaterial = new THREE.MeshStandardMaterial({ color: 0xb9a58f, roughness: 0.7, metalness: 0.0 });
+let bodyMesh = null;
+const effectorMaterial = new THREE.MeshStandardMaterial({ color: 0x55ccff, emissive: 0x113344 });
+const heldMaterial = new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 });
+let effectorMarkers = [];
 
 // ---------------------------------------------------------------------- state
 const viewer = {            // also the browser test's window onto the page
@@ -62,6 +69,9 @@ const viewer = {            // also the browser test's window onto the page
   renderFps: 0,             // frames drawn per second by the browser
   errors: [],               // error messages from the server
   grabbed: -1,
+  body: null,               // Float32Array 3 body.n: the body's surface in the latest frame
+  effectors: {},            // joint name -> [x, y, z] of the ends a drag may pull
+  ikJoint: null,            // the joint this page holds, or null
   connected: false,
 };
 window.clothViewer = viewer;
@@ -92,7 +102,7 @@ function connect() {
     if (msg.type === 'hello') onHello(msg);
     else if (msg.type === 'state') onState(msg);
     else if (msg.type === 'frame') onMetrics(msg);
-    else if (msg.type === 'grab') viewer.grabbed = msg.vertex;
+    else if (msg.type === 'grab') { viewer.grabbed = msg.vertex; viewer.ikJoint = msg.joint ?? null; }
     else if (msg.type === 'error') showError(msg.message);
   };
 }
@@ -127,8 +137,69 @@ function onHello(msg) {
   controls.update();
   grid.position.y = center.y - 1.6 * radius;
 
+  buildBody(msg);
   buildGui(msg);
   onState(msg);
+}
+
+// The avatar's surface (positions from the frames) and a marker on each end a drag may
+// pull; the camera frames the whole body on the first frame that has it.
+let frameBody = false;
+function buildBody(msg) {
+  if (bodyMesh) { scene.remove(bodyMesh); bodyMesh.geometry.dispose(); bodyMesh = null; }
+  effectorMarkers.forEach((m) => scene.remove(m));
+  effectorMarkers = [];
+  viewer.body = null;
+  viewer.effectors = {};
+  if (!msg.body) return;
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * msg.body.n), 3));
+  geometry.setIndex(msg.body.triangles);
+  bodyMesh = new THREE.Mesh(geometry, bodyMaterial);
+  bodyMesh.visible = false;
+  scene.add(bodyMesh);
+  for (const name of msg.effectors) {
+    const m = new THREE.Mesh(new THREE.SphereGeometry(0.045, 16, 8), effectorMaterial);
+    m.name = name;
+    scene.add(m);
+    effectorMarkers.push(m);
+  }
+  frameBody = true;
+  document.getElementById('help').textContent = msg.replay ? document.getElementById('help').textContent
+    : 'left-drag: pull the cloth, or a hand or foot (blue) to pose the body · right-drag: orbit · wheel: zoom';
+}
+
+function updateBody(data, offset) {
+  const h = viewer.hello;
+  if (!bodyMesh) return;
+  viewer.body = data.subarray(offset, offset + 3 * h.body.n);
+  const attr = bodyMesh.geometry.getAttribute('position');
+  attr.array.set(viewer.body);
+  attr.needsUpdate = true;
+  bodyMesh.geometry.computeVertexNormals();
+  bodyMesh.geometry.computeBoundingSphere();
+  bodyMesh.visible = true;
+  let at = offset + 3 * h.body.n;
+  const held = viewer.state ? viewer.state.ik_joint : null;
+  h.effectors.forEach((name, e) => {
+    const p = Array.from(data.subarray(at + 3 * e, at + 3 * e + 3));
+    viewer.effectors[name] = p;
+    effectorMarkers[e].position.set(p[0], p[1], p[2]);
+    effectorMarkers[e].material = name === held ? heldMaterial : effectorMaterial;
+  });
+  if (frameBody) {
+    // the body and the cloth in view, from the front and a little above
+    frameBody = false;
+    const box = new THREE.Box3().setFromBufferAttribute(attr);
+    box.union(new THREE.Box3().setFromBufferAttribute(clothMesh.geometry.getAttribute('position')));
+    const center = box.getCenter(new THREE.Vector3());
+    const size = box.getSize(new THREE.Vector3());
+    const radius = 0.5 * Math.max(size.x, size.y, size.z);
+    controls.target.copy(center);
+    camera.position.set(center.x + 0.9 * radius, center.y + 0.35 * radius, center.z + 2.6 * radius);
+    controls.update();
+    grid.position.y = box.min.y;
+  }
 }
 
 function onFrame(data) {
@@ -147,6 +218,7 @@ function onFrame(data) {
   sphereMesh.visible = r > 0;
   sphereMesh.position.set(cx, cy, cz);
   sphereMesh.scale.setScalar(Math.max(r, 1e-3));
+  updateBody(data, 3 * n + 4);
   updatePins();
 }
 
@@ -325,6 +397,7 @@ function buildGui(h) {
 // Controls follow the server's values (after Reset, a kernel switch, another page).
 function onState(msg) {
   viewer.state = msg;
+  if (msg.ik_joint === null) viewer.ikJoint = null;
   if (msg.playback) {
     if (ctl.play) ctl.play.name(msg.playback.playing ? 'Pause' : 'Play');
     showReplayFrame(msg.playback.frame);
@@ -377,6 +450,7 @@ const endDrag = (ev) => {
   if (pendingDrag) { send({ type: 'drag', ...pendingDrag }); pendingDrag = null; }
   send({ type: 'release' });
   viewer.grabbed = -1;
+  viewer.ikJoint = null;
 };
 renderer.domElement.addEventListener('pointerup', endDrag);
 renderer.domElement.addEventListener('pointercancel', endDrag);
@@ -386,6 +460,13 @@ renderer.domElement.addEventListener('lostpointercapture', endDrag);
 viewer.project = (i) => {
   const p = viewer.positions;
   const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
+  const rect = renderer.domElement.getBoundingClientRect();
+  return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+};
+
+// The screen position (CSS pixels) of a world point, for the browser test.
+viewer.projectPoint = (q) => {
+  const v = new THREE.Vector3(q[0], q[1], q[2]).project(camera);
   const rect = renderer.domElement.getBoundingClientRect();
   return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
 };
