@@ -379,7 +379,7 @@ static void grab_effector(cloth__viewer *v, const void *page, int e, const doubl
 
 /* One IK call towards the held effector's target, between two frames, recorded as an
  * input; the target counts as reached once the effector is within CLOTH_IK_TOL of it or
- * stops moving (an unreachable target: the closest pose is kept). */
+ * moves less than a micrometre a call (an unreachable target: the closest pose is kept). */
 static void pull_effector(cloth__viewer *v, cloth__reply *r)
 {
     cloth_input in = {.kind = CLOTH_INPUT_IK, .chain = effectors[v->ik_joint].chain};
@@ -397,7 +397,7 @@ static void pull_effector(cloth__viewer *v, cloth__reply *r)
         moved[k] = after[k] - before[k];
         left[k] = v->ik_target[k] - after[k];
     }
-    if (dot3(left, left) <= CLOTH_IK_TOL * CLOTH_IK_TOL || dot3(moved, moved) < 1e-18)
+    if (dot3(left, left) <= CLOTH_IK_TOL * CLOTH_IK_TOL || dot3(moved, moved) < 1e-12)
         v->ik_pending = 0;
 }
 
