@@ -50,7 +50,9 @@ const grabMarker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8),
   new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 }));
 grabMarker.visible = false;
 scene.add(grabMarker);
-const bodyMaterial = new THREE.MeshStandardMaterial({ color: 0xb9a58f, roughness: 0.7, metalness: 0.0 });
+// Lambert shading: the body has ten thousand triangles, and a browser without a GPU
+// (software WebGL) draws it noticeably faster than with the cloth's physical material
+const bodyMaterial = new THREE.MeshLambertMaterial({ color: 0xb9a58f });
 let bodyMesh = null;
 const effectorMaterial = new THREE.MeshStandardMaterial({ color: 0x55ccff, emissive: 0x113344 });
 const heldMaterial = new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 });
@@ -67,6 +69,7 @@ const viewer = {            // also the browser test's window onto the page
   simFrames: 0,             // frames with a new frame number
   fps: 0,                   // simulated frames per second received, over the last second
   renderFps: 0,             // frames drawn per second by the browser
+  shownFrames: 0,           // draws that showed a binary frame not drawn before
   errors: [],               // error messages from the server
   grabbed: -1,
   body: null,               // Float32Array 3 body.n: the body's surface in the latest frame
@@ -78,6 +81,7 @@ window.clothViewer = viewer;
 viewer.send = (msg) => send(msg);
 
 let clothMesh = null;
+let freshFrame = false;     // a binary frame arrived since the last draw
 let ws = null;
 const history = [];         // [stretch_max, drift] per frame for the plot
 const HISTORY = 300;
@@ -156,6 +160,7 @@ function buildBody(msg) {
   geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * msg.body.n), 3));
   geometry.setIndex(msg.body.triangles);
   bodyMesh = new THREE.Mesh(geometry, bodyMaterial);
+  bodyMesh.frustumCulled = false; // no bounding sphere to recompute every frame
   bodyMesh.visible = false;
   scene.add(bodyMesh);
   for (const name of msg.effectors) {
@@ -177,7 +182,6 @@ function updateBody(data, offset) {
   attr.array.set(viewer.body);
   attr.needsUpdate = true;
   bodyMesh.geometry.computeVertexNormals();
-  bodyMesh.geometry.computeBoundingSphere();
   bodyMesh.visible = true;
   let at = offset + 3 * h.body.n;
   const held = viewer.state ? viewer.state.ik_joint : null;
@@ -196,7 +200,7 @@ function updateBody(data, offset) {
     const size = box.getSize(new THREE.Vector3());
     const radius = 0.5 * Math.max(size.x, size.y, size.z);
     controls.target.copy(center);
-    camera.position.set(center.x + 0.9 * radius, center.y + 0.35 * radius, center.z + 2.6 * radius);
+    camera.position.set(center.x + 0.9 * radius, center.y + 0.35 * radius, center.z + 3.0 * radius);
     controls.update();
     grid.position.y = box.min.y;
   }
@@ -207,6 +211,7 @@ function onFrame(data) {
   const n = viewer.hello.n;
   for (let i = 0; i < 3 * n; i++) if (!(Math.abs(data[i]) < 1e4)) return; // not drawable
   viewer.binaryFrames++;
+  freshFrame = true;
   viewer.positions = data.subarray(0, 3 * n);
   viewer.sphere = Array.from(data.subarray(3 * n, 3 * n + 4));
   const attr = clothMesh.geometry.getAttribute('position');
@@ -471,6 +476,14 @@ viewer.projectPoint = (q) => {
   return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
 };
 
+// The point under screen position (x, y) as far from the camera as world point p (what
+// the server drags a held point to, cloth_drag_point with a still camera), for the test.
+viewer.pointUnder = (x, y, p) => {
+  const { origin, dir } = rayAt({ clientX: x, clientY: y });
+  const d = Math.hypot(p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]);
+  return [0, 1, 2].map((k) => origin[k] + d * dir[k]);
+};
+
 // The camera's position and distance to its target, for the browser test.
 viewer.camera = () => ({ position: camera.position.toArray(),
   distance: camera.position.distanceTo(controls.target) });
@@ -493,5 +506,13 @@ renderer.setAnimationLoop(() => {
   if (pendingDrag) { send({ type: 'drag', ...pendingDrag }); pendingDrag = null; }
   controls.update();
   renderer.render(scene, camera);
+  if (freshFrame) { viewer.shownFrames++; freshFrame = false; }
 });
+
+// Puts the camera at position looking at target, for screenshots.
+viewer.setCamera = (position, target) => {
+  controls.target.set(...target);
+  camera.position.set(...position);
+  controls.update();
+};
 connect();
