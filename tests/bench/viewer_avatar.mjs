@@ -2,7 +2,7 @@
 // page shows, and the README's screenshot of the dressed mannequin.  A measurement, never
 // a test: nothing here fails on a slow machine.
 //   node tests/bench/viewer_avatar.mjs --cloth build/cloth [--seconds 8]
-//        [--screenshot plots/viewer_avatar.png]
+//        [--screenshot plots/viewer_avatar.png] [--kernels verlet,pbd | --kernels none]
 // For each kernel (verlet, pbd) it serves experiments/avatar_cape.ini, lets the page run
 // 3 s, then counts over --seconds:
 //   shown     draws that showed a frame not drawn before (what the user sees move)
@@ -24,7 +24,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const browser = await launchBrowser();
 const rows = [];
 try {
-  for (const kernel of ['verlet', 'pbd']) {
+  const kernels = arg('--kernels', 'verlet,pbd');
+  for (const kernel of kernels === 'none' ? [] : kernels.split(',')) {
     const server = await startServer(cloth, 'experiments/avatar_cape.ini', ['--set', `run.kernel=${kernel}`]);
     try {
       const page = await browser.context.newPage();
@@ -86,8 +87,8 @@ try {
       await page.waitForFunction(() => clothViewer.state.frozen, null, { timeout: 5000 });
       await sleep(1000);
       await page.evaluate(() => {
-        clothViewer.setCamera([-1.6, 1.7, -2.6], [0, 1.0, 0]);
-        for (const id of ['plot', 'help']) document.getElementById(id).style.display = 'none';
+        clothViewer.setCamera([-1.25, 1.6, -2.0], [0, 1.0, 0]);
+        for (const id of ['plot', 'help', 'status']) document.getElementById(id).style.display = 'none';
         document.querySelector('.lil-gui').style.display = 'none';
       });
       await sleep(1500);
