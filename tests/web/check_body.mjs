@@ -9,13 +9,15 @@
 //    avatar.ik_max_step a frame) while the cloth keeps stepping; mouse-up lets go.
 // 3. That session was recorded (--events): events.jsonl holds the IK calls with their
 //    frames, and `cloth replay` gives its series.csv again, apart from wall_ms.
-// 4. experiments/garments/tryon_short_skirt.ini (mesh.garment: sewn and welded before
+// 4. `cloth serve --replay` of a recording with a body plays the body: the positions the
+//    page draws at a frame it seeks to are body.pc2's sample of that frame, bit for bit.
+// 5. experiments/garments/tryon_short_skirt.ini (mesh.garment: sewn and welded before
 //    serving) serves with the body drawn, and a skirt vertex dragged follows the mouse.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { arg, check, launchBrowser, root, startServer } from './common.mjs';
+import { arg, check, launchBrowser, readPc2, root, startServer } from './common.mjs';
 
 const cloth = path.resolve(root, arg('--cloth', 'build/cloth'));
 const outDir = path.resolve(root, arg('--out', 'build/web'));
@@ -42,7 +44,7 @@ let server = null;
 try {
   // --------------------------------------------------------- the body's size
   const rec = path.join(work, 'rec');
-  execFileSync(cloth, ['run', 'experiments/avatar_cape.ini', '--set', 'run.frames=1',
+  execFileSync(cloth, ['run', 'experiments/avatar_cape.ini', '--set', 'run.frames=30',
     '--set', 'avatar.sdf_resolution=16', '--record', '--out', rec],
   { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
   const objVerts = readFileSync(path.join(rec, 'body.obj'), 'utf8').split('\n')
@@ -121,7 +123,7 @@ try {
   const iks = events.filter((e) => e.op === 'ik');
   check(iks.length > 5 && iks.every((e) => e.joint === 'l_wrist' && e.chain === 2) &&
     iks.every((e, i) => i === 0 || e.frame > iks[i - 1].frame),
-  `events.jsonl holds ${iks.length} IK calls, one a frame, frames ${iks[0]?.frame}..${iks.at(-1)?.frame}`);
+  `events.jsonl holds ${iks.length} IK calls at rising frames, ${iks[0]?.frame}..${iks.at(-1)?.frame}`);
   const again = path.join(ev, 'replay');
   execFileSync(cloth, ['replay', path.join(ev, 'events.jsonl'), '--out', again],
     { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -129,6 +131,29 @@ try {
   const replayed = withoutWall(path.join(again, 'series.csv'));
   check(live === replayed, `cloth replay gives the session's series.csv again with the IK ` +
     `(${live.split('\n').length - 1} rows, apart from wall_ms)`);
+
+  // ------------------------------------------------------ a recording's body
+  const bodyPc2 = readPc2(path.join(rec, 'body.pc2'));
+  server = await startServer(cloth, ['--replay', rec]);
+  page = await browser.context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.clothViewer && clothViewer.state && clothViewer.body,
+    null, { timeout: 20000 });
+  await V(() => clothViewer.send({ type: 'play', on: false }));
+  await V(() => clothViewer.send({ type: 'seek', frame: 17 }));
+  await page.waitForFunction(() => clothViewer.state.playback.frame === 17 && !clothViewer.state.playback.playing,
+    null, { timeout: 5000 });
+  const nb = await V(() => clothViewer.binaryFrames);
+  await page.waitForFunction((k) => clothViewer.binaryFrames >= k + 2, nb, { timeout: 5000 });
+  const shownBody = await V(() => Array.from(clothViewer.body));
+  const want = bodyPc2.sample(17);
+  check(bodyPc2.samples === 31 && shownBody.length === want.length && shownBody.every((x, i) => x === want[i]),
+    `--replay plays the body: frame 17 shows body.pc2's sample 17, bit for bit (${bodyPc2.points} points)`);
+  await page.close();
+  ({ code } = await server.stop());
+  server = null;
+  check(code === 0, 'the replay server stops cleanly');
 
   // ------------------------------------------------------ a garment try-on
   server = await startServer(cloth, 'experiments/garments/tryon_short_skirt.ini');
