@@ -42,7 +42,7 @@ DEB_PKGS = build-essential pkg-config libopenblas-dev liblapacke-dev libsuitespa
 PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
-.PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web serve \
+.PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
         valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
@@ -195,14 +195,22 @@ src/app/serve/web/node_modules/.installed: src/app/serve/web/package.json src/ap
 	@touch $@
 
 # The viewer in headless chromium (tests/web/check_web.mjs), record and replay through it
-# (tests/web/check_record.mjs), then a fuzz of the server
+# (tests/web/check_record.mjs), the avatar's body, a hand pulled by IK and a garment
+# try-on (tests/web/check_body.mjs), then a fuzz of the server
 # built with ASan+UBSan (tests/web/fuzz.mjs).  Screenshots go to build/web/.
 check-web: deps-check-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory build/sanitize/cloth BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
 	node tests/web/check_web.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
 	node tests/web/check_record.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
+	node tests/web/check_body.mjs --cloth $(BUILD)/cloth --out $(BUILD)/web
 	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
+
+# The viewer on the avatar's cape in headless chromium: frames per second shown (verlet,
+# pbd; a measurement, printed) and the README's screenshot plots/viewer_avatar.png.
+viewer-avatar: deps-check-web
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	node tests/bench/viewer_avatar.mjs --cloth $(BUILD)/cloth --screenshot plots/viewer_avatar.png
 
 # The viewer on the Verlet cloth web demo's hanging scene: open the URL it prints.
 serve: deps-web

@@ -537,6 +537,19 @@ typedef struct cloth_ik_result {
 cloth_status cloth_avatar_ik(cloth_avatar *avatar, const char *joint, const double target[3],
                              int chain, cloth_ik_result *res, cloth_error *err);
 
+/* The avatar's drawing surface (the triangles the viewer draws and a recording keeps):
+ * its vertex count, and its triangles (3 per triangle, vertex indices) in *tris. */
+int cloth_avatar_surface_size(const cloth_avatar *avatar, const int **tris, int *n_tris);
+
+/* The surface's vertices skinned to the body's pose now, 3 per vertex, into out.
+ * Allocates nothing. */
+void cloth_avatar_surface(cloth_avatar *avatar, double *out);
+
+/* The world position of the joint named joint in the pose now (an IK call's effect
+ * included); CLOTH_EINVAL for an unknown joint. */
+cloth_status cloth_avatar_joint(const cloth_avatar *avatar, const char *joint, double pos[3],
+                                cloth_error *err);
+
 /* The value of scene key "section.key" as a scene file would write it ("%.17g" for
  * numbers; vectors as three numbers).  CLOTH_EINVAL for an unknown key or one whose
  * value cannot be written back (mesh.springs, mesh.pins, mesh.layer_shift, sphere.motion). */
@@ -675,9 +688,8 @@ cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
 /*
  * A recording: a mesh's positions per frame as a PC2 point cache (the format Blender's
  * Mesh Cache modifier reads, pc2.c) beside its topology as OBJ.  `cloth run --record`
- * records the cloth as cloth.pc2 and cloth.obj; another animated mesh (the avatar's body,
- * once there is one) is recorded the same way under its own name by one more writer in
- * run.c's record stage.
+ * records the cloth as cloth.pc2 and cloth.obj, and with an [avatar] the body's drawing
+ * surface the same way as body.pc2 and body.obj (cloth_avatar_surface at every frame).
  *
  * Inputs: what an interactive viewer does to a sim between frames (cloth_input), applied
  * by cloth_sim_input, the one entry point of both the viewer and the replay.  A session
@@ -728,7 +740,8 @@ typedef enum {
     CLOTH_INPUT_DRAG,           /* cloth_sim_drag(origin, dir)                        */
     CLOTH_INPUT_RELEASE,        /* cloth_sim_release                                  */
     CLOTH_INPUT_PIN,            /* cloth_sim_pin(vertex, on)                          */
-    CLOTH_INPUT_RESET           /* cloth_sim_reset                                    */
+    CLOTH_INPUT_RESET,          /* cloth_sim_reset                                    */
+    CLOTH_INPUT_IK              /* cloth_avatar_ik(joint, target, chain)              */
 } cloth_input_kind;
 
 #define CLOTH_ASSIGN_MAX 256    /* longest "section.key=value" an input carries       */
@@ -743,10 +756,14 @@ typedef struct cloth_input {
     double origin[3], dir[3];   /* GRAB, DRAG: the camera ray                         */
     double radius;              /* GRAB: the pick radius (m)                          */
     int vertex, on;             /* PIN                                                */
+    char joint[CLOTH_NAME_MAX]; /* IK: the end effector ("l_wrist")                   */
+    double target[3];           /* IK: where it is pulled (m)                         */
+    int chain;                  /* IK: joints above it that turn                      */
 } cloth_input;
 
 /* Applies in to sim through the function its kind names; *vertex (if not NULL) gets the
- * grabbed vertex of a GRAB (-1 on a miss), else -1.  Errors are those functions'. */
+ * grabbed vertex of a GRAB (-1 on a miss), else -1.  Errors are those functions' (IK on
+ * a sim without an avatar is CLOTH_EINVAL). */
 cloth_status cloth_sim_input(cloth_sim *sim, const cloth_input *in, int *vertex,
                              cloth_error *err);
 
@@ -793,7 +810,8 @@ long cloth_events_frames(const cloth_events *ev);
 typedef struct cloth_output_def {
     FILE *progress;             /* a line per 10 % of the frames, or NULL (default)   */
     int record;                 /* 1: cloth.pc2 (every frame's positions, frame 0
-                                 * first) and cloth.obj (its topology); default 0     */
+                                 * first) and cloth.obj (its topology), and body.pc2
+                                 * and body.obj with an [avatar]; default 0           */
     const cloth_events *events; /* inputs to apply at their frames, and the frame
                                  * count instead of run.frames; NULL (default)        */
 } cloth_output_def;

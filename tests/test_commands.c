@@ -585,6 +585,145 @@ START_TEST(a_session_records_the_inputs)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the body */
+
+/* The 6 x 5 cloth far behind the mannequin in its rest (T) pose, a coarse field. */
+static void use_avatar_scene(void)
+{
+    cloth_sim_destroy(sim);
+    sim = make_sim("[mesh]\nnx = 6\nny = 5\nspacing = 0.1\npins = top-row\n"
+                   "origin = -0.25 2 -3\n"
+                   "[material]\nk_structural = 100\nk_shear = 40\nk_bend = 10\n"
+                   "[avatar]\nmodel = builtin\nsdf_resolution = 16\nik_max_step = 0.01\n"
+                   "[run]\nkernel = verlet\ndt = 0.01\nsubsteps = 2\n");
+    ck_assert_int_eq(cloth__viewer_init(&view, sim), 0);
+}
+
+static void joint(const char *name, double p[3])
+{
+    cloth_error err;
+    ck_assert(cloth_avatar_joint(cloth_sim_avatar(sim), name, p, &err) == CLOTH_OK);
+}
+
+/* With an [avatar], hello carries the body's triangles and the effectors, and every
+ * binary frame the cloth, the sphere, the body's surface as the avatar poses it and the
+ * effectors' joints, in that order. */
+START_TEST(the_body_is_in_hello_and_frames)
+{
+    use_avatar_scene();
+    cloth_avatar *av = cloth_sim_avatar(sim);
+    const int *tris;
+    int n_tris, nb = cloth_avatar_surface_size(av, &tris, &n_tris);
+    char *text = cloth__viewer_hello(&view, 60);
+    cJSON *o = cJSON_Parse(text);
+    cJSON_free(text);
+    const cJSON *body = cJSON_GetObjectItem(o, "body"), *eff = cJSON_GetObjectItem(o, "effectors");
+    ck_assert_int_eq(cJSON_GetObjectItem(body, "n")->valueint, nb);
+    const cJSON *bt = cJSON_GetObjectItem(body, "triangles");
+    ck_assert_int_eq(cJSON_GetArraySize(bt), 3 * n_tris);
+    ck_assert_int_eq(cJSON_GetArrayItem(bt, 3 * n_tris - 1)->valueint, tris[3 * n_tris - 1]);
+    ck_assert_int_eq(cJSON_GetArraySize(eff), 4);
+    ck_assert_str_eq(cJSON_GetArrayItem(eff, 0)->valuestring, "l_wrist");
+    cJSON_Delete(o);
+
+    cloth_frame f;
+    cloth__viewer_step(&view, &f, &reply);
+    size_t n = cloth__viewer_frame_floats(&view), nc = 3 * 30 + 4;
+    ck_assert_uint_eq(n, nc + 3 * (size_t)nb + 12);
+    float *out = malloc(sizeof(float) * n);
+    double *x = malloc(sizeof(double) * 3 * (size_t)nb), w[3];
+    cloth__viewer_positions(&view, out);
+    cloth_avatar_surface(av, x);
+    for (int i = 0; i < 3 * nb; i++)
+        ck_assert(out[nc + i] == (float)x[i]);
+    joint("r_ankle", w);
+    for (int k = 0; k < 3; k++)
+        ck_assert(out[nc + 3 * nb + 9 + k] == (float)w[k]);
+    free(out);
+    free(x);
+    cloth__viewer_free(&view);
+}
+END_TEST
+
+/* A ray passing the left wrist holds it (not a cloth vertex); a drag sets the target by
+ * the paper's mapping (the camera moved by (-0.1, 0.2, 0), the same direction: the target
+ * is the wrist moved as much); each tick then calls the IK once, moving the wrist at most
+ * avatar.ik_max_step = 1 cm, until it is within CLOTH_IK_TOL of the target (0.50 m from
+ * the shoulder, the arm 0.56 m long: reachable by bending the elbow).  Release lets go;
+ * the pose stays.  A target beyond the arm's reach (0.2 m straight up: 0.59 m from the
+ * shoulder) stops at the arm's length, 0.59 - 0.56 m from it. */
+START_TEST(a_hand_is_pulled_by_ik)
+{
+    use_avatar_scene();
+    double w0[3], w[3], prev[3];
+    joint("l_wrist", w0);
+    char msg[512];
+    snprintf(msg, sizeof msg, "{\"type\":\"grab\",\"origin\":[%.17g,%.17g,%.17g],"
+             "\"dir\":[0,0,-1]}", w0[0] + 0.03, w0[1], w0[2] + 3);
+    say(A, msg);
+    ck_assert_str_eq(reply.text, "{\"type\":\"grab\",\"vertex\":-1,\"joint\":\"l_wrist\"}");
+    ck_assert(reply.state_changed);
+    cJSON *o = state_json();
+    ck_assert_str_eq(cJSON_GetObjectItem(o, "ik_joint")->valuestring, "l_wrist");
+    ck_assert_int_eq(cJSON_GetObjectItem(o, "grabbed")->valueint, -1);
+    cJSON_Delete(o);
+    snprintf(msg, sizeof msg, "{\"type\":\"drag\",\"origin\":[%.17g,%.17g,%.17g],"
+             "\"dir\":[0,0,-1]}", w0[0] + 0.03 - 0.1, w0[1] + 0.2, w0[2] + 3);
+    say(B, msg);
+    ck_assert_msg(strstr(reply.text, "holds no vertex"), "%s", reply.text); /* not B's */
+    say(A, msg);
+    ck_assert_str_eq(reply.text, "");
+    double target[3] = {w0[0] - 0.1, w0[1] + 0.2, w0[2]};
+    memcpy(prev, w0, sizeof prev);
+    cloth_frame f;
+    int ticks = 0;
+    double d;
+    do {
+        cloth__viewer_step(&view, &f, &reply);
+        ck_assert_str_eq(reply.text, "");
+        joint("l_wrist", w);
+        double step = sqrt((w[0] - prev[0]) * (w[0] - prev[0]) +
+                           (w[1] - prev[1]) * (w[1] - prev[1]) +
+                           (w[2] - prev[2]) * (w[2] - prev[2]));
+        ck_assert_msg(step <= 0.01 + 1e-12, "tick %d moved the wrist %g m", ticks, step);
+        memcpy(prev, w, sizeof prev);
+        d = sqrt((w[0] - target[0]) * (w[0] - target[0]) + (w[1] - target[1]) * (w[1] - target[1]) +
+                 (w[2] - target[2]) * (w[2] - target[2]));
+    } while (++ticks < 60 && d > CLOTH_IK_TOL);
+    ck_assert_msg(d <= CLOTH_IK_TOL, "%g m from the target after %d ticks", d, ticks);
+    ck_assert_int_ge(ticks, 22); /* 0.224 m at 1 cm a tick */
+    ck_assert(!view.ik_pending);
+    say(A, "{\"type\":\"release\"}");
+    ck_assert(reply.state_changed && view.ik_joint == -1);
+    cloth__viewer_step(&view, &f, &reply);
+    joint("l_wrist", w);
+    ck_assert(memcmp(w, prev, sizeof w) == 0);
+    /* reset brings the rest pose back */
+    say(A, "{\"type\":\"reset\"}");
+    joint("l_wrist", w);
+    ck_assert(memcmp(w, w0, sizeof w) == 0);
+    /* out of reach: the closest pose, then the pulls stop */
+    snprintf(msg, sizeof msg, "{\"type\":\"grab\",\"origin\":[%.17g,%.17g,%.17g],"
+             "\"dir\":[0,0,-1]}", w0[0], w0[1], w0[2] + 3);
+    say(A, msg);
+    snprintf(msg, sizeof msg, "{\"type\":\"drag\",\"origin\":[%.17g,%.17g,%.17g],"
+             "\"dir\":[0,0,-1]}", w0[0], w0[1] + 0.2, w0[2] + 3);
+    say(A, msg);
+    for (ticks = 0; ticks < 200 && view.ik_pending; ticks++)
+        cloth__viewer_step(&view, &f, &reply);
+    ck_assert_msg(!view.ik_pending, "still pulling after %d ticks", ticks);
+    joint("l_wrist", w);
+    double s[3] = {0.18, 1.45, 0}; /* the left shoulder (mannequin.c) */
+    double reach = sqrt((w[0] - s[0]) * (w[0] - s[0]) + (w[1] - s[1]) * (w[1] - s[1]) +
+                        (w[2] - s[2]) * (w[2] - s[2]));
+    d = sqrt((w[0] - w0[0]) * (w[0] - w0[0]) + (w[1] - w0[1] - 0.2) * (w[1] - w0[1] - 0.2) +
+             (w[2] - w0[2]) * (w[2] - w0[2]));
+    ck_assert_msg(fabs(reach - 0.56) < 1e-6 && fabs(d - (sqrt(0.56 * 0.56 + 0.04) - 0.56)) < 1e-3,
+                  "wrist %g m from the shoulder, %g m from the target", reach, d);
+    cloth__viewer_free(&view);
+}
+END_TEST
+
 Suite *suite_commands(void)
 {
     Suite *s = suite_create("commands");
@@ -608,6 +747,8 @@ Suite *suite_commands(void)
     tcase_add_test(tc, hello_metrics_and_positions);
     tcase_add_test(tc, a_replay_plays_and_seeks_only);
     tcase_add_test(tc, a_session_records_the_inputs);
+    tcase_add_test(tc, the_body_is_in_hello_and_frames);
+    tcase_add_test(tc, a_hand_is_pulled_by_ik);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -237,6 +237,123 @@ START_TEST(run_record_writes_every_frame)
 }
 END_TEST
 
+/* The cape on the turning mannequin, short and with a coarse field (the test is about
+ * the recording, not the collision), and the sets that make it so. */
+static const char *const cape_sets[] = {"run.frames=6", "avatar.sdf_resolution=32",
+                                        "run.kernel=pbd"};
+
+static cloth_sim *scene_sim(const char *path, const char *const *sets, int n_sets)
+{
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_load(path, &s, &err) == CLOTH_OK, "%s", err.msg);
+    for (int i = 0; i < n_sets; i++)
+        ck_assert_msg(cloth_scene_set(&s, sets[i], i + 1, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    return sim;
+}
+
+/* Reads a 32-bit little-endian field of the PC2 header (the format: "POINTCACHE2\0",
+ * int32 version, int32 points, float32 start frame, float32 sample rate, int32
+ * samples). */
+static unsigned le32(const unsigned char *b)
+{
+    return b[0] | (unsigned)b[1] << 8 | (unsigned)b[2] << 16 | (unsigned)b[3] << 24;
+}
+
+/* cloth run --record with an [avatar]: body.pc2 holds one sample a frame, each the
+ * avatar's surface skinned to that frame's pose (cloth_avatar_surface of a sim stepped to
+ * the same frame) rounded to float, and body.obj its triangles at frame 0. */
+START_TEST(run_record_writes_the_body)
+{
+    const char *dir = tu_temp_dir(7);
+    char args[1024], out[4096];
+    snprintf(args, sizeof args, "run ../experiments/avatar_cape.ini --set %s --set %s --set %s "
+             "--record --out %s", cape_sets[0], cape_sets[1], cape_sets[2], dir);
+    ck_assert_msg(tu_run_cli(args, out, sizeof out) == 0, "%s", out);
+
+    cloth_sim *sim = scene_sim("../experiments/avatar_cape.ini", cape_sets, 3);
+    cloth_avatar *av = cloth_sim_avatar(sim);
+    ck_assert(av);
+    const int *tris;
+    int n_tris, n = cloth_avatar_surface_size(av, &tris, &n_tris);
+    ck_assert_int_gt(n, 0);
+
+    /* the header, byte by byte, and the file's size: header plus samples, nothing else */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/body.pc2", dir);
+    FILE *f = fopen(path, "rb");
+    ck_assert(f);
+    unsigned char head[32];
+    ck_assert_int_eq(fread(head, 1, 32, f), 32);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    ck_assert(memcmp(head, "POINTCACHE2\0", 12) == 0);
+    ck_assert_uint_eq(le32(head + 12), 1);
+    ck_assert_uint_eq(le32(head + 16), (unsigned)n);
+    float start, rate;
+    unsigned bits = le32(head + 20);
+    memcpy(&start, &bits, 4);
+    bits = le32(head + 24);
+    memcpy(&rate, &bits, 4);
+    ck_assert(start == 0.0f && rate == 1.0f);
+    ck_assert_uint_eq(le32(head + 28), 7);
+    ck_assert_int_eq(size, 32 + 12L * n * 7);
+
+    cloth_pc2 *r;
+    cloth_error err;
+    ck_assert_msg(cloth_pc2_open(path, &r, &err) == CLOTH_OK, "%s", err.msg);
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    float *got = malloc(sizeof(float) * 3 * (size_t)n), *first = malloc(sizeof(float) * 3 * (size_t)n);
+    ck_assert(x && got && first);
+    cloth_frame fr;
+    for (int k = 0; k < 7; k++) {
+        if (k > 0)
+            ck_assert_msg(cloth_sim_frame(sim, &fr, &err) == CLOTH_OK, "%s", err.msg);
+        cloth_avatar_surface(av, x);
+        ck_assert(cloth_pc2_sample(r, k, got, &err) == CLOTH_OK);
+        for (int i = 0; i < 3 * n; i++)
+            ck_assert_msg(got[i] == (float)x[i], "frame %d, coordinate %d: %.9g in the file, "
+                          "%.9g posed", k, i, got[i], x[i]);
+        if (k == 0)
+            memcpy(first, got, sizeof(float) * 3 * (size_t)n);
+    }
+    /* the body turned: the last sample is not the first (the test can tell frames apart) */
+    double moved = 0;
+    for (int i = 0; i < 3 * n; i++)
+        moved = fmax(moved, fabs((double)got[i] - first[i]));
+    ck_assert_msg(moved > 1e-3, "largest move %g m", moved);
+
+    /* body.obj: the surface's vertices at frame 0 and its triangles, 1-based */
+    char *topo = tu_slurp(dir, "body.obj");
+    ck_assert(topo);
+    int verts = 0, faces = 0;
+    for (const char *p = topo; (p = strchr(p, '\n')); p++) {
+        double v[3];
+        int a, b, c;
+        if (sscanf(p + 1, "v %lf %lf %lf", &v[0], &v[1], &v[2]) == 3) {
+            for (int k = 0; k < 3; k++)
+                ck_assert(first[3 * verts + k] == (float)v[k]);
+            verts++;
+        } else if (sscanf(p + 1, "f %d %d %d", &a, &b, &c) == 3) {
+            ck_assert(a == tris[3 * faces] + 1 && b == tris[3 * faces + 1] + 1 &&
+                      c == tris[3 * faces + 2] + 1);
+            faces++;
+        }
+    }
+    ck_assert_int_eq(verts, n);
+    ck_assert_int_eq(faces, n_tris);
+    free(topo);
+    free(x);
+    free(got);
+    free(first);
+    cloth_pc2_close(r);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------------------------ events files */
 
 /* Loading text must fail with CLOTH_EPARSE at "FILE:LINE:" saying what. */
@@ -282,6 +399,12 @@ START_TEST(events_bad_lines_name_file_and_line)
     bad_events(HEAD "{\"frame\":0,\"frame\":1,\"op\":\"reset\"}\n", 2, "twice");
     bad_events(HEAD "{\"frame\":0,\"op\":\"reset\"} x\n", 2, "text after");
     bad_events(HEAD "{\"frame\":1e999,\"op\":\"reset\"}\n", 2, "finite number");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"chain\":2}\n", 2,
+               "op \"ik\" needs \"target\"");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],"
+                    "\"chain\":0}\n", 2, "\"chain\" must be a whole number");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],"
+                    "\"chain\":2,\"vertex\":1}\n", 2, "op \"ik\" takes no \"vertex\"");
 }
 END_TEST
 
@@ -477,6 +600,112 @@ START_TEST(replay_gives_the_session_series_apart_from_wall_ms)
 }
 END_TEST
 
+/* IK inputs (the viewer pulling a hand): a session on the cape calls the avatar's IK on
+ * the left wrist once a frame for ten frames, as the viewer's clock does while a hand is
+ * dragged, then lets the cloth run; events.jsonl holds the ten "ik" lines with their
+ * frames, and the replay gives the session's series.csv again, apart from wall_ms.
+ * Without those lines the run is another one (the pose stops following the clip). */
+START_TEST(replay_of_ik_inputs_gives_the_session_series)
+{
+    static const char *const sets[] = {"run.kernel=pbd", "avatar.sdf_resolution=32"};
+    const char *live = tu_temp_dir(3), *a = tu_temp_dir(4), *b = tu_temp_dir(5);
+    cloth_sim *sim = scene_sim("../experiments/avatar_cape.ini", sets, 2);
+    cloth_session *ss;
+    cloth_error err;
+    ck_assert_msg(cloth_session_open(sim, live, "../experiments/avatar_cape.ini", sets, 2, &ss,
+                                     &err) == CLOTH_OK, "%s", err.msg);
+    frames(ss, 3);
+    double w0[3], w1[3];
+    ck_assert(cloth_avatar_joint(cloth_sim_avatar(sim), "l_wrist", w0, &err) == CLOTH_OK);
+    cloth_input ik = {.kind = CLOTH_INPUT_IK, .joint = "l_wrist", .chain = 2};
+    for (int k = 0; k < 3; k++)
+        ik.target[k] = w0[k] + (k == 1 ? 0.3 : k == 2 ? 0.1 : 0);
+    for (int k = 0; k < 10; k++) {
+        input_ok(ss, &ik, NULL);
+        frames(ss, 1);
+    }
+    ck_assert(cloth_avatar_joint(cloth_sim_avatar(sim), "l_wrist", w1, &err) == CLOTH_OK);
+    double d0 = 0, d1 = 0;
+    for (int k = 0; k < 3; k++) {
+        d0 += (ik.target[k] - w0[k]) * (ik.target[k] - w0[k]);
+        d1 += (ik.target[k] - w1[k]) * (ik.target[k] - w1[k]);
+    }
+    ck_assert_msg(sqrt(d1) < sqrt(d0) - 0.05, "the wrist came %g -> %g m from the target",
+                  sqrt(d0), sqrt(d1));
+    frames(ss, 8);
+    ck_assert_msg(cloth_session_close(ss, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim_destroy(sim);
+
+    char events[1100];
+    snprintf(events, sizeof events, "%s/events.jsonl", live);
+    char *text = tu_read_file(events);
+    ck_assert(text);
+    int lines = 0;
+    for (const char *p = text; (p = strstr(p, "\"op\":\"ik\",\"joint\":\"l_wrist\"")); p++)
+        lines++;
+    ck_assert_int_eq(lines, 10);
+    ck_assert(strstr(text, "{\"frame\":3,\"op\":\"ik\""));
+    ck_assert(strstr(text, "{\"frame\":12,\"op\":\"ik\""));
+    ck_assert(strstr(text, "{\"frame\":21,\"op\":\"end\"}\n"));
+    free(text);
+    for (int pass = 0; pass < 2; pass++) {
+        cloth_events *ev;
+        ck_assert_msg(cloth_events_load(events, &ev, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_int_eq(cloth_events_count(ev), 10);
+        ck_assert(cloth_events_input(ev, 0)->kind == CLOTH_INPUT_IK &&
+                  cloth_events_input(ev, 0)->chain == 2 &&
+                  memcmp(cloth_events_input(ev, 0)->target, ik.target, sizeof ik.target) == 0);
+        cloth_sim *again = scene_sim("../experiments/avatar_cape.ini", sets, 2);
+        cloth_output_def def;
+        cloth_default_output_def(&def);
+        def.events = ev;
+        ck_assert_msg(cloth_run_sim_with(again, pass ? b : a, &def, NULL, &err) == CLOTH_OK,
+                      "%s", err.msg);
+        cloth_sim_destroy(again);
+        cloth_events_destroy(ev);
+    }
+    char *ts = tu_slurp(live, "series.csv"), *ta = tu_slurp(a, "series.csv"),
+         *tb = tu_slurp(b, "series.csv");
+    ck_assert(ts && ta && tb);
+    ck_assert_int_eq(count_lines(ts), 1 + 1 + 21);
+    tu_drop_last_column(ts);
+    tu_drop_last_column(ta);
+    tu_drop_last_column(tb);
+    ck_assert(strcmp(ts, ta) == 0);
+    ck_assert(strcmp(ta, tb) == 0);
+    free(ta);
+    free(tb);
+    /* the same frames without the inputs */
+    static const char *const plain_sets[] = {"run.kernel=pbd", "avatar.sdf_resolution=32",
+                                             "run.frames=21"};
+    cloth_sim *plain = scene_sim("../experiments/avatar_cape.ini", plain_sets, 3);
+    ck_assert(cloth_run_sim(plain, b, NULL, NULL, &err) == CLOTH_OK);
+    cloth_sim_destroy(plain);
+    tb = tu_slurp(b, "series.csv");
+    tu_drop_last_column(tb);
+    ck_assert_int_eq(count_lines(ts), count_lines(tb));
+    ck_assert(strcmp(ts, tb) != 0);
+    free(ts);
+    free(tb);
+}
+END_TEST
+
+/* An IK line on a scene without an avatar is refused naming the line. */
+START_TEST(replay_ik_without_avatar_names_the_line)
+{
+    const char *path = tu_temp_file("noavatar.jsonl",
+        "{\"clothbench\":\"events\",\"version\":1,\"scene\":\"../experiments/hanging.ini\","
+        "\"sets\":[\"run.kernel=pbd\"]}\n"
+        "{\"frame\":1,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],\"chain\":2}\n");
+    char args[1024], out[4096];
+    snprintf(args, sizeof args, "replay %s --out %s", path, tu_temp_dir(6));
+    ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 2);
+    char where[1100];
+    snprintf(where, sizeof where, "%s:2: ik: the scene has no [avatar]", path);
+    ck_assert_msg(strstr(out, where), "%s", out);
+}
+END_TEST
+
 /* An input the replayed sim refuses (the events file edited, or another scene) is an
  * error naming the line, not a silently different run. */
 START_TEST(replay_input_refused_names_the_line)
@@ -503,6 +732,7 @@ Suite *suite_record(void)
     tcase_add_test(tc, pc2_part_counts_only_whole_samples);
     tcase_add_test(tc, pc2_damaged_files_are_refused_by_name);
     tcase_add_test(tc, run_record_writes_every_frame);
+    tcase_add_test(tc, run_record_writes_the_body);
     suite_add_tcase(s, tc);
     tc = tcase_create("events");
     tcase_set_timeout(tc, 60);
@@ -511,6 +741,8 @@ Suite *suite_record(void)
     tcase_add_test(tc, cli_replay_bad_line_exits_2);
     tcase_add_test(tc, replay_gives_the_session_series_apart_from_wall_ms);
     tcase_add_test(tc, replay_input_refused_names_the_line);
+    tcase_add_test(tc, replay_of_ik_inputs_gives_the_session_series);
+    tcase_add_test(tc, replay_ik_without_avatar_names_the_line);
     suite_add_tcase(s, tc);
     return s;
 }

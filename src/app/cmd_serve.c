@@ -36,8 +36,36 @@ static double summary_dt(const char *dir)
     return dt > 0 && dt < 1e3 ? dt : 0;
 }
 
+/* DIR/body.pc2 and the triangles of DIR/body.obj when the recording has a body (a scene
+ * with an [avatar]); 0 with nothing set when it has none, else the exit code. */
+static int open_body_replay(const char *dir, cloth_pc2 **pc2, int **tris, int *n_tris)
+{
+    char path[1100];
+    cloth_error err;
+    *pc2 = NULL;
+    *tris = NULL;
+    snprintf(path, sizeof path, "%s/body.pc2", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fclose(f);
+    if (cloth_pc2_open(path, pc2, &err) != CLOTH_OK)
+        return cloth__bad_input(err.msg);
+    snprintf(path, sizeof path, "%s/body.obj", dir);
+    double *x;
+    int n;
+    if (cloth_obj_read(path, &x, &n, tris, n_tris, &err) != CLOTH_OK) {
+        cloth_pc2_close(*pc2);
+        *pc2 = NULL;
+        return cloth__bad_input(err.msg);
+    }
+    free(x);
+    return 0;
+}
+
 /* cloth serve --replay DIR: the mesh from DIR/cloth.obj, the frames from DIR/cloth.pc2
- * at the run's frame rate (1/dt, from DIR/summary.csv). */
+ * at the run's frame rate (1/dt, from DIR/summary.csv), and the body from DIR/body.pc2
+ * and body.obj when the run had an avatar. */
 static int serve_replay(const char *dir, cloth_serve_def *def)
 {
     char path[1100], msg[1400];
@@ -73,10 +101,19 @@ static int serve_replay(const char *dir, cloth_serve_def *def)
     }
     def->replay = pc2;
     def->max_fps = fmin(1 / dt, 1000);
+    cloth_pc2 *body = NULL;
+    int *body_tris = NULL;
+    if (!code)
+        code = open_body_replay(dir, &body, &body_tris, &def->body_n_tris);
+    def->replay_body = body;
+    def->body_tris = body_tris;
     if (!code && cloth_serve(sim, def, &err) != CLOTH_OK) {
         fprintf(stderr, "cloth: serve: %s\n", err.msg);
         code = EXIT_RUN_FAILED;
     }
+    if (body)
+        cloth_pc2_close(body);
+    free(body_tris);
     cloth_pc2_close(pc2);
     cloth_sim_destroy(sim);
     return code;

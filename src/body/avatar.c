@@ -255,3 +255,32 @@ void cloth__avatar_velocity(const cloth_avatar *av, const double x[3], double h,
     for (int k = 0; k < 3; k++)
         v[k] = (x[k] - xp[k]) / h;
 }
+
+/* ------------------------------------------------ the surface for viewers */
+
+int cloth_avatar_surface_size(const cloth_avatar *av, const int **tris, int *n_tris)
+{
+    if (tris)
+        *tris = av->body.tris;
+    if (n_tris)
+        *n_tris = av->body.n_tris;
+    return av->body.n_verts;
+}
+
+void cloth_avatar_surface(cloth_avatar *av, double *out)
+{
+    cloth__avatar_skin(av);
+    memcpy(out, av->skin, sizeof(double) * 3 * (size_t)av->body.n_verts);
+}
+
+cloth_status cloth_avatar_joint(const cloth_avatar *av, const char *joint, double pos[3],
+                                cloth_error *err)
+{
+    int j = cloth__skeleton_find(&av->body.skel, joint);
+    if (j < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "avatar: no joint called '%s'", joint);
+    double p[CLOTH__MAX_JOINTS][3];
+    cloth__skeleton_fk(&av->body.skel, &av->pose, p, NULL);
+    memcpy(pos, p[j], sizeof p[j]);
+    return CLOTH_OK;
+}

@@ -11,6 +11,7 @@
  *   {"frame":31,"op":"drag","origin":[x,y,z],"dir":[x,y,z]}
  *   {"frame":40,"op":"release"}   {"frame":41,"op":"reset"}
  *   {"frame":50,"op":"pin","vertex":17,"on":true}
+ *   {"frame":61,"op":"ik","joint":"l_wrist","target":[x,y,z],"chain":2}
  * and, when the session closed cleanly, {"frame":N,"op":"end"}.  Numbers are written with
  * %.17g, so a replay applies the very doubles the viewer did.
  *
@@ -36,10 +37,21 @@
 #define EVENTS_VERSION 1
 #define LINE_MAX_BYTES 4096         /* longest line the reader takes                    */
 
-static const char *const op_names[] = {"set", "grab", "drag", "release", "pin", "reset"};
+static const char *const op_names[] = {"set", "grab", "drag", "release", "pin", "reset", "ik"};
 #define N_OPS ((int)(sizeof op_names / sizeof op_names[0]))
 
 /* ------------------------------------------------------------- applying */
+
+/* One call of the avatar's CCD IK (an unreachable target is no error: the pose is the
+ * closest found, as in the viewer). */
+static cloth_status apply_ik(cloth_sim *sim, const cloth_input *in, cloth_error *err)
+{
+    cloth_avatar *av = cloth_sim_avatar(sim);
+    if (!av)
+        return cloth__fail(err, CLOTH_EINVAL, "ik: the scene has no [avatar]");
+    cloth_ik_result res;
+    return cloth_avatar_ik(av, in->joint, in->target, in->chain, &res, err);
+}
 
 cloth_status cloth_sim_input(cloth_sim *sim, const cloth_input *in, int *vertex,
                              cloth_error *err)
@@ -64,6 +76,9 @@ cloth_status cloth_sim_input(cloth_sim *sim, const cloth_input *in, int *vertex,
         break;
     case CLOTH_INPUT_RESET:
         cloth_sim_reset(sim);
+        break;
+    case CLOTH_INPUT_IK:
+        st = apply_ik(sim, in, err);
         break;
     default:
         st = cloth__fail(err, CLOTH_EINVAL, "input: unknown kind %d", (int)in->kind);
@@ -114,6 +129,12 @@ static void put_input(FILE *f, const cloth_input *in)
         break;
     case CLOTH_INPUT_PIN:
         fprintf(f, ",\"vertex\":%d,\"on\":%s", in->vertex, in->on ? "true" : "false");
+        break;
+    case CLOTH_INPUT_IK:
+        fputs(",\"joint\":", f);
+        put_string(f, in->joint);
+        put_vec3(f, "target", in->target);
+        fprintf(f, ",\"chain\":%d", in->chain);
         break;
     default:
         break;
@@ -380,15 +401,15 @@ static int add_set(cloth_events *ev, const char *set)
 }
 
 /* The members a line may hold, in any order; seen[] marks the ones present. */
-enum { M_FRAME, M_OP, M_ASSIGNMENT, M_ORIGIN, M_DIR, M_RADIUS, M_VERTEX, M_ON,
-       M_CLOTHBENCH, M_VERSION, M_SCENE, M_SETS, N_MEMBERS };
+enum { M_FRAME, M_OP, M_ASSIGNMENT, M_ORIGIN, M_DIR, M_RADIUS, M_VERTEX, M_ON, M_JOINT,
+       M_TARGET, M_CHAIN, M_CLOTHBENCH, M_VERSION, M_SCENE, M_SETS, N_MEMBERS };
 static const char *const member_names[N_MEMBERS] = {
-    "frame", "op", "assignment", "origin", "dir", "radius", "vertex", "on",
-    "clothbench", "version", "scene", "sets"};
+    "frame", "op", "assignment", "origin", "dir", "radius", "vertex", "on", "joint",
+    "target", "chain", "clothbench", "version", "scene", "sets"};
 
 typedef struct line_values {
     int seen[N_MEMBERS];
-    double frame, radius, vertex, version;
+    double frame, radius, vertex, version, chain;
     char op[16], clothbench[16];
     int on;
 } line_values;
@@ -433,6 +454,9 @@ static int read_member(reader *r, int m, line_values *lv, cloth_input *in, cloth
     case M_RADIUS: return read_number(r, &lv->radius);
     case M_VERTEX: return read_number(r, &lv->vertex);
     case M_ON: return read_bool(r, &lv->on);
+    case M_JOINT: return read_string(r, in->joint, sizeof in->joint);
+    case M_TARGET: return read_vec3(r, in->target);
+    case M_CHAIN: return read_number(r, &lv->chain);
     case M_CLOTHBENCH: return read_string(r, lv->clothbench, sizeof lv->clothbench);
     case M_VERSION: return read_number(r, &lv->version);
     case M_SCENE: return read_string(r, ev->scene, sizeof ev->scene);
@@ -486,7 +510,8 @@ static int read_object(reader *r, line_values *lv, cloth_input *in, cloth_events
 /* The members an op needs, and only those (frame and op aside). */
 static const unsigned op_members[] = {
     1u << M_ASSIGNMENT, 1u << M_ORIGIN | 1u << M_DIR | 1u << M_RADIUS,
-    1u << M_ORIGIN | 1u << M_DIR, 0, 1u << M_VERTEX | 1u << M_ON, 0};
+    1u << M_ORIGIN | 1u << M_DIR, 0, 1u << M_VERTEX | 1u << M_ON, 0,
+    1u << M_JOINT | 1u << M_TARGET | 1u << M_CHAIN};
 
 /* Checks a line's members against its op and fills in. */
 static void check_input(reader *r, const line_values *lv, cloth_input *in, long last_frame)
@@ -509,6 +534,11 @@ static void check_input(reader *r, const line_values *lv, cloth_input *in, long 
             bad(r, "\"vertex\" must be a vertex index (a whole number >= 0)");
         in->vertex = (int)lv->vertex;
         in->on = lv->on;
+    }
+    if (in->kind == CLOTH_INPUT_IK) {
+        if (lv->chain != floor(lv->chain) || lv->chain < 1 || lv->chain > 64)
+            bad(r, "\"chain\" must be a whole number in [1, 64]");
+        in->chain = (int)lv->chain;
     }
     in->frame = (long)lv->frame;
     in->radius = lv->radius;
@@ -577,7 +607,7 @@ static void read_line(reader *r, cloth_events *ev, int *ended)
     while (k < N_OPS && strcmp(lv.op, op_names[k]) != 0)
         k++;
     if (k == N_OPS) {
-        bad(r, "unknown op \"%s\" (set, grab, drag, release, pin, reset, end)", lv.op);
+        bad(r, "unknown op \"%s\" (set, grab, drag, release, pin, reset, ik, end)", lv.op);
         return;
     }
     in.kind = (cloth_input_kind)k;

@@ -8,6 +8,8 @@
  *                step-failed
  *   cloth.pc2    with def.record: the positions of every frame (pc2.c), and cloth.obj,
  *                the topology they go with
+ *   body.pc2     with def.record and an [avatar]: the body's drawing surface skinned to
+ *                every frame's pose, and body.obj, its triangles
  *
  * With def.events the run is a replay of a viewer's session (events.c): its inputs are
  * applied between frames at the frame counts they came at.
@@ -93,45 +95,77 @@ static void report_progress(FILE *progress, const cloth_sim *sim, long frame, lo
 
 /* ------------------------------------------------------------ recording */
 
-/* The meshes a recording holds: the cloth now.  An animated body joins as a second
- * writer here (body.pc2 and body.obj from its skinned positions), appended in
- * record_frame beside the cloth's. */
+/* The meshes a recording holds: the cloth, and the avatar's body when there is one
+ * (its drawing surface skinned to each frame's pose). */
 typedef struct recording {
     cloth_pc2_writer *cloth;    /* cloth.pc2, or NULL when not recording              */
+    cloth_pc2_writer *body;     /* body.pc2, or NULL (not recording, or no avatar)    */
+    double *body_x;             /* the body's surface at one frame (3 n)              */
 } recording;
 
-/* cloth.obj (the topology, at the current positions) and cloth.pc2 with sample 0. */
-static cloth_status record_start(recording *rec, const cloth_sim *sim, const char *out_dir,
-                                 cloth_error *err)
+/* NAME.obj (a topology at positions x) and NAME.pc2 with x as sample 0. */
+static cloth_status record_mesh(const char *out_dir, const char *name, const cloth_mesh *m,
+                                const double *x, cloth_pc2_writer **w, cloth_error *err)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/cloth.obj", out_dir);
-    cloth_status st = cloth_mesh_write_obj(sim->mesh, sim->x, path, err);
-    snprintf(path, sizeof path, "%s/cloth.pc2", out_dir);
+    snprintf(path, sizeof path, "%s/%s.obj", out_dir, name);
+    cloth_status st = cloth_mesh_write_obj(m, x, path, err);
+    snprintf(path, sizeof path, "%s/%s.pc2", out_dir, name);
     if (st == CLOTH_OK)
-        st = cloth_pc2_create(path, sim->mesh->n, 0.0f, 1.0f, &rec->cloth, err);
+        st = cloth_pc2_create(path, m->n, 0.0f, 1.0f, w, err);
     if (st == CLOTH_OK)
-        st = cloth_pc2_append(rec->cloth, sim->x, err);
+        st = cloth_pc2_append(*w, x, err);
     return st;
 }
 
-static cloth_status record_frame(recording *rec, const cloth_sim *sim, cloth_error *err)
+static cloth_status record_start(recording *rec, cloth_sim *sim, const char *out_dir,
+                                 cloth_error *err)
 {
-    return rec->cloth ? cloth_pc2_append(rec->cloth, sim->x, err) : CLOTH_OK;
+    cloth_status st = record_mesh(out_dir, "cloth", sim->mesh, sim->x, &rec->cloth, err);
+    cloth_avatar *av = cloth_sim_avatar(sim);
+    if (st != CLOTH_OK || !av)
+        return st;
+    cloth_mesh body = {0}; /* only what the OBJ writer reads: counts and faces */
+    const int *tris;
+    body.n = cloth_avatar_surface_size(av, &tris, &body.n_tris);
+    body.tris = (int *)tris;
+    rec->body_x = malloc(sizeof(double) * 3 * (size_t)body.n);
+    if (!rec->body_x)
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for the body's recording");
+    cloth_avatar_surface(av, rec->body_x);
+    return record_mesh(out_dir, "body", &body, rec->body_x, &rec->body, err);
 }
 
-/* Renames the cache into place (st: the run's status so far, kept if not OK). */
+static cloth_status record_frame(recording *rec, cloth_sim *sim, cloth_error *err)
+{
+    cloth_status st = rec->cloth ? cloth_pc2_append(rec->cloth, sim->x, err) : CLOTH_OK;
+    if (st == CLOTH_OK && rec->body) {
+        cloth_avatar_surface(cloth_sim_avatar(sim), rec->body_x);
+        st = cloth_pc2_append(rec->body, rec->body_x, err);
+    }
+    return st;
+}
+
+/* Renames one cache into place, or on failure (st not OK) leaves it as .part. */
+static cloth_status finish_cache(cloth_pc2_writer **w, cloth_status st, cloth_error *err)
+{
+    if (!*w)
+        return st;
+    if (st != CLOTH_OK)
+        cloth_pc2_writer_destroy(*w);
+    else
+        st = cloth_pc2_finish(*w, err);
+    *w = NULL;
+    return st;
+}
+
+/* Renames the caches into place (st: the run's status so far, kept if not OK). */
 static cloth_status record_finish(recording *rec, cloth_status st, cloth_error *err)
 {
-    if (!rec->cloth)
-        return st;
-    if (st != CLOTH_OK) { /* the run failed: the cache keeps its .part name */
-        cloth_pc2_writer_destroy(rec->cloth);
-        rec->cloth = NULL;
-        return st;
-    }
-    st = cloth_pc2_finish(rec->cloth, err);
-    rec->cloth = NULL;
+    st = finish_cache(&rec->cloth, st, err);
+    st = finish_cache(&rec->body, st, err);
+    free(rec->body_x);
+    rec->body_x = NULL;
     return st;
 }
 

@@ -11,28 +11,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { arg, check, launchBrowser, root, startServer } from './common.mjs';
+import { arg, check, launchBrowser, readPc2, root, startServer } from './common.mjs';
 
 const cloth = path.resolve(root, arg('--cloth', 'build/cloth'));
 const outDir = path.resolve(root, arg('--out', 'build/web'));
 mkdirSync(outDir, { recursive: true });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const work = mkdtempSync(path.join(os.tmpdir(), 'cloth-record-'));
-
-// The PC2 layout (src/harness/pc2.c): a 32-byte header, then float32 xyz per point per
-// sample, little-endian.
-function readPc2(file) {
-  const buf = readFileSync(file);
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const magic = buf.subarray(0, 12).toString('latin1');
-  const points = dv.getInt32(16, true), samples = dv.getInt32(28, true);
-  const sample = (k) => {
-    const out = new Float32Array(3 * points);
-    for (let i = 0; i < 3 * points; i++) out[i] = dv.getFloat32(32 + 12 * points * k + 4 * i, true);
-    return out;
-  };
-  return { magic, version: dv.getInt32(12, true), points, samples, sample };
-}
 
 // series.csv without its last column (wall_ms)
 const withoutWall = (file) => readFileSync(file, 'utf8').trimEnd().split('\n')

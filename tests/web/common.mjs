@@ -1,7 +1,7 @@
 // Shared by the browser test and the fuzz test: start `cloth serve` on a free port,
 // launch Debian's chromium headless through playwright-core, stop both.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,4 +67,19 @@ export async function launchBrowser() {
 export function check(cond, what) {
   if (!cond) throw new Error(`FAILED: ${what}`);
   console.log(`ok: ${what}`);
+}
+
+// The PC2 layout (src/harness/pc2.c): a 32-byte header, then float32 xyz per point per
+// sample, little-endian.
+export function readPc2(file) {
+  const buf = readFileSync(file);
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const magic = buf.subarray(0, 12).toString('latin1');
+  const points = dv.getInt32(16, true), samples = dv.getInt32(28, true);
+  const sample = (k) => {
+    const out = new Float32Array(3 * points);
+    for (let i = 0; i < 3 * points; i++) out[i] = dv.getFloat32(32 + 12 * points * k + 4 * i, true);
+    return out;
+  };
+  return { magic, version: dv.getInt32(12, true), points, samples, sample };
 }

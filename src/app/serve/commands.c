@@ -303,13 +303,124 @@ static void cmd_set(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
     }
 }
 
+/* ------------------------------------------------------- the body's joints */
+
+/* The ends a page may pull, each turning the two joints above it (elbow and shoulder,
+ * knee and hip). */
+static const struct {
+    const char *name;
+    int chain;
+} effectors[CLOTH__VIEW_EFFECTORS] = {
+    {"l_wrist", 2}, {"r_wrist", 2}, {"l_ankle", 2}, {"r_ankle", 2}};
+
+#define EFFECTOR_PICK 0.08      /* a ray this close to an effector's joint picks it (m) */
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* dir / |dir| into u; 0 for a zero direction. */
+static int unit(const double dir[3], double u[3])
+{
+    double l = sqrt(dot3(dir, dir));
+    for (int k = 0; k < 3; k++)
+        u[k] = l > 0 ? dir[k] / l : 0;
+    return l > 0;
+}
+
+/* The effector whose joint the ray origin + t u (u unit, t > 0) passes within
+ * EFFECTOR_PICK of, the nearest along the ray (its t in *t_hit), or -1. */
+static int pick_effector(const cloth__viewer *v, const double origin[3], const double u[3],
+                         double *t_hit)
+{
+    int best = -1;
+    for (int e = 0; e < v->n_effectors; e++) {
+        double p[3], op[3], perp[3];
+        if (cloth_avatar_joint(v->avatar, effectors[e].name, p, NULL) != CLOTH_OK)
+            continue;
+        for (int k = 0; k < 3; k++)
+            op[k] = p[k] - origin[k];
+        double t = dot3(op, u);
+        for (int k = 0; k < 3; k++)
+            perp[k] = op[k] - t * u[k];
+        if (t > 0 && dot3(perp, perp) <= EFFECTOR_PICK * EFFECTOR_PICK &&
+            (best < 0 || t < *t_hit)) {
+            best = e;
+            *t_hit = t;
+        }
+    }
+    return best;
+}
+
+/* Holds effector e for page: its target starts where it is, and drags move it by the
+ * mass-spring cloth paper's mapping as for a vertex. */
+static void grab_effector(cloth__viewer *v, const void *page, int e, const double origin[3],
+                          const double u[3], cloth__reply *r)
+{
+    if (cloth_sim_grabbed(v->sim) >= 0) { /* one thing held at a time */
+        cloth_input release = {.kind = CLOTH_INPUT_RELEASE};
+        if (!input(v, &release, NULL, r))
+            return;
+    }
+    cloth_avatar_joint(v->avatar, effectors[e].name, v->ik_p1, NULL);
+    memcpy(v->ik_target, v->ik_p1, sizeof v->ik_target);
+    memcpy(v->ik_o1, origin, sizeof v->ik_o1);
+    memcpy(v->ik_dir1, u, sizeof v->ik_dir1);
+    double d[3] = {v->ik_p1[0] - origin[0], v->ik_p1[1] - origin[1], v->ik_p1[2] - origin[2]};
+    v->ik_dist = sqrt(dot3(d, d));
+    v->ik_joint = e;
+    v->ik_pending = 0;
+    v->grab_owner = page;
+    snprintf(r->text, sizeof r->text, "{\"type\":\"grab\",\"vertex\":-1,\"joint\":\"%s\"}",
+             effectors[e].name);
+    r->state_changed = 1;
+}
+
+/* One IK call towards the held effector's target, between two frames, recorded as an
+ * input; the target counts as reached once the effector is within CLOTH_IK_TOL of it or
+ * moves less than a micrometre a call (an unreachable target: the closest pose is kept). */
+static void pull_effector(cloth__viewer *v, cloth__reply *r)
+{
+    cloth_input in = {.kind = CLOTH_INPUT_IK, .chain = effectors[v->ik_joint].chain};
+    snprintf(in.joint, sizeof in.joint, "%s", effectors[v->ik_joint].name);
+    memcpy(in.target, v->ik_target, sizeof in.target);
+    double before[3], after[3];
+    cloth_avatar_joint(v->avatar, in.joint, before, NULL);
+    if (!input(v, &in, NULL, r)) {
+        v->ik_pending = 0;
+        return;
+    }
+    cloth_avatar_joint(v->avatar, in.joint, after, NULL);
+    double moved[3], left[3];
+    for (int k = 0; k < 3; k++) {
+        moved[k] = after[k] - before[k];
+        left[k] = v->ik_target[k] - after[k];
+    }
+    if (dot3(left, left) <= CLOTH_IK_TOL * CLOTH_IK_TOL || dot3(moved, moved) < 1e-12)
+        v->ik_pending = 0;
+}
+
 static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
 {
     cloth_input in = {.kind = CLOTH_INPUT_GRAB, .radius = v->pick_radius};
     int vertex;
-    if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r) ||
-        !input(v, &in, &vertex, r))
+    if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r))
         return;
+    double u[3], t_joint = 0, t_cloth = 0;
+    int e = unit(in.dir, u) ? pick_effector(v, in.origin, u, &t_joint) : -1;
+    if (e >= 0) {
+        const cloth_mesh *m = cloth_sim_mesh(v->sim);
+        int i = cloth_pick_ray(cloth_sim_positions(v->sim), m->n, in.origin, u,
+                               v->pick_radius, &t_cloth);
+        if (i < 0 || t_joint < t_cloth) {
+            grab_effector(v, page, e, in.origin, u, r);
+            return;
+        }
+    }
+    if (!input(v, &in, &vertex, r))
+        return;
+    v->ik_joint = -1;
     v->grab_owner = vertex >= 0 ? page : NULL;
     snprintf(r->text, sizeof r->text, "{\"type\":\"grab\",\"vertex\":%d}", vertex);
     r->state_changed = 1;
@@ -320,10 +431,20 @@ static void cmd_drag(cloth__viewer *v, const void *page, const cJSON *msg, cloth
     cloth_input in = {.kind = CLOTH_INPUT_DRAG};
     if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r))
         return;
-    if (v->grab_owner != page || !page)
+    double u[3];
+    if (v->grab_owner != page || !page) {
         reply_error(r, "drag: this page holds no vertex (grab first)");
-    else
+    } else if (v->ik_joint >= 0) {
+        if (!unit(in.dir, u)) {
+            reply_error(r, "drag: 'dir' must not be zero");
+            return;
+        }
+        cloth_drag_point(v->ik_p1, v->ik_o1, v->ik_dir1, in.origin, u, v->ik_dist,
+                         v->ik_target);
+        v->ik_pending = 1;
+    } else {
         input(v, &in, NULL, r);
+    }
 }
 
 /* Letting go of what another page holds is not this page's business: nothing happens. */
@@ -333,8 +454,13 @@ static void cmd_release(cloth__viewer *v, const void *page, const cJSON *msg,
     (void)msg;
     if (v->grab_owner != page || !page)
         return;
-    cloth_input in = {.kind = CLOTH_INPUT_RELEASE};
-    input(v, &in, NULL, r);
+    if (v->ik_joint >= 0) { /* the body keeps the pose it has */
+        v->ik_joint = -1;
+        v->ik_pending = 0;
+    } else {
+        cloth_input in = {.kind = CLOTH_INPUT_RELEASE};
+        input(v, &in, NULL, r);
+    }
     v->grab_owner = NULL;
     r->state_changed = 1;
 }
@@ -365,6 +491,10 @@ static void cmd_reset(cloth__viewer *v, const void *page, const cJSON *msg, clot
     cloth_input in = {.kind = CLOTH_INPUT_RESET};
     input(v, &in, NULL, r);
     v->grab_owner = NULL;
+    v->ik_joint = -1;
+    v->ik_pending = 0;
+    if (v->avatar) /* the body is back in its first pose */
+        cloth_avatar_surface(v->avatar, v->body_x);
     v->diverged = 0;
     r->positions_changed = 1;
     r->state_changed = 1;
@@ -388,10 +518,14 @@ static int show_sample(cloth__viewer *v, int k)
     cloth_error err;
     if (cloth_pc2_sample(v->replay, k, v->replay_buf, &err) != CLOTH_OK)
         return 0;
+    if (v->body_replay && cloth_pc2_sample(v->body_replay, k, v->body_sample, &err) != CLOTH_OK)
+        return 0;
     double *x = cloth_sim_positions(v->sim);
     int n = cloth_sim_mesh(v->sim)->n;
     for (int i = 0; i < 3 * n; i++)
         x[i] = v->replay_buf[i];
+    for (int i = 0; v->body_replay && i < 3 * v->body_n; i++)
+        v->body_x[i] = v->body_sample[i];
     v->replay_frame = k;
     return 1;
 }
@@ -412,10 +546,35 @@ int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt)
     return show_sample(v, 0) ? 0 : -1;
 }
 
+int cloth__viewer_replay_body(cloth__viewer *v, cloth_pc2 *body, const int *tris, int n_tris)
+{
+    cloth_pc2_info info;
+    cloth_pc2_header(body, &info);
+    if (info.samples != v->replay_samples || info.points < 1 || n_tris < 1)
+        return -1;
+    for (int t = 0; t < 3 * n_tris; t++)
+        if (tris[t] < 0 || tris[t] >= info.points)
+            return -1;
+    free(v->body_x);
+    v->body_x = malloc(sizeof(double) * 3 * (size_t)info.points);
+    v->body_sample = malloc(sizeof(float) * 3 * (size_t)info.points);
+    if (!v->body_x || !v->body_sample)
+        return -1;
+    v->body_replay = body;
+    v->body_n = info.points;
+    v->body_tris = tris;
+    v->body_n_tris = n_tris;
+    return show_sample(v, v->replay_frame) ? 0 : -1;
+}
+
 void cloth__viewer_free(cloth__viewer *v)
 {
     free(v->replay_buf);
+    free(v->body_x);
+    free(v->body_sample);
     v->replay_buf = NULL;
+    v->body_x = NULL;
+    v->body_sample = NULL;
 }
 
 static void cmd_play(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
@@ -535,10 +694,15 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
         return;
     }
     if (!v->frozen && !v->diverged) {
+        if (v->ik_joint >= 0 && v->ik_pending)
+            pull_effector(v, reply);
         cloth_status st = v->session ? cloth_session_frame(v->session, f, &err)
                                      : cloth_sim_frame(v->sim, f, &err);
-        if (st == CLOTH_OK)
+        if (st == CLOTH_OK) {
+            if (v->avatar)
+                cloth_avatar_surface(v->avatar, v->body_x);
             return;
+        }
         v->diverged = 1;
         reply_error(reply, "%s; press Reset", err.msg);
         reply->state_changed = 1;
@@ -551,11 +715,12 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
 
 /* --------------------------------------------------------- what is streamed */
 
-void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
+int cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
 {
     memset(v, 0, sizeof *v);
     v->sim = sim;
     v->stiffness = 1;
+    v->ik_joint = -1;
     const cloth_scene *sc = cloth_sim_scene(sim);
     for (int f = 0; f < CLOTH_FAMILIES; f++)
         v->k_scene[f] = sc->material.k[f];
@@ -573,6 +738,16 @@ void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
     const cloth_mesh *m = cloth_sim_mesh(sim);
     double cell = m->n > 1 ? sqrt(m->area > 0 ? 2 * m->area / fmax(1, m->n_tris) : 0) : 0;
     v->pick_radius = cell > 0 ? 0.4 * cell : 0.05 * fmax(m->rest_diag, 1e-3);
+    v->avatar = cloth_sim_avatar(sim);
+    if (!v->avatar)
+        return 0;
+    v->body_n = cloth_avatar_surface_size(v->avatar, &v->body_tris, &v->body_n_tris);
+    v->n_effectors = CLOTH__VIEW_EFFECTORS;
+    v->body_x = malloc(sizeof(double) * 3 * (size_t)v->body_n);
+    if (!v->body_x)
+        return -1;
+    cloth_avatar_surface(v->avatar, v->body_x);
+    return 0;
 }
 
 /* The controls' current values, the pins and the flags, into o. */
@@ -607,6 +782,10 @@ static void add_state(const cloth__viewer *v, cJSON *o)
     cJSON_AddBoolToObject(o, "frozen", v->frozen);
     cJSON_AddBoolToObject(o, "diverged", v->diverged);
     cJSON_AddNumberToObject(o, "grabbed", cloth_sim_grabbed(v->sim));
+    if (v->ik_joint >= 0)
+        cJSON_AddStringToObject(o, "ik_joint", effectors[v->ik_joint].name);
+    else
+        cJSON_AddNullToObject(o, "ik_joint");
     cJSON_AddNumberToObject(o, "sphere_offset", sc->sphere.offset);
     if (v->replay) {
         cJSON *rp = cJSON_AddObjectToObject(o, "playback");
@@ -646,6 +825,17 @@ char *cloth__viewer_hello(const cloth__viewer *v, double max_fps)
     cJSON *k = cJSON_AddArrayToObject(o, "kernels");
     for (int i = 0; cloth_kernel_name(i); i++)
         cJSON_AddItemToArray(k, cJSON_CreateString(cloth_kernel_name(i)));
+    if (v->body_n > 0) {
+        cJSON *b = cJSON_AddObjectToObject(o, "body");
+        cJSON_AddNumberToObject(b, "n", v->body_n);
+        cJSON_AddItemToObject(b, "triangles", cJSON_CreateIntArray(v->body_tris,
+                                                                   3 * v->body_n_tris));
+    } else {
+        cJSON_AddNullToObject(o, "body");
+    }
+    cJSON *e = cJSON_AddArrayToObject(o, "effectors");
+    for (int i = 0; i < v->n_effectors; i++)
+        cJSON_AddItemToArray(e, cJSON_CreateString(effectors[i].name));
     if (v->replay) {
         cJSON *rp = cJSON_AddObjectToObject(o, "replay");
         cJSON_AddNumberToObject(rp, "frames", v->replay_samples);
@@ -676,7 +866,8 @@ size_t cloth__viewer_metrics(const cloth__viewer *v, const cloth_frame *f, char 
 
 size_t cloth__viewer_frame_floats(const cloth__viewer *v)
 {
-    return 3 * (size_t)cloth_sim_mesh(v->sim)->n + 4;
+    return 3 * (size_t)cloth_sim_mesh(v->sim)->n + 4 + 3 * (size_t)v->body_n +
+           3 * (size_t)v->n_effectors;
 }
 
 void cloth__viewer_positions(const cloth__viewer *v, float *out)
@@ -690,4 +881,14 @@ void cloth__viewer_positions(const cloth__viewer *v, float *out)
     for (int k = 0; k < 3; k++)
         out[3 * n + k] = (float)c[k];
     out[3 * n + 3] = (float)radius;
+    float *body = out + 3 * n + 4;
+    for (int i = 0; i < 3 * v->body_n; i++)
+        body[i] = (float)v->body_x[i];
+    float *ends = body + 3 * v->body_n;
+    for (int e = 0; e < v->n_effectors; e++) {
+        double p[3] = {0, 0, 0};
+        cloth_avatar_joint(v->avatar, effectors[e].name, p, NULL);
+        for (int k = 0; k < 3; k++)
+            ends[3 * e + k] = (float)p[k];
+    }
 }

@@ -4,25 +4,36 @@
  *
  * Server -> page
  *   text   {"type":"hello", n, nx, ny, triangles, rest, kernels, pick_radius, max_fps,
- *           ...state}
- *   text   {"type":"state", params, pins, frozen, diverged, grabbed, sphere_offset}
+ *           body, effectors, ...state}
+ *          body: null, or {"n": vertices, "triangles": [3 per triangle]}, the avatar's
+ *          drawing surface (or a replay's body.obj); effectors: the joints a page may
+ *          pull by IK (["l_wrist", "r_wrist", "l_ankle", "r_ankle"]), [] without a live
+ *          avatar
+ *   text   {"type":"state", params, pins, frozen, diverged, grabbed, ik_joint,
+ *           sphere_offset}   ik_joint: the effector a page holds, or null
  *   binary Float32Array: 3n positions, then the sphere's centre and radius (4 numbers,
- *          zeros when there is no sphere), once per frame (none once the run diverged)
+ *          zeros when there is no sphere), then 3 body.n body positions, then 3 per
+ *          effector its joint's position, once per frame (none once the run diverged)
  *   text   {"type":"frame", frame, time, drift, stretch_max, iterations, wall_ms, frozen}
  *   text   {"type":"error", message}  a refused message, or a diverged run
  * Page -> server (JSON objects; any other key is refused)
  *   {"type":"set","name":NAME,"value":V}     gravity, wind_x, wind_z, stiffness, damping,
  *                                            sphere_radius, kernel, substeps, iterations
  *   {"type":"grab","origin":[x,y,z],"dir":[x,y,z]}   -> {"type":"grab","vertex":i|-1}
+ *          or, when the ray passes an effector nearer than any cloth vertex,
+ *          {"type":"grab","vertex":-1,"joint":NAME}: the page then holds that joint
  *   {"type":"drag","origin":[..],"dir":[..]}   {"type":"release"}
+ *          dragging a joint sets its IK target (cloth_drag_point); every frame until it
+ *          is reached the clock calls cloth_avatar_ik towards it (at most
+ *          avatar.ik_max_step a call), an input recorded like the others
  *   {"type":"pin","vertex":i,"on":true|false}
  *   {"type":"reset"}   {"type":"freeze","on":true|false}
  * A bad message gets an error reply and changes nothing.
  *
  * Replaying a recording (cloth serve --replay DIR) the sim only holds the positions of
  * the sample shown; hello adds "replay":{frames, fps}, state adds
- * "playback":{frame, playing}, the frame message's "frame" is the sample's, and the page
- * may send only
+ * "playback":{frame, playing}, the frame message's "frame" is the sample's (the body's
+ * too, from body.pc2 when the recording has one), and the page may send only
  *   {"type":"play","on":true|false}   {"type":"seek","frame":k} */
 #ifndef CLOTH_APP_COMMANDS_H
 #define CLOTH_APP_COMMANDS_H
@@ -33,6 +44,7 @@
 
 #define CLOTH__REPLY_MAX 1024   /* longest reply text, NUL included                   */
 #define CLOTH__VIEW_KERNELS 16  /* kernels whose own stiffness the viewer scales      */
+#define CLOTH__VIEW_EFFECTORS 4 /* joints a page may pull by IK                       */
 
 /* The viewer's state beside the sim. */
 typedef struct cloth__viewer {
@@ -52,6 +64,19 @@ typedef struct cloth__viewer {
     int replay_samples;
     double replay_dt;           /* seconds between two samples                        */
     int playing;                /* 1: the clock moves to the next sample              */
+
+    /* the body: the live avatar's, or a replay's body.pc2 */
+    cloth_avatar *avatar;       /* the sim's avatar (not in a replay), or NULL        */
+    int body_n, body_n_tris;    /* the drawing surface's vertices and triangles       */
+    const int *body_tris;
+    double *body_x;             /* the body's positions now (3 body_n)                */
+    cloth_pc2 *body_replay;     /* --replay: body.pc2, or NULL                        */
+    float *body_sample;         /* one sample of it                                   */
+    int n_effectors;            /* CLOTH__VIEW_EFFECTORS with a live avatar, else 0   */
+    int ik_joint;               /* the effector a page holds (index), or -1           */
+    int ik_pending;             /* 1: its target is not reached yet                   */
+    double ik_target[3];        /* where it is pulled                                 */
+    double ik_p1[3], ik_o1[3], ik_dir1[3], ik_dist; /* the grab, for cloth_drag_point */
 } cloth__viewer;
 
 /* What one message does beyond the sim: a reply for the sender, and what every page
@@ -62,14 +87,20 @@ typedef struct cloth__reply {
     int positions_changed;      /* positions changed outside a frame (reset)          */
 } cloth__reply;
 
-/* Starts a viewer on sim: not frozen, stiffness 1, the pick radius from the mesh. */
-void cloth__viewer_init(cloth__viewer *v, cloth_sim *sim);
+/* Starts a viewer on sim: not frozen, stiffness 1, the pick radius from the mesh, and
+ * the avatar's body when the scene has one.  -1 when out of memory (then free it). */
+int cloth__viewer_init(cloth__viewer *v, cloth_sim *sim);
 
 /* Makes v play the recording r (its points: the sim's vertices), dt seconds a sample,
  * from sample 0, playing.  -1 when the counts differ or memory runs out. */
 int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt);
 
-/* Frees what the viewer allocated (the replay's sample). */
+/* Adds a replay's body: body.pc2 (as many samples as the cloth's) and the triangles of
+ * body.obj (n_tris, indices below the cache's points; kept, not copied).  -1 when they
+ * do not fit or memory runs out. */
+int cloth__viewer_replay_body(cloth__viewer *v, cloth_pc2 *body, const int *tris, int n_tris);
+
+/* Frees what the viewer allocated (the replay's samples, the body's positions). */
 void cloth__viewer_free(cloth__viewer *v);
 
 /* Carries out one decoded message from page (any token naming the sender; compared with
@@ -99,7 +130,8 @@ char *cloth__viewer_state(const cloth__viewer *v);
 size_t cloth__viewer_metrics(const cloth__viewer *v, const cloth_frame *f, char *buf,
                              size_t size);
 
-/* Floats in the binary frame: 3n positions, the sphere's centre and radius. */
+/* Floats in the binary frame: 3n positions, the sphere's centre and radius, the body's
+ * 3 body_n positions and the effectors' 3 n_effectors. */
 size_t cloth__viewer_frame_floats(const cloth__viewer *v);
 void cloth__viewer_positions(const cloth__viewer *v, float *out);
 

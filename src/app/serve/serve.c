@@ -77,6 +77,9 @@ void cloth_default_serve_def(cloth_serve_def *def)
     def->log = stdout;
     def->session = NULL;
     def->replay = NULL;
+    def->replay_body = NULL;
+    def->body_tris = NULL;
+    def->body_n_tris = 0;
 }
 
 /* ----------------------------------------------------------------- sending */
@@ -380,12 +383,22 @@ cloth_status cloth_serve(cloth_sim *sim, const cloth_serve_def *def, cloth_error
     server s;
     memset(&s, 0, sizeof s);
     s.def = *def;
-    cloth__viewer_init(&s.view, sim);
+    if (cloth__viewer_init(&s.view, sim) != 0) {
+        cloth__viewer_free(&s.view);
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for the body");
+    }
     s.view.session = def->session;
     if (def->replay && cloth__viewer_replay(&s.view, def->replay, 1 / def->max_fps) != 0) {
         cloth__viewer_free(&s.view);
         return cloth__fail(err, CLOTH_EINVAL, "the recording does not fit the mesh (or out of "
                            "memory)");
+    }
+    if (def->replay && def->replay_body &&
+        cloth__viewer_replay_body(&s.view, def->replay_body, def->body_tris,
+                                  def->body_n_tris) != 0) {
+        cloth__viewer_free(&s.view);
+        return cloth__fail(err, CLOTH_EINVAL, "the body's recording does not fit the cloth's "
+                           "(its samples) or its triangles (or out of memory)");
     }
     s.frame_len = sizeof(float) * cloth__viewer_frame_floats(&s.view);
     s.frame_buf = calloc(1, LWS_PRE + s.frame_len);

@@ -14,6 +14,9 @@ typedef struct cloth_serve_def {
     cloth_session *session;     /* records the pages' inputs and the frames, or NULL  */
     cloth_pc2 *replay;          /* a recording to play instead of stepping, or NULL;
                                  * max_fps is then its frame rate                     */
+    cloth_pc2 *replay_body;     /* with replay: the body's recording, or NULL         */
+    const int *body_tris;       /* ... and its triangles (body.obj)                   */
+    int body_n_tris;
 } cloth_serve_def;
 
 /* port 8080, web_dir "src/app/serve/web", 60 frames/s, log stdout, no session. */

@@ -1,6 +1,8 @@
 // The page of `cloth serve`: draws the frames the C kernels stream, sends the controls,
 // and turns a left-drag into camera rays for the library's picking (the mass-spring cloth paper).
-// Protocol: see src/serve.c.
+// Protocol: see src/app/serve/commands.h.  With an [avatar] the body's surface comes in
+// every binary frame after the cloth's; a left-drag that starts on a hand or a foot
+// pulls it, and the server poses the body by CCD IK (cloth_avatar_ik).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import GUI from 'lil-gui';
@@ -48,6 +50,13 @@ const grabMarker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 8),
   new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 }));
 grabMarker.visible = false;
 scene.add(grabMarker);
+// Lambert shading: the body has ten thousand triangles, and a browser without a GPU
+// (software WebGL) draws it noticeably faster than with the cloth's physical material
+const bodyMaterial = new THREE.MeshLambertMaterial({ color: 0xb9a58f });
+let bodyMesh = null;
+const effectorMaterial = new THREE.MeshStandardMaterial({ color: 0x55ccff, emissive: 0x113344 });
+const heldMaterial = new THREE.MeshStandardMaterial({ color: 0xffdd33, emissive: 0x664400 });
+let effectorMarkers = [];
 
 // ---------------------------------------------------------------------- state
 const viewer = {            // also the browser test's window onto the page
@@ -60,14 +69,19 @@ const viewer = {            // also the browser test's window onto the page
   simFrames: 0,             // frames with a new frame number
   fps: 0,                   // simulated frames per second received, over the last second
   renderFps: 0,             // frames drawn per second by the browser
+  shownFrames: 0,           // draws that showed a binary frame not drawn before
   errors: [],               // error messages from the server
   grabbed: -1,
+  body: null,               // Float32Array 3 body.n: the body's surface in the latest frame
+  effectors: {},            // joint name -> [x, y, z] of the ends a drag may pull
+  ikJoint: null,            // the joint this page holds, or null
   connected: false,
 };
 window.clothViewer = viewer;
 viewer.send = (msg) => send(msg);
 
 let clothMesh = null;
+let freshFrame = false;     // a binary frame arrived since the last draw
 let ws = null;
 const history = [];         // [stretch_max, drift] per frame for the plot
 const HISTORY = 300;
@@ -92,7 +106,7 @@ function connect() {
     if (msg.type === 'hello') onHello(msg);
     else if (msg.type === 'state') onState(msg);
     else if (msg.type === 'frame') onMetrics(msg);
-    else if (msg.type === 'grab') viewer.grabbed = msg.vertex;
+    else if (msg.type === 'grab') { viewer.grabbed = msg.vertex; viewer.ikJoint = msg.joint ?? null; }
     else if (msg.type === 'error') showError(msg.message);
   };
 }
@@ -127,8 +141,69 @@ function onHello(msg) {
   controls.update();
   grid.position.y = center.y - 1.6 * radius;
 
+  buildBody(msg);
   buildGui(msg);
   onState(msg);
+}
+
+// The avatar's surface (positions from the frames) and a marker on each end a drag may
+// pull; the camera frames the whole body on the first frame that has it.
+let frameBody = false;
+function buildBody(msg) {
+  if (bodyMesh) { scene.remove(bodyMesh); bodyMesh.geometry.dispose(); bodyMesh = null; }
+  effectorMarkers.forEach((m) => scene.remove(m));
+  effectorMarkers = [];
+  viewer.body = null;
+  viewer.effectors = {};
+  if (!msg.body) return;
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * msg.body.n), 3));
+  geometry.setIndex(msg.body.triangles);
+  bodyMesh = new THREE.Mesh(geometry, bodyMaterial);
+  bodyMesh.frustumCulled = false; // no bounding sphere to recompute every frame
+  bodyMesh.visible = false;
+  scene.add(bodyMesh);
+  for (const name of msg.effectors) {
+    const m = new THREE.Mesh(new THREE.SphereGeometry(0.045, 16, 8), effectorMaterial);
+    m.name = name;
+    scene.add(m);
+    effectorMarkers.push(m);
+  }
+  frameBody = true;
+  document.getElementById('help').textContent = msg.replay ? document.getElementById('help').textContent
+    : 'left-drag: pull the cloth, or a hand or foot (blue) to pose the body · right-drag: orbit · wheel: zoom';
+}
+
+function updateBody(data, offset) {
+  const h = viewer.hello;
+  if (!bodyMesh) return;
+  viewer.body = data.subarray(offset, offset + 3 * h.body.n);
+  const attr = bodyMesh.geometry.getAttribute('position');
+  attr.array.set(viewer.body);
+  attr.needsUpdate = true;
+  bodyMesh.geometry.computeVertexNormals();
+  bodyMesh.visible = true;
+  let at = offset + 3 * h.body.n;
+  const held = viewer.state ? viewer.state.ik_joint : null;
+  h.effectors.forEach((name, e) => {
+    const p = Array.from(data.subarray(at + 3 * e, at + 3 * e + 3));
+    viewer.effectors[name] = p;
+    effectorMarkers[e].position.set(p[0], p[1], p[2]);
+    effectorMarkers[e].material = name === held ? heldMaterial : effectorMaterial;
+  });
+  if (frameBody) {
+    // the body and the cloth in view, from the front and a little above
+    frameBody = false;
+    const box = new THREE.Box3().setFromBufferAttribute(attr);
+    box.union(new THREE.Box3().setFromBufferAttribute(clothMesh.geometry.getAttribute('position')));
+    const center = box.getCenter(new THREE.Vector3());
+    const size = box.getSize(new THREE.Vector3());
+    const radius = 0.5 * Math.max(size.x, size.y, size.z);
+    controls.target.copy(center);
+    camera.position.set(center.x + 0.9 * radius, center.y + 0.35 * radius, center.z + 3.0 * radius);
+    controls.update();
+    grid.position.y = box.min.y;
+  }
 }
 
 function onFrame(data) {
@@ -136,6 +211,7 @@ function onFrame(data) {
   const n = viewer.hello.n;
   for (let i = 0; i < 3 * n; i++) if (!(Math.abs(data[i]) < 1e4)) return; // not drawable
   viewer.binaryFrames++;
+  freshFrame = true;
   viewer.positions = data.subarray(0, 3 * n);
   viewer.sphere = Array.from(data.subarray(3 * n, 3 * n + 4));
   const attr = clothMesh.geometry.getAttribute('position');
@@ -147,6 +223,7 @@ function onFrame(data) {
   sphereMesh.visible = r > 0;
   sphereMesh.position.set(cx, cy, cz);
   sphereMesh.scale.setScalar(Math.max(r, 1e-3));
+  updateBody(data, 3 * n + 4);
   updatePins();
 }
 
@@ -325,6 +402,7 @@ function buildGui(h) {
 // Controls follow the server's values (after Reset, a kernel switch, another page).
 function onState(msg) {
   viewer.state = msg;
+  if (msg.ik_joint === null) viewer.ikJoint = null;
   if (msg.playback) {
     if (ctl.play) ctl.play.name(msg.playback.playing ? 'Pause' : 'Play');
     showReplayFrame(msg.playback.frame);
@@ -377,6 +455,7 @@ const endDrag = (ev) => {
   if (pendingDrag) { send({ type: 'drag', ...pendingDrag }); pendingDrag = null; }
   send({ type: 'release' });
   viewer.grabbed = -1;
+  viewer.ikJoint = null;
 };
 renderer.domElement.addEventListener('pointerup', endDrag);
 renderer.domElement.addEventListener('pointercancel', endDrag);
@@ -388,6 +467,21 @@ viewer.project = (i) => {
   const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
   const rect = renderer.domElement.getBoundingClientRect();
   return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+};
+
+// The screen position (CSS pixels) of a world point, for the browser test.
+viewer.projectPoint = (q) => {
+  const v = new THREE.Vector3(q[0], q[1], q[2]).project(camera);
+  const rect = renderer.domElement.getBoundingClientRect();
+  return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+};
+
+// The point under screen position (x, y) as far from the camera as world point p (what
+// the server drags a held point to, cloth_drag_point with a still camera), for the test.
+viewer.pointUnder = (x, y, p) => {
+  const { origin, dir } = rayAt({ clientX: x, clientY: y });
+  const d = Math.hypot(p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]);
+  return [0, 1, 2].map((k) => origin[k] + d * dir[k]);
 };
 
 // The camera's position and distance to its target, for the browser test.
@@ -412,5 +506,13 @@ renderer.setAnimationLoop(() => {
   if (pendingDrag) { send({ type: 'drag', ...pendingDrag }); pendingDrag = null; }
   controls.update();
   renderer.render(scene, camera);
+  if (freshFrame) { viewer.shownFrames++; freshFrame = false; }
 });
+
+// Puts the camera at position looking at target, for screenshots.
+viewer.setCamera = (position, target) => {
+  controls.target.set(...target);
+  camera.position.set(...position);
+  controls.update();
+};
 connect();
