@@ -70,10 +70,11 @@ static void raise_hand(cloth_sim *sim, double up)
  * field differs from it by up to half a cell, README Avatar.) */
 
 /* The hand rises into the patch by more than the 5 mm gap within one step while the
- * patch is held where it is: every stage of the continuation keeps every gap positive
- * (at or above g^/10, what the rule keeps for gaps above it), by the kernels' distance
- * and by the exact one, and the body stops short of its pose (it cannot get there
- * without passing through the vertices). */
+ * patch is held where it is: every stage of the continuation keeps every gap positive,
+ * and the smallest gap m at least min(g^/10, m_before/2) (the rule: a gap above g^/10
+ * keeps max(eta g, g^/10), one below keeps half), by the kernels' distance and by the
+ * exact one, and the body stops short of its pose (it cannot get there without passing
+ * through the vertices). */
 START_TEST(continuation_stages_keep_gaps_positive)
 {
     cloth_sim *sim = patch(collisions[_i]);
@@ -88,14 +89,17 @@ START_TEST(continuation_stages_keep_gaps_positive)
     cloth__newton_prepare(w, sim, sim->scene.run.dt);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     ck_assert(w->body_s == 0);
-    double last_s = 0;
+    double last_s = 0, last_g = before, least = 0.1 * sim->scene.newton.dhat;
     for (int k = 0; k < 100; k++) {
         cloth__newton_body_advance(w, sim, w->x);
         double g = smallest_gap(sim, w->x, &w->body_pose, &exact);
-        ck_assert_msg(g >= 0.1 * sim->scene.newton.dhat * (1 - 1e-9) && (_i == 1 || exact > 0),
-                      "stage %d at s = %g: gap %g (exact %g)", k, w->body_s, g, exact);
+        /* each vertex keeps max(eta g, g^/10) of a gap above g^/10 and half of one below */
+        ck_assert_msg(g > 0 && g >= fmin(least, 0.5 * last_g) * (1 - 1e-9) &&
+                      (_i == 1 || exact > 0), "stage %d at s = %g: gap %g (exact %g), before %g",
+                      k, w->body_s, g, exact, last_g);
         ck_assert(w->body_s >= last_s);
         last_s = w->body_s;
+        last_g = g;
     }
     ck_assert_msg(last_s > 0 && last_s < 1, "s = %g", last_s);
     cloth_sim_destroy(sim);

@@ -21,11 +21,13 @@
  *     segment's ends, plus the rotation of the radius): no body part passes over a
  *     vertex between two stages, so the stages are the body's whole path as E sees it;
  *   - every free vertex, held at its iterate x, keeps a gap g(s') >= max(eta g, g^/10) of
- *     its gap g now (or does not get closer at all when g < g^/10): the body never
- *     closes a gap faster than the barrier, whose stiffness grows as the gap shrinks,
- *     can push back; a vertex within g^/10 holds the body until the barrier has pushed it
- *     away.  The gaps at s' are evaluated, not bounded, so a body part that slides along
- *     a vertex (the gap barely changes) does not stop the body.
+ *     its gap g now, or g(s') >= g/2 when g < g^/10: the body never closes a gap faster
+ *     than the barrier, whose stiffness grows as the gap shrinks, can push back, and
+ *     within g^/10 it closes a gap by at most half an iteration (holding it there
+ *     outright, as the sphere's rule does, deadlocks where the cloth's equilibrium gap
+ *     under the springs' load is below g^/10: the walking skirt's hem at the knee).  The
+ *     gaps at s' are evaluated, not bounded, so a body part that slides along a vertex
+ *     (the gap barely changes) does not stop the body.
  *
  * A step converges only once s = 1; a body still short of its pose at the end of a step
  * stays there (the next step starts from it) and the step counts as not converged; the
@@ -139,7 +141,7 @@ static int vertices_keep_gaps(const cloth__newton *w, const cloth_sim *sim, cons
         if (w->dof[i] < 0)
             continue;
         double g0 = w->body_gap[i];
-        double keep = g0 >= least ? fmax(eta * g0, least) : g0;
+        double keep = g0 >= least ? fmax(eta * g0, least) : 0.5 * g0;
         if (cloth__avatar_distance_at(av, posed, x + 3 * i, NULL) - off < keep)
             return 0;
     }
