@@ -22,6 +22,7 @@
     X(spatial_hash) \
     X(stiffness) \
     X(newton) \
+    X(newton_body) \
     X(modes) \
     X(kernels) \
     X(interact) \

@@ -175,19 +175,15 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
     return d;
 }
 
-/* collision = capsules: the nearest posed capsule's distance and outward normal. */
-static double capsule_query(const cloth_avatar *av, const double x[3], double n[3])
+/* The nearest of p's capsules: its signed distance from x and outward unit normal. */
+static double capsules_at(const cloth_avatar *av, const cloth__bt_pose *p, const double x[3],
+                          double n[3])
 {
     double best = HUGE_VAL;
     for (int c = 0; c < av->body.n_caps; c++) {
-        const cloth__capsule *cp = &av->body.cap[c];
-        const cloth__xform *T = &av->now.xf[cp->joint];
-        double a[3], b[3], ab[3], ax[3], ll = 0, s = 0;
-        cloth__mat_vec(T->R, cp->a, a);
-        cloth__mat_vec(T->R, cp->b, b);
+        const double *a = p->cap_a[c], *b = p->cap_b[c];
+        double ab[3], ax[3], ll = 0, s = 0;
         for (int k = 0; k < 3; k++) {
-            a[k] += T->t[k];
-            b[k] += T->t[k];
             ab[k] = b[k] - a[k];
             ax[k] = x[k] - a[k];
             ll += ab[k] * ab[k];
@@ -200,13 +196,86 @@ static double capsule_query(const cloth_avatar *av, const double x[3], double n[
             r += e[k] * e[k];
         }
         r = sqrt(r);
-        if (r - cp->r < best) {
-            best = r - cp->r;
+        if (r - av->body.cap[c].r < best) {
+            best = r - av->body.cap[c].r;
             for (int k = 0; k < 3; k++)
                 n[k] = r > 0 ? e[k] / r : (k == 1);
         }
     }
     return best;
+}
+
+/* collision = capsules: the nearest posed capsule's distance and outward normal. */
+static double capsule_query(const cloth_avatar *av, const double x[3], double n[3])
+{
+    return capsules_at(av, &av->now, x, n);
+}
+
+/* The field's distance at x's rest place in pose p (HUGE_VAL outside every cylinder),
+ * with the weights it used and the field's rest gradient. */
+static double field_at(const cloth_avatar *av, const cloth__bt_pose *p, const double x[3],
+                       cloth__bt_weights *w, double g[3])
+{
+    if (cloth__bt_weights_of(&av->bt, p, x, w) == 0)
+        return HUGE_VAL;
+    double y[3];
+    cloth__bt_to_rest(p, w, x, y);
+    return cloth__sdf_sample(&av->sdf, y, g);
+}
+
+/* Central differences' step (m): small against the field's cells and the blend zones,
+ * large against rounding of distances of order 1 m. */
+#define GRAD_STEP 1e-6
+
+double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p,
+                                 const double x[3], double grad[3])
+{
+    double n[3] = {0, 0, 0}, g[3], d = HUGE_VAL;
+    cloth__bt_weights w;
+    if (av->def.collision == CLOTH_AVATAR_SDF)
+        d = field_at(av, p, x, &w, g);
+    if (d == HUGE_VAL) {
+        d = capsules_at(av, p, x, n);
+    } else if (grad && (w.n == 1 || w.w[0] == 1 || w.w[1] == 1)) {
+        /* rigid: d(R^T (x - t)), gradient R grad f */
+        cloth__mat_vec(p->xf[w.joint[w.n == 1 || w.w[0] == 1 ? 0 : 1]].R, g, n);
+    } else if (grad) {
+        /* a blend: y = sum w_k(x) T_k^-1 x, whose Jacobian has the weights' gradients
+         * too (the carried normal sum w_k R_k grad f misses them, by O(1) at a bent
+         * joint), so the gradient of what the kernels see is taken by differences */
+        for (int k = 0; k < 3; k++) {
+            double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, gg[3];
+            cloth__bt_weights ww;
+            xp[k] += GRAD_STEP;
+            xm[k] -= GRAD_STEP;
+            double fp = field_at(av, p, xp, &ww, gg), fm = field_at(av, p, xm, &ww, gg);
+            n[k] = fp == HUGE_VAL || fm == HUGE_VAL ? 0 : (fp - fm) / (2 * GRAD_STEP);
+        }
+    }
+    if (grad)
+        memcpy(grad, n, sizeof n);
+    return d;
+}
+
+void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
+                                const cloth__pose *b, double s, cloth__pose *out)
+{
+    if (s <= 0 || s >= 1) {
+        *out = s <= 0 ? *a : *b;
+        return;
+    }
+    *out = *a;
+    for (int k = 0; k < 3; k++)
+        out->root[k] = a->root[k] + s * (b->root[k] - a->root[k]);
+    for (int j = 0; j < av->body.skel.n; j++) {
+        double D[9], axis[3], turn[9];
+        cloth__mat_tmul(a->rot[j], b->rot[j], D); /* R_a^T R_b */
+        double angle = cloth__rot_angle(D, axis);
+        if (angle == 0)
+            continue;
+        cloth__rot_axis_angle(axis, s * angle, turn);
+        cloth__mat_mul(a->rot[j], turn, out->rot[j]);
+    }
 }
 
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3])

@@ -70,4 +70,22 @@ double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3])
  * no gradient when x is outside every cylinder. */
 double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3]);
 
+/* The body's signed distance at x with the body in the posed state p (any pose of this
+ * avatar's skeleton, cloth__bt_set_pose), by def.collision, and the gradient of that
+ * function of x into grad (may be NULL): sdf, the field at x's rest place (outside every
+ * cylinder the exact distance to p's capsules), gradient R_j grad f in a rigid zone and
+ * by central differences in a blend zone, where the weights vary with x; capsules, the
+ * exact distance min_c (|x - seg_c| - r_c) to p's capsules, continuous and 1-Lipschitz,
+ * gradient the unit vector from the nearest segment point.  (sdf is discontinuous where
+ * the back-transform's winner changes between two rigid bones inside a bend:
+ * backtransform.h.) */
+double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p,
+                                 const double x[3], double grad[3]);
+
+/* The pose a fraction s of the way from a to b: each joint's local rotation turned by s
+ * times the angle of R_a^T R_b about that rotation's axis (the geodesic), the root's
+ * translation interpolated; s = 0 gives a and s = 1 gives b exactly. */
+void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
+                                const cloth__pose *b, double s, cloth__pose *out);
+
 #endif

@@ -67,6 +67,7 @@
  *                         damping, barriers; the set-up of a step (cloth__newton_prepare)
  *   newton_contacts.c     mesh adjacency, the active barrier terms and their gaps, the
  *                         initial-state check, the sphere's continuation within a step
+ *   newton_body.c         the avatar's body: its gap, and its continuation within a step
  *   newton_kappa.c        the barrier stiffness rules: fixed, IPC, dynamic
  *   newton_friction.c     IPC's lagged friction: stencils at step start, its potential
  *   newton_line_search.c  the feasibility filter and Armijo backtracking
@@ -127,7 +128,7 @@ static void predict(cloth__newton *w, const cloth_sim *sim, double h)
     cloth__newton_prepare(w, sim, h);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     cloth__newton_start_outside_sphere(w, sim);
-    cloth__newton_start_outside_body(w, sim);
+    cloth__newton_body_start_outside(w, sim);
 }
 
 /* Assemble: E, grad E and the Newton matrix H at the iterate. */
@@ -273,6 +274,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         cloth_status st;
         t[0] = cloth__newton_now_ms();
         cloth__newton_advance_obstacles(w, sim, w->x);
+        cloth__newton_body_advance(w, sim, w->x);
         if ((st = assemble(w, sim, &it, err)) != CLOTH_OK)
             return st;
         t[1] = cloth__newton_now_ms();
@@ -287,11 +289,13 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */
         seen = it.alpha > 0 ? w->eval : it.seen;
-        converged = log_iteration(w, sim, &it, tol, stats) && w->sphere_s >= 1;
-        if (it.alpha == 0 && w->sphere_s >= 1)
+        int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
+        converged = log_iteration(w, sim, &it, tol, stats) && placed;
+        if (it.alpha == 0 && placed)
             break; /* no descent possible: not converged, unless dx was already small */
     }
     memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
+    cloth__newton_body_end(w);
     stats->not_converged = !converged;
     update_velocities(w, sim, h);
     w->measured = seen;
@@ -334,6 +338,7 @@ static void newton_start(cloth_sim *sim, void *work)
     w->ipc_prev_gap = INFINITY;
     memcpy(w->sphere_from, sim->sphere_c, sizeof w->sphere_from);
     cloth__newton_begin_obstacles(w);
+    cloth__newton_body_start(w, sim);
     w->pair_overflows = 0;
     w->contact_overflows = 0;
     w->pattern_overflows = 0;
@@ -374,6 +379,7 @@ static void newton_destroy(void *work)
     free(w->grad);
     free(w->grad_b);
     free(w->step);
+    free(w->body_gap);
     cloth__newton_system_destroy(w);
     cloth__spatial_hash_destroy(w->hash);
     cloth__broad_phase_destroy(w->bp);
@@ -432,7 +438,8 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
     w->grad = malloc(nd * sizeof(double));
     w->grad_b = malloc(nd * sizeof(double));
     w->step = malloc(nd * sizeof(double));
-    return w->x_n && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
+    w->body_gap = malloc(((size_t)w->n + 1) * sizeof(double));
+    return w->body_gap && w->x_n && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
            w->v_last && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
            w->grad && w->grad_b && w->step;
 }
@@ -505,6 +512,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
         return st;
     }
     cloth__newton_set_auto_kappa(w, sim);
+    cloth__newton_body_start(w, sim);
     *work = w;
     return CLOTH_OK;
 

@@ -2,7 +2,7 @@
  * decides which vertex pairs may touch, the collection of active terms at an x (the
  * obstacles, self-contact by vertex pairs or by point-triangle and edge-edge pairs, the
  * strain limits), the feasibility of the initial state, and the moving sphere's
- * continuation within a step.
+ * continuation within a step (the body's is newton_body.c's).
  *
  * Self-contact, newton.contact = full (IPC's contact set): every point-triangle and
  * edge-edge pair that shares no vertex and whose distance d (between the closed
@@ -239,7 +239,7 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, cons
         if (s->floor.enabled &&
             cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
-        if (sim->avatar && cloth__newton_body_gap(sim, x + 3 * i, NULL, NULL) < nd->dhat)
+        if (sim->avatar && cloth__newton_body_gap(w, sim, x + 3 * i, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_BODY, i, -1, -1);
     }
     if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
@@ -270,7 +270,7 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
     case CLOTH__CONTACT_FLOOR:
         return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
     case CLOTH__CONTACT_BODY:
-        return cloth__newton_body_gap(sim, xa, grad, hess);
+        return cloth__newton_body_gap(w, sim, xa, grad, hess);
     case CLOTH__CONTACT_PAIR:
         return cloth__gap_pair(xa, x + 3 * c->b, s->material.thickness, grad, hess);
     case CLOTH__CONTACT_PT:
@@ -429,34 +429,6 @@ void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
             n[1] = 1;
         for (int c = 0; c < 3; c++)
             xi[c] = w->sphere_c[c] + r * n[c];
-    }
-}
-
-double cloth__newton_body_gap(const cloth_sim *sim, const double x[3], double *grad,
-                              double *hess)
-{
-    double n[3] = {0, 0, 0}, d = cloth__avatar_field(sim->avatar, x, n);
-    if (d == HUGE_VAL)
-        d = cloth__avatar_distance(sim->avatar, x);
-    if (grad)
-        memcpy(grad, n, sizeof n);
-    if (hess)
-        memset(hess, 0, 9 * sizeof(double));
-    return d - sim->scene.avatar.offset;
-}
-
-/* The body moved to where it is at the step's end before the step (sim.c); the barrier
- * keeps vertices out of a body that then stands still, so those the move left inside
- * are put outside first (no continuation within the step, unlike the sphere's). */
-void cloth__newton_start_outside_body(cloth__newton *w, const cloth_sim *sim)
-{
-    if (!sim->avatar || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
-        return;
-    double to = sim->scene.avatar.offset + 0.5 * sim->scene.newton.dhat;
-    for (int i = 0; i < w->n; i++) {
-        double n[3];
-        if (w->dof[i] >= 0 && cloth__newton_body_gap(sim, w->x + 3 * i, NULL, NULL) <= 0)
-            cloth__avatar_push_out_to(sim->avatar, w->x + 3 * i, to, n);
     }
 }
 

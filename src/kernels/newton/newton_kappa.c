@@ -94,7 +94,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
             cloth__gap_sphere(xa, w->sphere_c, sim->scene.sphere.radius,
                               sim->scene.sphere.offset, dir, NULL);
         else if (c->kind == CLOTH__CONTACT_BODY)
-            cloth__newton_body_gap(sim, xa, dir, NULL);
+            cloth__newton_body_gap(w, sim, xa, dir, NULL);
         else
             cloth__gap_floor(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
         elastic_block(w, m, x, ab, 1, H);

@@ -104,20 +104,39 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
     return alpha;
 }
 
-/* The body's gap is g = field - offset, Lipschitz with a constant of at most
- * BODY_LIPSCHITZ along a straight path (a distance is 1-Lipschitz; the trilinear field
- * and the blend of transforms add to it), so along x + alpha d it stays at or above
- * eta g0 for alpha <= (1 - eta) g0 / (L |d|): conservative, no root to find. */
-#define BODY_LIPSCHITZ 2.0
+/* The body's gap g = d - offset (newton_body.c) is Lipschitz with a constant L along a
+ * straight path (cloth__newton_body_lipschitz): from a point at gap g it cannot fall
+ * below eta g0 within a further (g - eta g0) / (L |d|) of alpha.  Conservative
+ * advancement along x + alpha d: from alpha = 0, step by that much and evaluate the gap
+ * there, until alpha reaches `upto` (feasible all the way) or the advance stalls; a
+ * vertex moving out of the body gains gap at every step, so its steps grow
+ * geometrically, where the one bound from g0 alone (the first step) would hold a vertex
+ * near the skin to a fraction of its gap whichever way it moves. */
+#define BODY_ADVANCES 24
 
-static double body_alpha(const cloth_sim *sim, const double x[3], const double d[3],
-                         double eta)
+static double body_alpha(const cloth__newton *w, const cloth_sim *sim, const double x[3],
+                         const double d[3], double eta, double upto)
 {
     double len = sqrt(cloth__dot3(d, d));
     if (len == 0)
         return INFINITY;
-    double g0 = cloth__newton_body_gap(sim, x, NULL, NULL);
-    return g0 <= 0 ? 0 : (1 - eta) * g0 / (BODY_LIPSCHITZ * len);
+    double speed = cloth__newton_body_lipschitz(sim) * len;
+    double g0 = cloth__newton_body_gap(w, sim, x, NULL, NULL), floor = eta * g0, alpha = 0;
+    if (g0 <= 0)
+        return 0;
+    for (int k = 0; k < BODY_ADVANCES; k++) {
+        double xa[3] = {x[0] + alpha * d[0], x[1] + alpha * d[1], x[2] + alpha * d[2]};
+        double gk = k == 0 ? g0 : cloth__newton_body_gap(w, sim, xa, NULL, NULL);
+        if (!(gk > floor))
+            break; /* a gap below the bound: only by rounding, or a discontinuity */
+        double next = alpha + (1 - 1e-9) * (gk - floor) / speed;
+        if (next >= upto)
+            return upto;
+        if (next - alpha <= 1e-6 * next)
+            return next; /* stalled: closing in on eta g0 */
+        alpha = next;
+    }
+    return alpha;
 }
 
 /* Largest alpha with every gap >= eta * its gap now and every limited edge under its
@@ -144,7 +163,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
         if (s->floor.enabled)
             amax = fmin(amax, cloth__alpha_floor(xi, di, s->floor.height, s->floor.offset, eta));
         if (sim->avatar)
-            amax = fmin(amax, body_alpha(sim, xi, di, eta));
+            amax = fmin(amax, body_alpha(w, sim, xi, di, eta, fmin(amax, 1.0)));
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, sim, x, dir));

@@ -57,6 +57,7 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
     cloth__newton_begin_obstacles(w);
+    cloth__newton_body_begin(w, sim);
     memcpy(w->x_n, sim->x, bytes);
     memcpy(w->v_n, sim->v, bytes);
     memcpy(w->x_hat, sim->x, bytes);

@@ -4,6 +4,7 @@
 #ifndef CLOTH_NEWTON_WORK_H
 #define CLOTH_NEWTON_WORK_H
 
+#include "body/avatar.h"
 #include "kernels/newton/newton.h"
 #include "linalg/dense.h"
 #include "linalg/sparse.h"
@@ -123,6 +124,15 @@ struct cloth__newton {
     double sphere_from[3];      /* its centre at the step's start                     */
     double sphere_c[3];         /* its centre for E now                               */
     double sphere_s;            /* progress from sphere_from to sim->sphere_c, 0..1   */
+
+    /* the avatar's body within a step (newton_body.c) */
+    cloth__pose body_from;      /* its pose where the last step left it               */
+    cloth__pose body_stage;     /* its pose for E now, between body_from and the
+                                 * avatar's pose for the step's end                   */
+    cloth__bt_pose body_pose;   /* body_stage posed (transforms, planes, capsules)    */
+    double body_s;              /* progress from body_from to the avatar's pose, 0..1 */
+    long body_stages;           /* stages the body advanced by, since create          */
+    double *body_gap;           /* n: each vertex's body gap at the stage (scratch)   */
 
     /* contacts */
     cloth__spatial_hash *hash;  /* vertex-pair candidates (contact = vertex)           */
@@ -315,15 +325,36 @@ void cloth__newton_begin_obstacles(cloth__newton *w);
 /* Moves vertices of w->x that rounding left on or inside the sphere at w->sphere_c to
  * g^/2 above it (at a step's start). */
 void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim);
-/* The same for the avatar's body, posed for the step's end: a vertex of w->x at a gap
- * <= 0 goes to g^/2 outside the skin along the field's normal. */
-void cloth__newton_start_outside_body(cloth__newton *w, const cloth_sim *sim);
-
-/* The body's gap at x (g = field - offset, the field's gradient carried into the pose
- * as dg, d2g = 0; outside every cylinder the exact distance to the posed capsules). */
-double cloth__newton_body_gap(const cloth_sim *sim, const double x[3], double *grad,
-                              double *hess);
 void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x);
+
+/* ------------------------------------- the body within a step (newton_body.c) */
+
+/* The body's gap at x with the body at w->body_pose: g = d - avatar.offset, d the
+ * avatar's distance by avatar.collision (avatar.h), its gradient into grad; hess (9) is
+ * 0 (the barrier keeps only the normal part of a contact's Hessian). */
+double cloth__newton_body_gap(const cloth__newton *w, const cloth_sim *sim, const double x[3],
+                              double *grad, double *hess);
+
+/* A bound L of |grad g| along a straight path (1 for capsules, the exact distance; 2 for
+ * the field, README Avatar), for the line search's conservative step. */
+double cloth__newton_body_lipschitz(const cloth_sim *sim);
+
+/* At newton's start: the body where the avatar is (progress 1). */
+void cloth__newton_body_start(cloth__newton *w, const cloth_sim *sim);
+
+/* At a step's start: the body back where the last step left it (progress 0, or 1 when
+ * the avatar has not moved since). */
+void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim);
+
+/* Vertices of w->x at a body gap <= 0 (rounding) go to g^/2 outside (a step's start). */
+void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim);
+
+/* Between Newton iterations: the body moves on toward the avatar's pose as far as the
+ * vertices at x let it. */
+void cloth__newton_body_advance(cloth__newton *w, const cloth_sim *sim, const double *x);
+
+/* At a step's end: the next step starts from the pose reached. */
+void cloth__newton_body_end(cloth__newton *w);
 
 /* Why E is not finite at x (after an evaluation there): a vertex with a non-finite
  * position or prediction, or a term at a gap <= 0; a sentence into buf. */
