@@ -81,8 +81,9 @@ typedef struct cloth__bt_weights {
 
 /* Cylinders, bone lengths and zones from the body; reach (m) widens every cylinder
  * beyond the capsules (at least the skin offset plus what a point may travel in a step).
- * Also writes the surface's skinning weights (the back-transform's at rest) if the body
- * has a surface. */
+ * The mannequin (capsules exact): also writes its surface's skinning weights, the
+ * back-transform's at rest.  An OBJ body keeps its own weights, and each cylinder also
+ * covers the vertices skinned mainly (first weight) to its bone, plus the reach. */
 void cloth__bt_init(cloth__backtransform *bt, cloth__body *body, double reach);
 
 /* The posed planes and transforms of pose. */
