@@ -281,6 +281,13 @@ $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_ben
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 
+# The built-in mannequin as an OBJ body (README, Avatar): surface and skeleton files.
+$(BUILD)/export_mannequin: experiments/avatar/export_mannequin.c $(BUILD)/libcloth.a $(HEADERS)
+	@echo "  LD   $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
+experiments/avatar/mannequin.obj experiments/avatar/mannequin.bvh: $(BUILD)/export_mannequin
+	./$(BUILD)/export_mannequin experiments/avatar/mannequin.obj experiments/avatar/mannequin.bvh
+
 # ------------------------------------------------------------------ install
 # The header, both libraries, the CLI and a pkg-config file.  PREFIX is where the files
 # will live, DESTDIR a staging folder put in front of every path (packagers).  Programs

@@ -140,14 +140,17 @@ typedef struct cloth_floor_def {
 /* avatar.collision: how the kernels find the body (README, Avatar). */
 typedef enum {
     CLOTH_AVATAR_SDF = 0,       /* the rest-pose field through the back-transform     */
-    CLOTH_AVATAR_CAPSULES = 1   /* the posed capsules' exact distance (comparison)    */
+    CLOTH_AVATAR_CAPSULES = 1,  /* the posed capsules' exact distance (comparison)    */
+    CLOTH_AVATAR_ELLIPSOIDS = 2 /* ellipsoid bounds per bone, point-triangle inside   */
 } cloth_avatar_collision;
 
 typedef struct cloth_avatar_def {
     int enabled;                /* set when the scene has an [avatar] section         */
-    int model;                  /* 0: the built-in mannequin (the only model so far)  */
-    double scale;               /* 1: the mannequin's 1.75 m                          */
+    char model[CLOTH_PATH_MAX]; /* "builtin" (the mannequin) or an OBJ surface file   */
+    char skeleton[CLOTH_PATH_MAX]; /* the OBJ body's skeleton (a BVH hierarchy), or "" */
+    double scale;               /* 1: the mannequin's 1.75 m (an OBJ body: its units) */
     char motion[CLOTH_PATH_MAX];/* a BVH clip (relative to the scene), "" for rest    */
+    char pose[CLOTH_PATH_MAX];  /* t | a | arms_raised | a one-frame BVH file         */
     double offset;              /* skin thickness: vertices are kept this far out (m) */
     int sdf_resolution;         /* field cells along the body's box's longest side    */
     cloth_avatar_collision collision;

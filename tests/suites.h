@@ -40,6 +40,7 @@
     X(garment) \
     X(garment_sewing) \
     X(body) \
+    X(body_files) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);

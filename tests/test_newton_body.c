@@ -161,6 +161,21 @@ START_TEST(resting_vertex_balances_gravity_with_the_barrier)
 }
 END_TEST
 
+/* collision = ellipsoids has no distances at the poses between two steps, which the
+ * continuation needs: newton refuses it, naming the key's line. */
+START_TEST(newton_refuses_ellipsoids)
+{
+    cloth_scene s;
+    cloth_error err;
+    ck_assert(cloth_scene_parse(patch_text, "patch.ini", &s, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_set(&s, "avatar.collision=ellipsoids", 1, &err) == CLOTH_OK);
+    cloth_sim *sim = NULL;
+    ck_assert_int_eq(cloth_sim_create(&s, &sim, &err), CLOTH_EINVAL);
+    ck_assert_ptr_null(sim);
+    ck_assert_msg(strstr(err.msg, "--set:1: avatar.collision") != NULL, "%s", err.msg);
+}
+END_TEST
+
 Suite *suite_newton_body(void)
 {
     Suite *s = suite_create("newton_body");
@@ -169,6 +184,7 @@ Suite *suite_newton_body(void)
     tcase_add_loop_test(tc, continuation_stages_keep_gaps_positive, 0, 2);
     tcase_add_loop_test(tc, moving_body_never_leaves_a_vertex_inside, 0, 2);
     tcase_add_test(tc, resting_vertex_balances_gravity_with_the_barrier);
+    tcase_add_test(tc, newton_refuses_ellipsoids);
     suite_add_tcase(s, tc);
     return s;
 }

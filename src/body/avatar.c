@@ -1,6 +1,8 @@
 /* The scene's avatar (avatar.h): built once at creation (mannequin, surface, cylinders,
  * field, clip), posed every step, queried by the kernels without allocating. */
 #include "body/avatar.h"
+#include "body/body_file.h"
+#include "body/trisurf.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -13,13 +15,22 @@
  * into the body within one step (a generous bound: 10 cm). */
 #define REACH_MARGIN 0.10
 
+/* The ellipsoids' margin beyond the offset: blended vertices near a joint leave their
+ * bone's rigid frame by about this much in the clips' bends. */
+#define ELLIPSOID_MARGIN 0.02
+
 static double rest_distance(const double y[3], const void *ctx)
 {
     return cloth__body_distance_rest(ctx, y, NULL);
 }
 
-/* The motion file relative to the scene file's folder. */
-static void motion_path(const char *source, const char *file, char *buf, size_t size)
+static double surface_distance(const double y[3], const void *ctx)
+{
+    return cloth__trisurf_distance(ctx, y);
+}
+
+/* A file named in the scene, relative to the scene file's folder. */
+static void scene_path(const char *source, const char *file, char *buf, size_t size)
 {
     const char *slash = strrchr(source, '/');
     if (file[0] == '/' || !slash)
@@ -28,51 +39,156 @@ static void motion_path(const char *source, const char *file, char *buf, size_t 
         snprintf(buf, size, "%.*s/%s", (int)(slash - source), source, file);
 }
 
+/* The body: the mannequin, or avatar.model's OBJ with avatar.skeleton. */
+static cloth_status make_body(cloth_avatar *av, const char *source, const char **key,
+                              cloth_error *err)
+{
+    const cloth_avatar_def *def = &av->def;
+    if (strcmp(def->model, "builtin") == 0) {
+        if (def->skeleton[0]) {
+            *key = "skeleton";
+            return cloth__fail(err, CLOTH_EINVAL, "the builtin mannequin has its own skeleton "
+                               "(avatar.skeleton goes with an OBJ avatar.model)");
+        }
+        cloth_status st = cloth__mannequin(def->scale, &av->body, err);
+        return st == CLOTH_OK ? cloth__body_surface(&av->body, 24, err) : st;
+    }
+    if (!def->model[0])
+        return cloth__fail(err, CLOTH_EINVAL, "empty: expected builtin or an OBJ file");
+    if (!def->skeleton[0])
+        return cloth__fail(err, CLOTH_EINVAL, "an OBJ body needs avatar.skeleton (a BVH file "
+                           "whose HIERARCHY is its skeleton)");
+    char obj[2 * CLOTH_PATH_MAX], skel[2 * CLOTH_PATH_MAX];
+    scene_path(source, def->model, obj, sizeof obj);
+    scene_path(source, def->skeleton, skel, sizeof skel);
+    /* which file failed: the skeleton is read first */
+    cloth__clip clip;
+    cloth_status st = cloth__bvh_load_skeleton(skel, &clip, err);
+    cloth__clip_free(&clip);
+    if (st != CLOTH_OK) {
+        *key = "skeleton";
+        return st;
+    }
+    st = cloth__body_from_files(obj, skel, def->scale, &av->body, err);
+    if (st != CLOTH_OK && strstr(err->msg, skel) == err->msg)
+        *key = "skeleton";
+    return st;
+}
+
+/* The rest-pose field: the mannequin's capsules (exact), an OBJ body's triangles. */
+static cloth_status make_field(cloth_avatar *av, cloth_error *err)
+{
+    const cloth__body *b = &av->body;
+    const cloth_avatar_def *def = &av->def;
+    /* the rest body's box plus the reach on every side; sdf_resolution cells along its
+     * tallest side */
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    if (b->caps_exact) {
+        for (int c = 0; c < b->n_caps; c++)
+            for (int k = 0; k < 3; k++) {
+                const cloth__capsule *cp = &b->cap[c];
+                lo[k] = fmin(lo[k], fmin(cp->a[k], cp->b[k]) - cp->r);
+                hi[k] = fmax(hi[k], fmax(cp->a[k], cp->b[k]) + cp->r);
+            }
+    } else {
+        for (int i = 0; i < b->n_verts; i++)
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fmin(lo[k], b->verts[3 * i + k]);
+                hi[k] = fmax(hi[k], b->verts[3 * i + k]);
+            }
+    }
+    double pad = def->offset + REACH_MARGIN * def->scale, side = 0;
+    for (int k = 0; k < 3; k++) {
+        lo[k] -= pad;
+        hi[k] += pad;
+        side = fmax(side, hi[k] - lo[k]);
+    }
+    double h = side / def->sdf_resolution;
+    if (b->caps_exact)
+        return cloth__sdf_build(&av->sdf, lo, hi, h, rest_distance, b, err);
+    cloth__trisurf ts;
+    cloth_status st = cloth__trisurf_build(&ts, b->verts, b->tris, b->n_parts, b->part_tri, err);
+    if (st == CLOTH_OK)
+        st = cloth__sdf_build(&av->sdf, lo, hi, h, surface_distance, &ts, err);
+    cloth__trisurf_free(&ts);
+    return st;
+}
+
+/* avatar.pose: a named pose, or a clip of one frame (then played as the motion). */
+static cloth_status make_pose(cloth_avatar *av, const char *source, cloth_error *err)
+{
+    const char *name = av->def.pose;
+    const cloth__skeleton *s = &av->body.skel;
+    cloth__pose_rest(s, &av->fixed);
+    if (!name[0] || strcmp(name, "t") == 0)
+        return CLOTH_OK;
+    if (av->def.motion[0])
+        return cloth__fail(err, CLOTH_EINVAL, "'%s' and avatar.motion '%s': the motion poses "
+                           "the body; set one of the two", name, av->def.motion);
+    size_t len = strlen(name);
+    if (len > 4 && strcmp(name + len - 4, ".bvh") == 0) {
+        char path[2 * CLOTH_PATH_MAX];
+        scene_path(source, name, path, sizeof path);
+        cloth_status st = cloth__bvh_load(path, &av->clip, err);
+        if (st == CLOTH_OK)
+            st = cloth__clip_bind(&av->clip, s, path, err);
+        if (st == CLOTH_OK && av->clip.n_frames != 1)
+            st = cloth__fail(err, CLOTH_EINVAL, "%s: %d frames: a pose is one frame "
+                             "(avatar.motion plays a clip)", path, av->clip.n_frames);
+        return st;
+    }
+    /* the arms turned about the forward axis z from the T pose: down (a) or up */
+    double deg = strcmp(name, "a") == 0 ? -45 : strcmp(name, "arms_raised") == 0 ? 60 : 0;
+    if (deg == 0)
+        return cloth__fail(err, CLOTH_EINVAL, "'%s': expected t, a, arms_raised or a .bvh "
+                           "file of one frame", name);
+    int l = cloth__skeleton_find(s, "l_shoulder"), r = cloth__skeleton_find(s, "r_shoulder");
+    if (l < 0 || r < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "'%s' turns the joints l_shoulder and "
+                           "r_shoulder, which this skeleton lacks", name);
+    cloth__rot_basic(2, deg * M_PI / 180, av->fixed.rot[l]);
+    cloth__rot_basic(2, -deg * M_PI / 180, av->fixed.rot[r]);
+    return CLOTH_OK;
+}
+
 cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *source,
-                                  cloth_avatar **out, cloth_error *err)
+                                  cloth_avatar **out, const char **key, cloth_error *err)
 {
     *out = NULL;
+    *key = "model";
     cloth_avatar *av = calloc(1, sizeof *av);
     if (!av)
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory for the avatar");
     av->def = *def;
     av->ik_max_step = def->ik_max_step;
-    cloth_status st = cloth__mannequin(def->scale, &av->body, err);
-    if (st == CLOTH_OK)
-        st = cloth__body_surface(&av->body, 24, err);
+    cloth_status st = make_body(av, source, key, err);
     if (st != CLOTH_OK)
         goto fail;
+    *key = "collision";
     cloth__bt_init(&av->bt, &av->body, def->offset + REACH_MARGIN * def->scale);
     av->skin = malloc(sizeof(double) * 3 * (size_t)av->body.n_verts);
-    av->skin_sphere = malloc(sizeof(double) * 4 * (size_t)av->body.n_caps);
+    av->skin_sphere = malloc(sizeof(double) * 4 * (size_t)(av->body.n_parts + 1));
     if (!av->skin || !av->skin_sphere) {
         st = cloth__fail(err, CLOTH_ENOMEM, "out of memory for the avatar's surface");
         goto fail;
     }
     if (def->collision == CLOTH_AVATAR_SDF) {
-        /* the rest body's box plus the reach on every side; sdf_resolution cells along
-         * its tallest side */
-        double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-        for (int c = 0; c < av->body.n_caps; c++)
-            for (int k = 0; k < 3; k++) {
-                const cloth__capsule *cp = &av->body.cap[c];
-                lo[k] = fmin(lo[k], fmin(cp->a[k], cp->b[k]) - cp->r);
-                hi[k] = fmax(hi[k], fmax(cp->a[k], cp->b[k]) + cp->r);
-            }
-        double pad = def->offset + REACH_MARGIN * def->scale, side = 0;
-        for (int k = 0; k < 3; k++) {
-            lo[k] -= pad;
-            hi[k] += pad;
-            side = fmax(side, hi[k] - lo[k]);
-        }
-        st = cloth__sdf_build(&av->sdf, lo, hi, side / def->sdf_resolution, rest_distance,
-                              &av->body, err);
-        if (st != CLOTH_OK)
-            goto fail;
+        *key = "sdf_resolution";
+        st = make_field(av, err);
+    } else if (def->collision == CLOTH_AVATAR_ELLIPSOIDS) {
+        st = cloth__ellipsoids_build(&av->ell, &av->body,
+                                     def->offset + ELLIPSOID_MARGIN * def->scale, err);
     }
+    if (st != CLOTH_OK)
+        goto fail;
+    *key = "pose";
+    st = make_pose(av, source, err);
+    if (st != CLOTH_OK)
+        goto fail;
     if (def->motion[0]) {
+        *key = "motion";
         char path[2 * CLOTH_PATH_MAX];
-        motion_path(source, def->motion, path, sizeof path);
+        scene_path(source, def->motion, path, sizeof path);
         st = cloth__bvh_load(path, &av->clip, err);
         if (st == CLOTH_OK)
             st = cloth__clip_bind(&av->clip, &av->body.skel, path, err);
@@ -93,6 +209,7 @@ void cloth__avatar_destroy(cloth_avatar *av)
         return;
     cloth__body_free(&av->body);
     cloth__sdf_free(&av->sdf);
+    cloth__ellipsoids_free(&av->ell);
     cloth__clip_free(&av->clip);
     free(av->skin);
     free(av->skin_sphere);
@@ -106,7 +223,7 @@ static void pose_at(cloth_avatar *av, double t)
     if (av->clip.n_frames > 0)
         cloth__clip_pose(&av->clip, &av->body.skel, t, av->def.scale, &av->pose);
     else
-        cloth__pose_rest(&av->body.skel, &av->pose);
+        av->pose = av->fixed;
 }
 
 void cloth__avatar_move(cloth_avatar *av, double t)
@@ -114,6 +231,8 @@ void cloth__avatar_move(cloth_avatar *av, double t)
     av->prev = av->now;
     pose_at(av, t);
     cloth__bt_set_pose(&av->bt, &av->body, &av->pose, &av->now);
+    if (av->def.collision == CLOTH_AVATAR_ELLIPSOIDS)
+        cloth__avatar_skin(av); /* its triangles as posed */
 }
 
 void cloth__avatar_reset(cloth_avatar *av, double t)
@@ -122,6 +241,8 @@ void cloth__avatar_reset(cloth_avatar *av, double t)
     pose_at(av, t);
     cloth__bt_set_pose(&av->bt, &av->body, &av->pose, &av->now);
     av->prev = av->now;
+    if (av->def.collision == CLOTH_AVATAR_ELLIPSOIDS)
+        cloth__avatar_skin(av);
 }
 
 double cloth__avatar_distance(const cloth_avatar *av, const double x[3])
@@ -133,23 +254,35 @@ void cloth__avatar_skin(cloth_avatar *av)
 {
     const cloth__body *b = &av->body;
     for (int i = 0; i < b->n_verts; i++) {
-        cloth__bt_weights w = {0, {0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            if (b->skin_joint[2 * i + k] >= 0) {
-                w.joint[w.n] = b->skin_joint[2 * i + k];
-                w.w[w.n++] = b->skin_weight[2 * i + k];
-            }
-        cloth__bt_to_pose(&av->now, &w, b->verts + 3 * i, av->skin + 3 * i);
+        /* x = sum_k w_k (R_k y + t_k) */
+        const double *y = b->verts + 3 * i;
+        double *x = av->skin + 3 * i;
+        x[0] = x[1] = x[2] = 0;
+        for (int k = 0; k < CLOTH__SKIN; k++) {
+            int j = b->skin_joint[CLOTH__SKIN * i + k];
+            if (j < 0)
+                continue;
+            double w = b->skin_weight[CLOTH__SKIN * i + k], r[3];
+            const cloth__xform *T = &av->now.xf[j];
+            cloth__mat_vec(T->R, y, r);
+            for (int c = 0; c < 3; c++)
+                x[c] += w * (r[c] + T->t[c]);
+        }
     }
-    for (int c = 0; c < b->n_caps; c++) {
+    /* each part's bounding sphere: the centre of its box, the farthest corner */
+    for (int c = 0; c < b->n_parts; c++) {
         double *s = av->skin_sphere + 4 * c, r2 = 0;
-        const double *v = av->skin + 3 * (size_t)c * b->verts_per_cap;
-        s[0] = s[1] = s[2] = 0;
-        for (int i = 0; i < b->verts_per_cap; i++)
-            for (int k = 0; k < 3; k++)
-                s[k] += v[3 * i + k] / b->verts_per_cap;
-        for (int i = 0; i < b->verts_per_cap; i++) {
-            double e[3] = {v[3 * i] - s[0], v[3 * i + 1] - s[1], v[3 * i + 2] - s[2]};
+        double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+        for (int t = 3 * b->part_tri[c]; t < 3 * b->part_tri[c + 1]; t++)
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fmin(lo[k], av->skin[3 * b->tris[t] + k]);
+                hi[k] = fmax(hi[k], av->skin[3 * b->tris[t] + k]);
+            }
+        for (int k = 0; k < 3; k++)
+            s[k] = 0.5 * (lo[k] + hi[k]);
+        for (int t = 3 * b->part_tri[c]; t < 3 * b->part_tri[c + 1]; t++) {
+            const double *v = av->skin + 3 * b->tris[t];
+            double e[3] = {v[0] - s[0], v[1] - s[1], v[2] - s[2]};
             r2 = fmax(r2, e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
         }
         s[3] = sqrt(r2);
@@ -160,19 +293,6 @@ double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3])
 {
     return cloth__body_surface_distance(&av->body, av->skin, av->skin_sphere,
                                         av->def.offset + 0.05 * av->def.scale, x);
-}
-
-double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3])
-{
-    cloth__bt_weights w;
-    if (cloth__bt_weights_of(&av->bt, &av->now, x, &w) == 0)
-        return HUGE_VAL;
-    double y[3], g[3];
-    cloth__bt_to_rest(&av->now, &w, x, y);
-    double d = cloth__sdf_sample(&av->sdf, y, g);
-    if (grad)
-        cloth__bt_direction_to_pose(&av->now, &w, g, grad);
-    return d;
 }
 
 /* The nearest of p's capsules: its signed distance from x and outward unit normal. */
@@ -257,6 +377,27 @@ double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p
     return d;
 }
 
+double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3])
+{
+    double n[3], d;
+    if (av->def.collision == CLOTH_AVATAR_CAPSULES) {
+        d = capsule_query(av, x, n);
+    } else if (av->def.collision == CLOTH_AVATAR_ELLIPSOIDS) {
+        d = cloth__ellipsoids_query(&av->ell, &av->body, av->skin, av->now.xf, x, n, NULL);
+    } else {
+        cloth__bt_weights w;
+        if (cloth__bt_weights_of(&av->bt, &av->now, x, &w) == 0)
+            return HUGE_VAL;
+        double y[3], g[3];
+        cloth__bt_to_rest(&av->now, &w, x, y);
+        d = cloth__sdf_sample(&av->sdf, y, g);
+        cloth__bt_direction_to_pose(&av->now, &w, g, n);
+    }
+    if (grad && d != HUGE_VAL)
+        memcpy(grad, n, sizeof n);
+    return d;
+}
+
 void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
                                 const cloth__pose *b, double s, cloth__pose *out)
 {
@@ -285,8 +426,12 @@ int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3]
 
 int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double off, double normal[3])
 {
-    if (av->def.collision == CLOTH_AVATAR_CAPSULES) {
-        double d = capsule_query(av, x, normal);
+    if (av->def.collision != CLOTH_AVATAR_SDF) {
+        /* capsules, or the ellipsoids' triangles: exact distance and direction */
+        double d = av->def.collision == CLOTH_AVATAR_CAPSULES
+                       ? capsule_query(av, x, normal)
+                       : cloth__ellipsoids_query(&av->ell, &av->body, av->skin, av->now.xf, x,
+                                                 normal, NULL);
         if (d >= off)
             return 0;
         for (int k = 0; k < 3; k++)

@@ -9,8 +9,9 @@
  *   n = sum w_k R_k grad d / |.|,    x <- x + (offset - d) n,
  *
  * exact in a rigid zone (the transform keeps distances), to first order in a blend.
- * collision = capsules is the comparison: the exact distance to the posed capsules and
- * the nearest capsule's normal, no field and no back-transform.  The body's velocity at
+ * collision = capsules and collision = ellipsoids (ellipsoids.h) are the comparisons: the
+ * distance to the posed capsules with the nearest one's normal, or to the skinned
+ * triangles inside the bones' ellipsoid bounds; no field and no back-transform.  The body's velocity at
  * x (for the velocity correction) is that of x's material point, (x - x_prev)/h with
  * x_prev = sum w_k T_k^prev y. */
 #ifndef CLOTH_BODY_AVATAR_H
@@ -18,6 +19,7 @@
 
 #include "body/backtransform.h"
 #include "body/bvh.h"
+#include "body/ellipsoids.h"
 #include "body/mannequin.h"
 #include "body/sdf.h"
 
@@ -26,7 +28,9 @@ struct cloth_avatar {
     cloth__body body;           /* the mannequin at def.scale, with its surface       */
     cloth__backtransform bt;
     cloth__sdf sdf;             /* rest-pose field (collision = sdf)                  */
-    cloth__clip clip;           /* def.motion, or no frames                           */
+    cloth__ellipsoids ell;      /* bounds and parts (collision = ellipsoids)          */
+    cloth__clip clip;           /* def.motion (or def.pose's file), or no frames      */
+    cloth__pose fixed;          /* def.pose when it is a name (t: the rest pose)      */
     double ik_max_step;         /* def.ik_max_step                                    */
     cloth__pose pose;           /* the current pose (clip, or set by IK)              */
     int posed_by_ik;            /* 1 once IK moved it: the clip no longer drives it   */
@@ -36,10 +40,11 @@ struct cloth_avatar {
     double *skin_sphere;        /* bounding sphere of each capsule's surface (4 each) */
 };
 
-/* The avatar of def (paths relative to the scene file source; where = "FILE:LINE" of the
- * section for messages).  Allocates the field and the clip. */
+/* The avatar of def (paths relative to the scene file source).  Allocates the body, the
+ * field and the clip.  On failure *key names the [avatar] key at fault ("model",
+ * "skeleton", "pose", "motion", ...). */
 cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *source,
-                                  cloth_avatar **out, cloth_error *err);
+                                  cloth_avatar **out, const char **key, cloth_error *err);
 void cloth__avatar_destroy(cloth_avatar *av);
 
 /* The pose at time t; the previous one kept for velocities (reset: both at t). */
@@ -55,7 +60,8 @@ int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double to, do
 /* The body's velocity at x over the last step of length h. */
 void cloth__avatar_velocity(const cloth_avatar *av, const double x[3], double h, double v[3]);
 
-/* The exact signed distance from x to the posed body (its capsules). */
+/* The signed distance from x to the posed body's capsules (the mannequin: exact; an OBJ
+ * body: its estimated capsules). */
 double cloth__avatar_distance(const cloth_avatar *av, const double x[3]);
 
 /* Skins the surface to the current pose (linear blend skinning with the back-transform's
@@ -66,8 +72,10 @@ void cloth__avatar_skin(cloth_avatar *av);
  * exact for the triangles (HUGE_VAL when farther than the offset plus 5 cm). */
 double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3]);
 
-/* The field's value and gradient at x's rest place, carried to the pose; HUGE_VAL with
- * no gradient when x is outside every cylinder. */
+/* The body's signed distance at x by avatar.collision and its outward unit normal in
+ * grad (if not NULL): sdf, the field at x's rest place with its gradient carried to the
+ * pose (HUGE_VAL outside every cylinder); capsules, the posed capsules; ellipsoids, the
+ * triangles of the bones whose bounds hold x (HUGE_VAL outside every bound). */
 double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3]);
 
 /* The body's signed distance at x with the body in the posed state p (any pose of this
@@ -76,7 +84,9 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
  * cylinder the exact distance to p's capsules), gradient R_j grad f in a rigid zone and
  * by central differences in a blend zone, where the weights vary with x; capsules, the
  * exact distance min_c (|x - seg_c| - r_c) to p's capsules, continuous and 1-Lipschitz,
- * gradient the unit vector from the nearest segment point.  (sdf is discontinuous where
+ * gradient the unit vector from the nearest segment point; ellipsoids is not answered
+ * here (its skinned triangles exist for the current pose only): it is taken as capsules,
+ * and newton, the one caller, refuses it.  (sdf is discontinuous where
  * the back-transform's winner changes between two rigid bones inside a bend:
  * backtransform.h.) */
 double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p,

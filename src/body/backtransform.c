@@ -19,6 +19,25 @@ static double normalize3(double a[3])
     return n;
 }
 
+/* An OBJ body's capsules are estimates: each cylinder also covers the surface vertices
+ * skinned mainly to its bone, plus the reach. */
+static void widen_over_surface(cloth__backtransform *bt, const cloth__body *body, double reach)
+{
+    const cloth__skeleton *s = bt->skel;
+    for (int i = 0; i < body->n_verts; i++) {
+        int j = body->skin_joint[CLOTH__SKIN * i];
+        if (j < 0)
+            continue;
+        cloth__bt_bone *b = &bt->bone[j];
+        const double *y = body->verts + 3 * i;
+        double d[3] = {y[0] - s->rest[j][0], y[1] - s->rest[j][1], y[2] - s->rest[j][2]};
+        double ax = dot3(d, b->u_rest), r2 = dot3(d, d) - ax * ax;
+        b->lo = fmin(b->lo, ax - reach);
+        b->hi = fmax(b->hi, ax + reach);
+        b->radius = fmax(b->radius, sqrt(r2 > 0 ? r2 : 0) + reach);
+    }
+}
+
 void cloth__bt_init(cloth__backtransform *bt, cloth__body *body, double reach)
 {
     const cloth__skeleton *s = &body->skel;
@@ -76,6 +95,8 @@ void cloth__bt_init(cloth__backtransform *bt, cloth__body *body, double reach)
             bt->bone[j].blend = fmin(bt->bone[j].blend,
                                      0.3 * fmin(bt->bone[j].len, bt->bone[p].len));
     }
+    if (!body->caps_exact)
+        widen_over_surface(bt, body, reach);
     if (body->verts) {
         cloth__pose rest;
         cloth__bt_pose rp;
@@ -85,9 +106,9 @@ void cloth__bt_init(cloth__backtransform *bt, cloth__body *body, double reach)
             cloth__bt_weights w;
             if (cloth__bt_weights_of(bt, &rp, body->verts + 3 * i, &w) == 0)
                 continue; /* keeps the capsule's own joint */
-            for (int k = 0; k < 2; k++) {
-                body->skin_joint[2 * i + k] = k < w.n ? w.joint[k] : -1;
-                body->skin_weight[2 * i + k] = k < w.n ? w.w[k] : 0;
+            for (int k = 0; k < CLOTH__SKIN; k++) {
+                body->skin_joint[CLOTH__SKIN * i + k] = k < w.n ? w.joint[k] : -1;
+                body->skin_weight[CLOTH__SKIN * i + k] = k < w.n ? w.w[k] : 0;
             }
         }
     }

@@ -64,7 +64,8 @@ static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_si
 static const char *const channel_names[6] = {"Xposition", "Yposition", "Zposition",
                                              "Xrotation", "Yrotation", "Zrotation"};
 
-/* After the joint's name: { OFFSET x y z [CHANNELS n ...] (JOINT ... | End Site ...)* } */
+/* After the joint's name: { OFFSET x y z [CHANNELS n ...] (JOINT ... | End Site ...)* };
+ * self < 0: the End Site of joint -self - 2 (its offset kept as the joint's end). */
 static cloth_status read_body(reader *r, cloth__clip *c, int self, cloth_error *err,
                               int depth)
 {
@@ -78,6 +79,10 @@ static cloth_status read_body(reader *r, cloth__clip *c, int self, cloth_error *
             return bad(r, err, "OFFSET: expected three numbers");
     if (self >= 0)
         memcpy(c->joint[self].offset, off, sizeof off);
+    else if (!c->joint[-self - 2].has_end) {
+        memcpy(c->joint[-self - 2].end, off, sizeof off);
+        c->joint[-self - 2].has_end = 1;
+    }
     for (;;) {
         if (!next(r))
             return bad(r, err, "expected '}'");
@@ -130,7 +135,7 @@ static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_si
     if (depth > 60)
         return bad(r, err, "joints nested deeper than 60");
     if (end_site)
-        return read_body(r, c, -1, err, depth);
+        return read_body(r, c, -parent - 2, err, depth);
     if (!next(r) || r->tok[0] == '{')
         return bad(r, err, "expected a joint name");
     if (strlen(r->tok) >= CLOTH__JOINT_NAME)
@@ -193,8 +198,9 @@ static cloth_status read_motion(reader *r, cloth__clip *c, cloth_error *err)
     return CLOTH_OK;
 }
 
-cloth_status cloth__bvh_parse(const char *text, const char *name, cloth__clip *clip,
-                              cloth_error *err)
+/* A clip (motion needed) or a skeleton (the hierarchy; a MOTION section may follow). */
+static cloth_status parse(const char *text, const char *name, int need_motion,
+                          cloth__clip *clip, cloth_error *err)
 {
     memset(clip, 0, sizeof *clip);
     reader r = {text, name, 1, "", 1};
@@ -205,25 +211,50 @@ cloth_status cloth__bvh_parse(const char *text, const char *name, cloth__clip *c
         st = bad(&r, err, "expected ROOT");
     else
         st = read_joint(&r, clip, -1, 0, 0, err);
-    if (st == CLOTH_OK && clip->n_channels == 0)
+    if (st == CLOTH_OK && clip->n_channels == 0 && need_motion)
         st = cloth__fail(err, CLOTH_EPARSE, "%s:%d: no joint has CHANNELS", name, r.tok_line);
-    if (st == CLOTH_OK)
+    const char *rest = r.p;
+    while (*rest && strchr(" \t\r\n", *rest))
+        rest++;
+    if (st == CLOTH_OK && (need_motion || *rest))
         st = read_motion(&r, clip, err);
     if (st != CLOTH_OK)
         cloth__clip_free(clip);
     return st;
 }
 
-cloth_status cloth__bvh_load(const char *path, cloth__clip *clip, cloth_error *err)
+cloth_status cloth__bvh_parse(const char *text, const char *name, cloth__clip *clip,
+                              cloth_error *err)
+{
+    return parse(text, name, 1, clip, err);
+}
+
+cloth_status cloth__bvh_parse_skeleton(const char *text, const char *name, cloth__clip *clip,
+                                       cloth_error *err)
+{
+    return parse(text, name, 0, clip, err);
+}
+
+static cloth_status load(const char *path, int need_motion, cloth__clip *clip, cloth_error *err)
 {
     char *text;
     memset(clip, 0, sizeof *clip);
     cloth_status st = cloth__ini_read_file(path, &text, err);
     if (st != CLOTH_OK)
         return st;
-    st = cloth__bvh_parse(text, path, clip, err);
+    st = parse(text, path, need_motion, clip, err);
     free(text);
     return st;
+}
+
+cloth_status cloth__bvh_load(const char *path, cloth__clip *clip, cloth_error *err)
+{
+    return load(path, 1, clip, err);
+}
+
+cloth_status cloth__bvh_load_skeleton(const char *path, cloth__clip *clip, cloth_error *err)
+{
+    return load(path, 0, clip, err);
 }
 
 void cloth__clip_free(cloth__clip *clip)

@@ -29,6 +29,8 @@ typedef struct cloth__bvh_joint {
     int n_channels;             /* 0, 3 or 6                                          */
     int channel[6];             /* 0..2 X/Y/Z position, 3..5 X/Y/Z rotation           */
     int first;                  /* index of its first channel in a frame's row        */
+    int has_end;                /* 1 if it has an End Site                            */
+    double end[3];              /* the (first) End Site's offset from the joint       */
 } cloth__bvh_joint;
 
 typedef struct cloth__clip {
@@ -48,6 +50,12 @@ cloth_status cloth__bvh_parse(const char *text, const char *name, cloth__clip *c
 
 /* Reads and parses the file at path. */
 cloth_status cloth__bvh_load(const char *path, cloth__clip *clip, cloth_error *err);
+
+/* The same for a skeleton file (avatar.skeleton): the HIERARCHY alone is needed, its
+ * OFFSETs giving the rest pose; CHANNELS and a MOTION section may be there or not. */
+cloth_status cloth__bvh_parse_skeleton(const char *text, const char *name, cloth__clip *clip,
+                                       cloth_error *err);
+cloth_status cloth__bvh_load_skeleton(const char *path, cloth__clip *clip, cloth_error *err);
 
 void cloth__clip_free(cloth__clip *clip);
 

@@ -4,6 +4,7 @@
  * height, hips at 0.95 m, shoulders at 1.45 m, arm span about the height), not of any
  * scanned person. */
 #include "body/mannequin.h"
+#include "body/trisurf.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -65,6 +66,7 @@ cloth_status cloth__mannequin(double scale, cloth__body *body, cloth_error *err)
     if (!(scale > 0) || !isfinite(scale))
         return cloth__fail(err, CLOTH_EINVAL, "scale %g: must be a positive number", scale);
     memset(body, 0, sizeof *body);
+    body->caps_exact = 1;
     int nj = (int)(sizeof joints / sizeof joints[0]);
     for (int i = 0; i < nj; i++) {
         int parent = joints[i].parent ? cloth__skeleton_find(&body->skel, joints[i].parent) : -1;
@@ -118,15 +120,16 @@ cloth_status cloth__body_surface(cloth__body *body, int slices, cloth_error *err
     int rings = 2 * half;                       /* ring count, poles excluded         */
     int vpc = rings * slices + 2, tpc = 2 * slices * rings;
     double out = 1 / cos(M_PI / slices); /* circumscribed: faces touch the capsule */
-    body->verts_per_cap = vpc;
-    body->tris_per_cap = tpc;
     body->n_verts = body->n_caps * vpc;
     body->n_tris = body->n_caps * tpc;
+    body->n_parts = body->n_caps;
     body->verts = malloc(sizeof(double) * 3 * (size_t)body->n_verts);
     body->tris = malloc(sizeof(int) * 3 * (size_t)body->n_tris);
-    body->skin_joint = malloc(sizeof(int) * 2 * (size_t)body->n_verts);
-    body->skin_weight = malloc(sizeof(double) * 2 * (size_t)body->n_verts);
-    if (!body->verts || !body->tris || !body->skin_joint || !body->skin_weight) {
+    body->skin_joint = malloc(sizeof(int) * CLOTH__SKIN * (size_t)body->n_verts);
+    body->skin_weight = malloc(sizeof(double) * CLOTH__SKIN * (size_t)body->n_verts);
+    body->part_tri = malloc(sizeof(int) * (size_t)(body->n_parts + 1));
+    if (!body->verts || !body->tris || !body->skin_joint || !body->skin_weight ||
+        !body->part_tri) {
         cloth__body_free(body);
         return cloth__fail(err, CLOTH_ENOMEM, "out of memory for the body's surface");
     }
@@ -183,13 +186,14 @@ cloth_status cloth__body_surface(cloth__body *body, int slices, cloth_error *err
                 t[3 * n] = a0 + s, t[3 * n + 1] = a1 + s1, t[3 * n + 2] = a1 + s;
                 n++;
             }
-        for (int i = 0; i < vpc; i++) {
-            body->skin_joint[2 * (base + i)] = cp->joint;
-            body->skin_joint[2 * (base + i) + 1] = -1;
-            body->skin_weight[2 * (base + i)] = 1;
-            body->skin_weight[2 * (base + i) + 1] = 0;
-        }
+        for (int i = 0; i < vpc; i++)
+            for (int k = 0; k < CLOTH__SKIN; k++) {
+                body->skin_joint[CLOTH__SKIN * (base + i) + k] = k ? -1 : cp->joint;
+                body->skin_weight[CLOTH__SKIN * (base + i) + k] = k ? 0 : 1;
+            }
     }
+    for (int c = 0; c <= body->n_parts; c++)
+        body->part_tri[c] = c * tpc;
     return CLOTH_OK;
 }
 
@@ -199,59 +203,15 @@ void cloth__body_free(cloth__body *body)
     free(body->tris);
     free(body->skin_joint);
     free(body->skin_weight);
+    free(body->part_tri);
     body->verts = body->skin_weight = NULL;
-    body->tris = body->skin_joint = NULL;
-    body->n_verts = body->n_tris = 0;
+    body->tris = body->skin_joint = body->part_tri = NULL;
+    body->n_verts = body->n_tris = body->n_parts = 0;
 }
 
 /* ---------------------------------------------------------------- distance */
 
-/* Squared distance from p to the triangle (a, b, c): the closest point by Voronoi
- * regions (Ericson, Real-Time Collision Detection, 5.1.5). */
-static double triangle_distance2(const double p[3], const double a[3], const double b[3],
-                                 const double c[3])
-{
-    double ab[3], ac[3], ap[3], q[3];
-    for (int k = 0; k < 3; k++) {
-        ab[k] = b[k] - a[k];
-        ac[k] = c[k] - a[k];
-        ap[k] = p[k] - a[k];
-    }
 #define DOT(x, y) ((x)[0] * (y)[0] + (x)[1] * (y)[1] + (x)[2] * (y)[2])
-    double d1 = DOT(ab, ap), d2 = DOT(ac, ap);
-    if (d1 <= 0 && d2 <= 0) {
-        memcpy(q, a, sizeof q);
-    } else {
-        double bp[3] = {p[0] - b[0], p[1] - b[1], p[2] - b[2]};
-        double d3 = DOT(ab, bp), d4 = DOT(ac, bp);
-        double cp[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};
-        double d5 = DOT(ab, cp), d6 = DOT(ac, cp);
-        double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
-        if (d3 >= 0 && d4 <= d3) {
-            memcpy(q, b, sizeof q);
-        } else if (d6 >= 0 && d5 <= d6) {
-            memcpy(q, c, sizeof q);
-        } else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-            double v = d1 / (d1 - d3);
-            for (int k = 0; k < 3; k++)
-                q[k] = a[k] + v * ab[k];
-        } else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-            double w = d2 / (d2 - d6);
-            for (int k = 0; k < 3; k++)
-                q[k] = a[k] + w * ac[k];
-        } else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-            double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-            for (int k = 0; k < 3; k++)
-                q[k] = b[k] + w * (c[k] - b[k]);
-        } else {
-            double den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
-            for (int k = 0; k < 3; k++)
-                q[k] = a[k] + v * ab[k] + w * ac[k];
-        }
-    }
-    double e[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
-    return DOT(e, e);
-}
 
 /* The solid angle of the triangle (a, b, c) seen from p (signed by its orientation):
  * tan(omega/2) = a.(b x c) / (|a||b||c| + (a.b)|c| + (a.c)|b| + (b.c)|a|), the vectors
@@ -277,19 +237,19 @@ double cloth__body_surface_distance(const cloth__body *body, const double *verts
                                     const double *sphere, double reach, const double p[3])
 {
     double out = HUGE_VAL, in = -1; /* nearest surface outside; deepest inside        */
-    for (int c = 0; c < body->n_caps; c++) {
+    for (int c = 0; c < body->n_parts; c++) {
         const double *s = sphere + 4 * c;
         double e[3] = {p[0] - s[0], p[1] - s[1], p[2] - s[2]};
         if (DOT(e, e) > (s[3] + reach) * (s[3] + reach))
             continue;
-        const int *t = body->tris + 3 * (size_t)c * body->tris_per_cap;
-        double d2 = HUGE_VAL, omega = 0;
-        for (int i = 0; i < body->tris_per_cap; i++, t += 3) {
+        const int *t = body->tris + 3 * (size_t)body->part_tri[c];
+        double d2 = HUGE_VAL, omega = 0, q[3];
+        for (int i = body->part_tri[c]; i < body->part_tri[c + 1]; i++, t += 3) {
             const double *a = verts + 3 * t[0], *b = verts + 3 * t[1], *cc = verts + 3 * t[2];
-            d2 = fmin(d2, triangle_distance2(p, a, b, cc));
+            d2 = fmin(d2, cloth__triangle_closest(p, a, b, cc, q));
             omega += solid_angle(p, a, b, cc);
         }
-        /* winding number |omega| / 4 pi above 1/2: inside this capsule's surface; the
+        /* winding number |omega| / 4 pi above 1/2: inside this part's surface; the
          * union's depth is at least the deepest of those */
         if (fabs(omega) > 2 * M_PI)
             in = fmax(in, sqrt(d2));

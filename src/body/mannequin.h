@@ -17,6 +17,8 @@
 #include "body/skeleton.h"
 
 #define CLOTH__MAX_CAPSULES 32
+#define CLOTH__SKIN 4            /* skinning weights per surface vertex at most      */
+#define CLOTH__MAX_PARTS 256     /* closed pieces of a body's surface at most         */
 
 typedef struct cloth__capsule {
     int joint;                  /* the joint that moves it                            */
@@ -30,14 +32,18 @@ typedef struct cloth__body {
                                        * in the rest pose (its main child, or an end)  */
     int n_caps;
     cloth__capsule cap[CLOTH__MAX_CAPSULES];
-    /* the drawing surface in the rest pose, with up to two weights per vertex */
+    int caps_exact;             /* 1: the capsules are the body (the mannequin); 0: an
+                                 * OBJ body's, estimated for the back-transform only  */
+    /* the surface in the rest pose, with up to CLOTH__SKIN weights per vertex */
     int n_verts, n_tris;
     double *verts;              /* 3 n_verts                                          */
-    int *tris;                  /* 3 n_tris                                           */
-    int *skin_joint;            /* 2 n_verts: joints (-1: none)                       */
-    double *skin_weight;        /* 2 n_verts: their weights, summing to 1             */
-    int verts_per_cap;          /* capsule c owns vertices [c vpc, (c+1) vpc) and      */
-    int tris_per_cap;           /* triangles [c tpc, (c+1) tpc): a closed surface each */
+    int *tris;                  /* 3 n_tris, counter-clockwise seen from outside      */
+    int *skin_joint;            /* CLOTH__SKIN n_verts: joints (-1: none)             */
+    double *skin_weight;        /* CLOTH__SKIN n_verts: their weights, summing to 1   */
+    int n_parts;                /* closed pieces of the surface (the mannequin: one a
+                                 * capsule)                                           */
+    int *part_tri;              /* n_parts + 1: part c owns triangles
+                                 * [part_tri[c], part_tri[c + 1])                      */
 } cloth__body;
 
 /* The mannequin scaled by scale (1 = 1.75 m tall), without its surface. */
@@ -60,7 +66,7 @@ double cloth__body_distance_posed(const cloth__body *body, const cloth__xform *x
                                   const double x[3]);
 
 /* Signed distance from p to the surface whose vertices are at verts (the body's
- * triangles, posed), over the capsules' closed surfaces whose bounding spheres (centre
+ * triangles, posed), over its closed parts whose bounding spheres (centre
  * sphere[4c..4c+2], radius sphere[4c+3]) come within reach of p: inside one of them
  * (generalised winding number above 1/2: the solid angles of its triangles, Van
  * Oosterom and Strackee 1983), minus the largest distance to the surface of one that

@@ -166,8 +166,7 @@ static int parse_layer_shift(cloth_scene *s, const char *value, char *why, size_
 
 static const char *const plane_names[] = {"xy", "xz", NULL};
 static const char *const self_collision_names[] = {"off", "on", "triangles", NULL};
-static const char *const avatar_models[] = {"builtin", NULL};
-static const char *const avatar_collisions[] = {"sdf", "capsules", NULL};
+static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
 
 static const cloth__key common_keys[] = {
     {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
@@ -257,21 +256,32 @@ static const cloth__key common_keys[] = {
     {"plane", "offset", CLOTH__KEY_DOUBLE, OFF(floor.offset), 0, 0, INF, 0, 1, NULL, NULL,
      "0", "skin thickness above the floor (m)"},
 
-    {"avatar", "model", CLOTH__KEY_CHOICE, OFF(avatar.model), 0, 0, 0, 0, 0, avatar_models,
-     NULL, "builtin", "the body: builtin (the 1.75 m mannequin of src/body/mannequin.c)"},
+    {"avatar", "model", CLOTH__KEY_STRING, OFF(avatar.model),
+     sizeof(((cloth_avatar_def *)0)->model), 0, 0, 0, 0, NULL, NULL, "builtin",
+     "the body: builtin (the 1.75 m mannequin of src/body/mannequin.c) or an OBJ surface "
+     "(relative to the scene; needs avatar.skeleton)"},
+    {"avatar", "skeleton", CLOTH__KEY_STRING, OFF(avatar.skeleton),
+     sizeof(((cloth_avatar_def *)0)->skeleton), 0, 0, 0, 0, NULL, NULL, "",
+     "the OBJ body's skeleton: a BVH file whose HIERARCHY gives the rest pose (relative to "
+     "the scene)"},
     {"avatar", "scale", CLOTH__KEY_DOUBLE, OFF(avatar.scale), 0, 0, 10, 1, 0, NULL, NULL, "1",
-     "size of the body (1: 1.75 m tall, feet on y = 0, facing +z)"},
+     "size of the body (1: 1.75 m tall, feet on y = 0, facing +z; an OBJ body: its units "
+     "times scale)"},
     {"avatar", "motion", CLOTH__KEY_STRING, OFF(avatar.motion),
      sizeof(((cloth_avatar_def *)0)->motion), 0, 0, 0, 0, NULL, NULL, "",
      "BVH clip moving the body, looped (relative to the scene; one frame: a pose); empty: "
-     "the T pose"},
+     "avatar.pose"},
+    {"avatar", "pose", CLOTH__KEY_STRING, OFF(avatar.pose),
+     sizeof(((cloth_avatar_def *)0)->pose), 0, 0, 0, 0, NULL, NULL, "t",
+     "static pose without a motion: t (rest), a (arms 45 degrees down), arms_raised (60 "
+     "degrees up) or a BVH file of one frame"},
     {"avatar", "offset", CLOTH__KEY_DOUBLE, OFF(avatar.offset), 0, 0, 1, 0, 0, NULL, NULL,
      "0.01", "skin thickness: vertices are kept this far from the body (m)"},
     {"avatar", "sdf_resolution", CLOTH__KEY_INT, OFF(avatar.sdf_resolution), 0, 8, 1024, 0, 0,
      NULL, NULL, "128", "cells of the rest-pose distance field along the body's longest side"},
     {"avatar", "collision", CLOTH__KEY_CHOICE, OFF(avatar.collision), 0, 0, 0, 0, 0,
-     avatar_collisions, NULL, "sdf", "sdf (field through the skinning back-transform) or "
-     "capsules (exact posed capsules, for comparison)"},
+     avatar_collisions, NULL, "sdf", "sdf (field through the skinning back-transform), "
+     "capsules (exact posed capsules) or ellipsoids (bounds per bone, point-triangle inside)"},
     {"avatar", "ik_max_step", CLOTH__KEY_DOUBLE, OFF(avatar.ik_max_step), 0, 0, 10, 1, 0, NULL,
      NULL, "0.01", "largest move of an IK end effector per call (m)"},
 

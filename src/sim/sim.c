@@ -166,12 +166,13 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     }
     if (scene->avatar.enabled) {
         cloth_error why;
-        st = cloth__avatar_create(&scene->avatar, scene->source, &sim->avatar, &why);
+        const char *bad;
+        st = cloth__avatar_create(&scene->avatar, scene->source, &sim->avatar, &bad, &why);
         if (st != CLOTH_OK) {
             char where[CLOTH_PATH_MAX + 16];
-            int key = cloth__key_index(NULL, "avatar", "motion");
+            int key = cloth__key_index(NULL, "avatar", bad);
             cloth__key_where(scene, key, where, sizeof where);
-            cloth__fail(err, st, "%s: avatar.motion: %s", where, why.msg);
+            cloth__fail(err, st, "%s: avatar.%s: %s", where, bad, why.msg);
             cloth_sim_destroy(sim);
             return st;
         }

@@ -2,25 +2,30 @@
  * make bench, part 3: the avatar (README, Avatar; src/body/).  Prints CSV sections,
  * each with its own header line:
  *
- *   field:        the rest-pose field of the mannequin at several avatar.sdf_resolution
- *                 values against the exact distance to the capsules, at 20000 random
- *                 points within 5 cm of the surface: cell size, max and mean |error|,
- *                 max error / (cell/2), build time;
+ *   field:        the rest-pose field at several avatar.sdf_resolution values against
+ *                 the exact distance, at 20000 random points within offset + 2 cells of
+ *                 the surface: the mannequin (exact: its capsules) and its export read
+ *                 back as an OBJ body (exact: its triangles); cell size, max and RMS
+ *                 |error|, the max in half cells and in the trilinear Lipschitz bound
+ *                 (sqrt 3 / 2) cell, the joint nearest the worst point, build time;
  *   sampling:     ns per query of the trilinear sample alone and of the whole avatar
  *                 query (cylinders, weights, back-transform, sample, normal forward),
  *                 over 10^6 points near the posed body (walk clip, t = 0.3 s);
  *   backtransform: round trip of points attached to the limbs in the rest pose after
  *                 random poses (max error), and the largest jump of the rest place for a
  *                 1e-7 m move at each change of weights on lines across the left elbow,
- *                 3 cm off the bones (inside the flesh) and 6 cm (outside), four sides;
+ *                 3 cm off the bones (inside the flesh) and 6 cm (outside), four sides,
+ *                 with the jump of the rest body's exact distance at the two rest places
+ *                 and how far it is from the posed body's own distance there;
  *   ik:           CCD sweeps to reach targets with the left arm, with the distance left;
- *   scenes:       the cape and the skirt for every colliding kernel and both collision
- *                 methods: max body_depth over frames (m), offset/2, collision stage ms
+ *   scenes:       the cape and the skirt for every colliding kernel with sdf, and verlet
+ *                 with capsules and with ellipsoids: max body_depth over frames (m), offset/2, collision stage ms
  *                 per frame, kernel ms per frame.
  */
 #include "cloth.h"
 #include "body/avatar.h"
 #include "body/ik.h"
+#include "body/trisurf.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -51,17 +56,31 @@ static double uniform(void) /* [-1, 1) */
     return (double)(rng >> 11) / (double)(1UL << 52) - 1;
 }
 
-static cloth_avatar *make_avatar(int resolution, const char *motion)
+/* The mannequin (obj = 0) or its export read back as an OBJ body (obj = 1). */
+static cloth_avatar *make_body(int resolution, const char *motion, int obj)
 {
-    cloth_avatar_def d = {1, 0, 1, "", 0.01, resolution, CLOTH_AVATAR_SDF, 0.01};
-    snprintf(d.motion, sizeof d.motion, "%s", motion);
-    cloth_avatar *av;
+    cloth_scene sc;
     cloth_error err;
-    if (cloth__avatar_create(&d, "x.ini", &av, &err) != CLOTH_OK) {
-        fprintf(stderr, "avatar_bench: %s\n", err.msg);
+    cloth_scene_parse("[avatar]\n", "experiments/x.ini", &sc, &err);
+    cloth_avatar_def d = sc.avatar;
+    d.sdf_resolution = resolution;
+    snprintf(d.motion, sizeof d.motion, "%s", motion);
+    if (obj) {
+        snprintf(d.model, sizeof d.model, "avatar/mannequin.obj");
+        snprintf(d.skeleton, sizeof d.skeleton, "avatar/mannequin.bvh");
+    }
+    cloth_avatar *av;
+    const char *key;
+    if (cloth__avatar_create(&d, "experiments/x.ini", &av, &key, &err) != CLOTH_OK) {
+        fprintf(stderr, "avatar_bench: avatar.%s: %s\n", key, err.msg);
         exit(1);
     }
     return av;
+}
+
+static cloth_avatar *make_avatar(int resolution, const char *motion)
+{
+    return make_body(resolution, motion, 0);
 }
 
 /* A random point within 5 cm of the rest body's surface. */
@@ -75,27 +94,52 @@ static void near_rest_surface(const cloth__body *b, double y[3])
     }
 }
 
+/* The field against the exact distance at 20000 random points within offset + 2 cells
+ * of the surface: the mannequin's (exact: its capsules) and the OBJ export's (exact: its
+ * triangles, by box trees); max and RMS error, the max in half cells and in the
+ * Lipschitz bound (sqrt 3 / 2) h of a trilinear interpolant, the joint of the capsule
+ * nearest the worst point. */
 static void field_section(void)
 {
-    printf("section,resolution,cell_m,max_err_m,mean_err_m,max_err_over_half_cell,build_s\n");
+    printf("section,body,resolution,cell_m,band_m,max_err_m,rms_err_m,max_over_half_cell,"
+           "max_over_lipschitz_bound,worst_near,build_s\n");
     int res[] = {32, 64, 128, 256};
-    for (int r = 0; r < 4; r++) {
-        double t0 = now_s();
-        cloth_avatar *av = make_avatar(res[r], "");
-        double build = now_s() - t0, worst = 0, sum = 0;
-        rng = 1;
-        for (int i = 0; i < 20000; i++) {
-            double y[3];
-            near_rest_surface(&av->body, y);
-            double e = fabs(cloth__sdf_sample(&av->sdf, y, NULL) -
-                            cloth__body_distance_rest(&av->body, y, NULL));
-            worst = fmax(worst, e);
-            sum += e;
+    for (int obj = 0; obj < 2; obj++)
+        for (int r = 0; r < 4; r++) {
+            double t0 = now_s();
+            cloth_avatar *av = make_body(res[r], "", obj);
+            double build = now_s() - t0, worst = 0, sum2 = 0, band = 0.01 + 2 * av->sdf.h;
+            cloth__trisurf ts;
+            cloth_error err;
+            cloth__trisurf_build(&ts, av->body.verts, av->body.tris, av->body.n_parts,
+                                 av->body.part_tri, &err);
+            int worst_cap = 0, n = 0;
+            rng = 1;
+            while (n < 20000) {
+                double y[3];
+                for (int k = 0; k < 3; k++)
+                    y[k] = (k == 1 ? 0.9 + 0.9 * uniform() : 0.95 * uniform());
+                int cap;
+                double exact = obj ? cloth__trisurf_distance(&ts, y)
+                                   : cloth__body_distance_rest(&av->body, y, &cap);
+                if (fabs(exact) > band)
+                    continue;
+                double e = fabs(cloth__sdf_sample(&av->sdf, y, NULL) - exact);
+                if (e > worst) {
+                    worst = e;
+                    cloth__body_distance_rest(&av->body, y, &cap);
+                    worst_cap = cap;
+                }
+                sum2 += e * e;
+                n++;
+            }
+            printf("field,%s,%d,%.4g,%.4g,%.3g,%.3g,%.3g,%.3g,%s,%.3g\n",
+                   obj ? "obj" : "builtin", res[r], av->sdf.h, band, worst, sqrt(sum2 / n),
+                   worst / (0.5 * av->sdf.h), worst / (0.5 * sqrt(3) * av->sdf.h),
+                   av->body.skel.joint[av->body.cap[worst_cap].joint].name, build);
+            cloth__trisurf_free(&ts);
+            cloth__avatar_destroy(av);
         }
-        printf("field,%d,%.4g,%.3g,%.3g,%.3g,%.3g\n", res[r], av->sdf.h, worst, sum / 20000,
-               worst / (0.5 * av->sdf.h), build);
-        cloth__avatar_destroy(av);
-    }
 }
 
 static double cell_h = 0.015;
@@ -113,7 +157,7 @@ static int by_cell(const void *pa, const void *pb)
 static void sampling_section(void)
 {
     enum { N = 1000000 };
-    cloth_avatar *av = make_avatar(128, "experiments/avatar/walk.bvh");
+    cloth_avatar *av = make_avatar(128, "avatar/walk.bvh");
     cloth__avatar_move(av, 0.3);
     cell_h = av->sdf.h;
     double *pts = malloc(sizeof(double) * 3 * N), *rest = malloc(sizeof(double) * 3 * N);
@@ -226,7 +270,7 @@ static void backtransform_section(void)
     cloth__bt_set_pose(&av->bt, &av->body, &pose, &pp);
     static const char *const sides[4] = {"+z (beside the bend)", "-z (beside the bend)",
                                          "+y (inside the bend)", "-y (outside the bend)"};
-    double jump[8] = {0}, dist[2] = {0.03, 0.06};
+    double jump[8] = {0}, djump[8] = {0}, dwrong[8] = {0}, at[8] = {0}, dist[2] = {0.03, 0.06};
     int crossings[8] = {0};
     for (int side = 0; side < 8; side++) {
         double off[3] = {0, 0, 0};
@@ -263,6 +307,18 @@ static void backtransform_section(void)
                 jump[side] = fmax(jump[side], sqrt((ya[0] - yb[0]) * (ya[0] - yb[0]) +
                                                    (ya[1] - yb[1]) * (ya[1] - yb[1]) +
                                                    (ya[2] - yb[2]) * (ya[2] - yb[2])));
+                /* what the collision reads there: the rest body's exact distance at the
+                 * two rest places, and the posed body's own distance at x */
+                double xm[3];
+                for (int k = 0; k < 3; k++)
+                    xm[k] = from[k] + 0.5 * (lo + hi) * (to[k] - from[k]);
+                double da = cloth__body_distance_rest(&av->body, ya, NULL);
+                double db = cloth__body_distance_rest(&av->body, yb, NULL);
+                djump[side] = fmax(djump[side], fabs(da - db));
+                dwrong[side] = fmax(dwrong[side],
+                                    fabs(0.5 * (da + db) -
+                                         cloth__body_distance_posed(&av->body, pp.xf, xm)));
+                at[side] = cloth__body_distance_posed(&av->body, pp.xf, xm);
                 crossings[side]++;
             }
             w0 = w1;
@@ -273,9 +329,16 @@ static void backtransform_section(void)
     printf("backtransform,points a pose took out of their rigid zone,%d\n", skipped);
     printf("backtransform,max round-trip error (m),%.3g\n", worst);
     for (int side = 0; side < 8; side++)
+    {
         printf("backtransform,elbow line %.0f cm %s: %d weight changes; max rest-place jump "
                "for a 1e-7 m move (m),%.3g\n", 100 * dist[side / 4], sides[side % 4],
                crossings[side], jump[side]);
+        printf("backtransform,elbow line %.0f cm %s: the same; jump of the rest distance "
+               "d(y) there (m),%.3g\n", 100 * dist[side / 4], sides[side % 4], djump[side]);
+        printf("backtransform,elbow line %.0f cm %s: the same; |d(y) - posed distance| "
+               "there (m); the posed distance at the last,%.3g; %.3g\n", 100 * dist[side / 4],
+               sides[side % 4], dwrong[side], at[side]);
+    }
     cloth__avatar_destroy(av);
 }
 
@@ -305,9 +368,10 @@ static void scene_section(void)
     const char *kernels[][3] = {{"explicit", "run.substeps=40", ""},
                                 {"verlet", "run.substeps=5", ""},
                                 {"pbd", "run.substeps=5", ""},
-                                {"verlet", "run.substeps=5", "avatar.collision=capsules"}};
+                                {"verlet", "run.substeps=5", "avatar.collision=capsules"},
+                                {"verlet", "run.substeps=5", "avatar.collision=ellipsoids"}};
     for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             cloth_scene sc;
             cloth_error err;
             char set[64];
@@ -337,7 +401,7 @@ static void scene_section(void)
                 wall += f.wall_ms;
             }
             printf("scenes,%s,%s,%s,%d,%.3g,%.3g,%.3g,%.3g\n", scenes[s] + 12, kernels[k][0],
-                   kernels[k][2][0] ? "capsules" : "sdf", sc.run.frames, depth,
+                   kernels[k][2][0] ? kernels[k][2] + 17 : "sdf", sc.run.frames, depth,
                    0.5 * sc.avatar.offset, body / sc.run.frames, wall / sc.run.frames);
             cloth_sim_destroy(sim);
         }

@@ -74,6 +74,7 @@
  *   newton_system.c       the sparse Newton matrix's pattern, its solve by newton.solver
  *                         (CHOLMOD, PCG, dense) and its condition number by newton.cond
  */
+#include "core/scene.h"
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"
 
@@ -484,6 +485,16 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
 static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
+    *work = NULL;
+    if (sim->avatar && sim->scene.avatar.collision == CLOTH_AVATAR_ELLIPSOIDS) {
+        /* the body's continuation (newton_body.c) asks for distances at poses between
+         * two steps; the ellipsoids' skinned triangles exist only for the current one */
+        char where[CLOTH_PATH_MAX + 16];
+        cloth__key_where(&sim->scene, cloth__key_index(NULL, "avatar", "collision"), where,
+                         sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: avatar.collision = ellipsoids: not with "
+                           "run.kernel = newton (use sdf or capsules)", where);
+    }
     cloth__newton *w = calloc(1, sizeof *w);
     *work = NULL;
     if (!w || !number_unknowns(w, m))

@@ -1,0 +1,431 @@
+/* Bodies from files, poses and the ellipsoid method (src/body/) against geometry: the
+ * mannequin exported as OBJ + BVH skeleton read back (the same skeleton, the same
+ * surface, a field exact at its nodes by a second algorithm), bad files naming their
+ * file and line, avatar.pose against the rotation it names, the ellipsoids' containment,
+ * exact distances and push-out, and the trilinear field's Lipschitz error bound. */
+#include "body/avatar.h"
+#include "body/body_file.h"
+#include "body/ellipsoids.h"
+#include "body/trisurf.h"
+#include "suites.h"
+#include "testutil.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The avatar of the [avatar] keys given as "key=value;..." over the defaults, the scene
+ * file being tests/x.ini (paths relative to tests/). */
+static cloth_status avatar_of(const char *keys, cloth_avatar **av, const char **bad,
+                              cloth_error *err)
+{
+    cloth_scene s;
+    char text[1024];
+    snprintf(text, sizeof text, "[avatar]\n%s\n", keys);
+    for (char *p = text; *p; p++)
+        if (*p == ';')
+            *p = '\n';
+    cloth_status st = cloth_scene_parse(text, "x.ini", &s, err);
+    ck_assert_msg(st == CLOTH_OK, "%s", err->msg);
+    return cloth__avatar_create(&s.avatar, "x.ini", av, bad, err);
+}
+
+static cloth_avatar *must(const char *keys)
+{
+    cloth_avatar *av;
+    const char *bad;
+    cloth_error err;
+    ck_assert_msg(avatar_of(keys, &av, &bad, &err) == CLOTH_OK, "%s: %s", bad, err.msg);
+    return av;
+}
+
+#define OBJ_BODY "model=../experiments/avatar/mannequin.obj;" \
+                 "skeleton=../experiments/avatar/mannequin.bvh"
+
+/* ------------------------------------------------------------- OBJ bodies */
+
+/* The exported mannequin: the same joints at the same rest places, the same bone tips,
+ * the same vertices and the same closed pieces (one a capsule, each turned outwards),
+ * to the files' 10 digits. */
+START_TEST(exported_mannequin_reads_back)
+{
+    cloth_avatar *a = must("sdf_resolution=16"), *b = must(OBJ_BODY ";sdf_resolution=16");
+    const cloth__body *p = &a->body, *q = &b->body;
+    ck_assert_int_eq(p->skel.n, q->skel.n);
+    for (int j = 0; j < p->skel.n; j++) {
+        ck_assert_str_eq(p->skel.joint[j].name, q->skel.joint[j].name);
+        ck_assert_int_eq(p->skel.joint[j].parent, q->skel.joint[j].parent);
+        for (int k = 0; k < 3; k++) {
+            ck_assert_double_eq_tol(p->skel.rest[j][k], q->skel.rest[j][k], 1e-9);
+            ck_assert_double_eq_tol(p->tip[j][k], q->tip[j][k], 1e-9);
+        }
+    }
+    ck_assert_int_eq(p->n_verts, q->n_verts);
+    ck_assert_int_eq(p->n_tris, q->n_tris);
+    ck_assert_int_eq(q->n_parts, p->n_caps);
+    for (int i = 0; i < 3 * p->n_verts; i++)
+        ck_assert_double_eq_tol(p->verts[i], q->verts[i], 1e-9);
+    for (int c = 0; c <= q->n_parts; c++)
+        ck_assert_int_eq(p->part_tri[c], q->part_tri[c]);
+    /* the back-transform's weights at rest skin the surface: a convex combination */
+    for (int i = 0; i < q->n_verts; i++) {
+        double sum = 0;
+        for (int k = 0; k < CLOTH__SKIN; k++)
+            sum += q->skin_weight[CLOTH__SKIN * i + k];
+        ck_assert_double_eq_tol(sum, 1, 1e-12);
+    }
+    cloth__avatar_destroy(a);
+    cloth__avatar_destroy(b);
+}
+END_TEST
+
+/* The OBJ body's rest field at every node of its grid is the exact signed distance to
+ * the surface (box trees, nearest triangle's sign) and it equals a second, independent
+ * computation: every triangle of every piece, inside by the generalised winding number
+ * (cloth__body_surface_distance), to 1e-12 m.  The field of the same surface is then the
+ * same trilinear interpolant, whichever route built it. */
+START_TEST(obj_field_is_exact_at_its_nodes)
+{
+    cloth_avatar *b = must(OBJ_BODY ";sdf_resolution=32");
+    cloth__avatar_skin(b); /* the parts' bounding spheres (rest pose) */
+    const cloth__sdf *f = &b->sdf;
+    int checked = 0, inside = 0;
+    for (int z = 0; z < f->n[2]; z += 2)
+        for (int y = 0; y < f->n[1]; y++)
+            for (int x = 0; x < f->n[0]; x++) {
+                double p[3] = {f->lo[0] + x * f->h, f->lo[1] + y * f->h, f->lo[2] + z * f->h};
+                double want = cloth__body_surface_distance(&b->body, b->body.verts,
+                                                           b->skin_sphere, 100, p);
+                double got = f->d[x + (size_t)f->n[0] * (y + (size_t)f->n[1] * z)];
+                ck_assert_msg(fabs(got - want) <= 1e-12, "node %d %d %d: %.15g, brute force "
+                              "%.15g", x, y, z, got, want);
+                checked++;
+                inside += want < 0;
+            }
+    ck_assert_int_gt(inside, 10);
+    ck_assert_int_gt(checked, 3000);
+    cloth__avatar_destroy(b);
+}
+END_TEST
+
+/* A tetrahedron written inside out is turned outwards: its centroid is inside (negative
+ * distance, minus the distance to the nearest face plane), a point beyond a vertex is
+ * outside at its distance from that vertex. */
+START_TEST(inside_out_surface_is_turned)
+{
+    cloth__body b;
+    memset(&b, 0, sizeof b);
+    double o[3] = {0, 0, 0};
+    cloth__skeleton_add(&b.skel, "root", -1, o, M_PI);
+    b.tip[0][1] = 1;
+    double *x = malloc(12 * sizeof *x);
+    int *t = malloc(12 * sizeof *t);
+    double v[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int inward[12] = {0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2}; /* normals into the solid */
+    memcpy(x, v, sizeof v);
+    memcpy(t, inward, sizeof inward);
+    cloth_error err;
+    ck_assert_msg(cloth__body_adopt_surface(&b, x, 4, t, 4, "tet.obj", &err) == CLOTH_OK, "%s",
+                  err.msg);
+    cloth__trisurf ts;
+    ck_assert(cloth__trisurf_build(&ts, b.verts, b.tris, b.n_parts, b.part_tri, &err) == CLOTH_OK);
+    double c[3] = {0.25, 0.25, 0.25}, far[3] = {2, 0, 0};
+    /* the centroid is 0.25 from the three axis planes, 0.25/sqrt(3) from x+y+z = 1 */
+    ck_assert_double_eq_tol(cloth__trisurf_distance(&ts, c), -0.25 / sqrt(3), 1e-12);
+    ck_assert_double_eq_tol(cloth__trisurf_distance(&ts, far), 1, 1e-12);
+    cloth__trisurf_free(&ts);
+    cloth__body_free(&b);
+}
+END_TEST
+
+/* Broken files stop the avatar with the file (and the line, for a parse error) and the
+ * key at fault. */
+static const struct {
+    const char *obj, *skel, *key, *says;
+} bad_files[] = {
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 x\nf 1 2 3\n", NULL, "model", "bad.obj:4: v:"},
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n", NULL, "model", "bad.obj:4: f: bad vertex"},
+    /* a tetrahedron with a face missing */
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\nf 2 3 4\n", NULL,
+     "model", "not closed"},
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n", NULL, "model",
+     "faces: a closed surface needs 4"},
+    /* one face turned against its neighbours */
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 4 3\n", NULL, "model",
+     "run it the same way"},
+    {NULL, "HIERARCHY\nROOT a\n{\n  OFFSET 0 0\n}\n", "skeleton", "bad.bvh:5: OFFSET"},
+    {NULL, "HIERARCHY\nROOT a\n{\n  OFFSET 0 0 0\n  JOINT a\n  {\n    OFFSET 0 1 0\n  }\n}\n",
+     "skeleton", "named twice"},
+};
+
+START_TEST(bad_body_files_name_file_line_and_key)
+{
+    static const char *const tet =
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    static const char *const skel =
+        "HIERARCHY\nROOT a\n{\n  OFFSET 0 0 0\n  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\n";
+    const char *obj = tu_temp_file("bad.obj", bad_files[_i].obj ? bad_files[_i].obj : tet);
+    const char *bvh = tu_temp_file("bad.bvh", bad_files[_i].skel ? bad_files[_i].skel : skel);
+    char keys[1024];
+    snprintf(keys, sizeof keys, "model=%s;skeleton=%s;sdf_resolution=8", obj, bvh);
+    cloth_avatar *av;
+    const char *bad;
+    cloth_error err;
+    ck_assert(avatar_of(keys, &av, &bad, &err) != CLOTH_OK);
+    ck_assert_str_eq(bad, bad_files[_i].key);
+    ck_assert_msg(strstr(err.msg, bad_files[_i].says), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "bad.") != NULL, "%s", err.msg);
+}
+END_TEST
+
+/* The CLI: SCENE:LINE: avatar.model: FILE:LINE: why, exit 2; an OBJ without skeleton. */
+START_TEST(cli_bad_body_exits_2)
+{
+    const char *obj = tu_temp_file("bad.obj", "v 0 0 0\nv 1 0\n");
+    char text[512 + PATH_MAX], args[600], out[2048], skel[PATH_MAX];
+    ck_assert(realpath("../experiments/avatar/mannequin.bvh", skel) != NULL);
+    snprintf(text, sizeof text, "[avatar]\nmodel = %s\nskeleton = %s\n", obj, skel);
+    snprintf(args, sizeof args, "run %s --set run.frames=1", tu_temp_file("s.ini", text));
+    ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "s.ini:2: avatar.model: ") && strstr(out, "bad.obj:2: v:"), "%s",
+                  out);
+    snprintf(text, sizeof text, "[avatar]\nmodel = %s\n", obj);
+    snprintf(args, sizeof args, "run %s --set run.frames=1", tu_temp_file("s.ini", text));
+    ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "avatar.model: an OBJ body needs avatar.skeleton"), "%s", out);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ poses */
+
+/* pose = a turns each arm 45 degrees down about z: the left wrist goes from the shoulder
+ * s + L (1, 0, 0) to s + L (cos 45, -sin 45, 0); arms_raised 60 degrees up; a one-frame
+ * BVH of zeros is the rest pose; unknown names, clips of many frames and a pose with a
+ * motion are refused, naming avatar.pose. */
+START_TEST(poses_by_name_and_file)
+{
+    static const struct { const char *pose; double deg; } named[] = {
+        {"t", 0}, {"a", -45}, {"arms_raised", 60}, {"../experiments/avatar/mannequin.bvh", 0}};
+    for (int i = 0; i < 4; i++) {
+        char keys[256];
+        snprintf(keys, sizeof keys, "pose=%s;sdf_resolution=8", named[i].pose);
+        cloth_avatar *av = must(keys);
+        const cloth__skeleton *s = &av->body.skel;
+        int sh = cloth__skeleton_find(s, "l_shoulder"), wr = cloth__skeleton_find(s, "l_wrist");
+        double L = s->rest[wr][0] - s->rest[sh][0], a = named[i].deg * M_PI / 180;
+        double want[3] = {s->rest[sh][0] + L * cos(a), s->rest[sh][1] + L * sin(a), 0};
+        for (int k = 0; k < 3; k++)
+            ck_assert_double_eq_tol(av->now.a[wr][k], want[k], 1e-12);
+        int rs = cloth__skeleton_find(s, "r_shoulder"), rw = cloth__skeleton_find(s, "r_wrist");
+        ck_assert_double_eq_tol(av->now.a[rw][1] - s->rest[rs][1], L * sin(a), 1e-12);
+        cloth__avatar_destroy(av);
+    }
+    static const struct { const char *keys, *says; } bad[] = {
+        {"pose=y", "'y': expected t, a, arms_raised"},
+        {"pose=../experiments/avatar/walk.bvh", "frames: a pose is one frame"},
+        {"pose=a;motion=../experiments/avatar/walk.bvh", "set one of the two"},
+    };
+    for (int i = 0; i < 3; i++) {
+        cloth_avatar *av;
+        const char *key;
+        cloth_error err;
+        ck_assert(avatar_of(bad[i].keys, &av, &key, &err) != CLOTH_OK);
+        ck_assert_str_eq(key, "pose");
+        ck_assert_msg(strstr(err.msg, bad[i].says), "%s", err.msg);
+    }
+}
+END_TEST
+
+/* -------------------------------------------------------------- ellipsoids */
+
+/* A pose of the whole body turned and moved rigidly (the root alone): every skinning
+ * transform is the same rigid motion. */
+static void rigid_pose(cloth_avatar *av)
+{
+    double axis[3] = {0.3, 0.9, -0.2}, n = sqrt(0.09 + 0.81 + 0.04);
+    for (int k = 0; k < 3; k++)
+        axis[k] /= n;
+    av->posed_by_ik = 1; /* the pose stays as set */
+    cloth__pose_rest(&av->body.skel, &av->pose);
+    cloth__rot_axis_angle(axis, 0.7, av->pose.rot[0]);
+    av->pose.root[0] = 0.2, av->pose.root[2] = -0.1;
+    cloth__avatar_move(av, 0);
+}
+
+/* Every ellipsoid holds every corner of its bone's triangles, in the rest pose and in
+ * any pose (posed with its bone, the corners moved by the same transform), and the
+ * bound's scale is 1 + margin / min r. */
+START_TEST(ellipsoids_hold_their_parts)
+{
+    cloth_avatar *av = must("collision=ellipsoids");
+    const cloth__ellipsoids *E = &av->ell;
+    ck_assert_int_eq(E->n, 17);
+    unsigned long seed = 3;
+    for (int trial = 0; trial < 2; trial++) {
+        cloth__pose pose;
+        cloth__pose_rest(&av->body.skel, &pose);
+        for (int j = 0; j < av->body.skel.n && trial; j++) {
+            double ax[3] = {tu_random(&seed), tu_random(&seed), tu_random(&seed)};
+            double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+            for (int k = 0; k < 3; k++)
+                ax[k] /= n;
+            cloth__rot_axis_angle(ax, 0.8 * tu_random(&seed), pose.rot[j]);
+        }
+        cloth__xform xf[CLOTH__MAX_JOINTS];
+        cloth__skeleton_fk(&av->body.skel, &pose, NULL, xf);
+        int corners = 0;
+        for (int i = 0; i < E->n; i++) {
+            const cloth__ellipsoid *e = &E->e[i];
+            const cloth__xform *T = &xf[e->joint];
+            double rmin = fmin(e->r[0], fmin(e->r[1], e->r[2]));
+            ck_assert_double_eq_tol(e->lambda, 1 + 0.03 / rmin, 1e-12);
+            for (int t = E->first[i]; t < E->first[i + 1]; t++)
+                for (int c = 0; c < 3; c++) {
+                    const double *y = av->body.verts + 3 * av->body.tris[3 * E->tri[t] + c];
+                    double x[3];
+                    cloth__mat_vec(T->R, y, x);
+                    for (int k = 0; k < 3; k++)
+                        x[k] += T->t[k];
+                    ck_assert(cloth__ellipsoid_level(e, T, x, 1) <= 1 + 1e-9);
+                    corners++;
+                }
+        }
+        ck_assert_int_eq(corners, 3 * av->body.n_tris);
+    }
+    cloth__avatar_destroy(av);
+}
+END_TEST
+
+/* Brute force: the smallest distance from p to any triangle of the skinned surface. */
+static double brute_min(const cloth_avatar *av, const double p[3])
+{
+    double best = HUGE_VAL, q[3];
+    const cloth__body *b = &av->body;
+    for (int t = 0; t < b->n_tris; t++) {
+        const int *v = b->tris + 3 * t;
+        best = fmin(best, cloth__triangle_closest(p, av->skin + 3 * v[0], av->skin + 3 * v[1],
+                                                  av->skin + 3 * v[2], q));
+    }
+    return sqrt(best);
+}
+
+/* In a rigid pose, points outside the body within the margin (3 cm) of it: inside some
+ * bound, and the query's distance is the smallest point-triangle distance over all the
+ * body's triangles (to 1e-12 m); points outside every bound are skipped (HUGE_VAL, no
+ * triangle tested). */
+START_TEST(ellipsoid_distance_is_exact_and_skips_outside)
+{
+    cloth_avatar *av = must("collision=ellipsoids");
+    rigid_pose(av);
+    unsigned long seed = 11;
+    int exact = 0, skipped = 0;
+    for (int i = 0; i < 10000; i++) {
+        double x[3] = {0.95 * tu_random(&seed), 0.9 + 0.9 * tu_random(&seed),
+                       0.95 * tu_random(&seed)}, dir[3];
+        /* into the pose */
+        double y[3];
+        cloth__mat_vec(av->now.xf[0].R, x, y);
+        for (int k = 0; k < 3; k++)
+            y[k] += av->now.xf[0].t[k];
+        int tested;
+        double d = cloth__ellipsoids_query(&av->ell, &av->body, av->skin, av->now.xf, y, dir,
+                                           &tested);
+        int any = 0;
+        for (int e = 0; e < av->ell.n; e++)
+            any |= cloth__ellipsoid_level(&av->ell.e[e], &av->now.xf[av->ell.e[e].joint], y,
+                                          av->ell.e[e].lambda) <= 1;
+        if (!any) {
+            ck_assert(d == HUGE_VAL && tested == 0);
+            skipped++;
+            continue;
+        }
+        double truth = cloth__avatar_surface_distance(av, y);
+        if (!(truth > 0 && truth <= 0.03))
+            continue;
+        ck_assert_msg(fabs(d - brute_min(av, y)) <= 1e-12, "%g vs %g", d, brute_min(av, y));
+        exact++;
+    }
+    ck_assert_int_gt(exact, 50);
+    ck_assert_int_gt(skipped, 500);
+    double above[3] = {0, 3, 0}, dir[3];
+    ck_assert(cloth__ellipsoids_query(&av->ell, &av->body, av->skin, av->now.xf, above, dir,
+                                      NULL) == HUGE_VAL);
+    cloth__avatar_destroy(av);
+}
+END_TEST
+
+/* Points around the left forearm's middle, from inside its skin to inside its flesh
+ * (2 to 4.9 cm from the bone, the flesh 4 cm): pushed out, every one is at the offset
+ * (1 cm) from the surface by the brute-force distance, to 1e-9 m. */
+START_TEST(ellipsoid_push_out_reaches_the_offset)
+{
+    cloth_avatar *av = must("collision=ellipsoids;offset=0.01");
+    rigid_pose(av);
+    unsigned long seed = 5;
+    for (int i = 0; i < 200; i++) {
+        double ph = M_PI * tu_random(&seed), r = 0.0345 + 0.0145 * tu_random(&seed);
+        double y[3] = {0.60 + 0.05 * tu_random(&seed), 1.45 + r * cos(ph), r * sin(ph)}, x[3];
+        cloth__mat_vec(av->now.xf[0].R, y, x);
+        for (int k = 0; k < 3; k++)
+            x[k] += av->now.xf[0].t[k];
+        double n[3];
+        ck_assert(cloth__avatar_push_out(av, x, n) == 1);
+        ck_assert_double_eq_tol(cloth__avatar_surface_distance(av, x), 0.01, 1e-9);
+        ck_assert_double_eq_tol(brute_min(av, x), 0.01, 1e-9);
+        ck_assert_double_eq_tol(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1, 1e-12);
+    }
+    cloth__avatar_destroy(av);
+}
+END_TEST
+
+/* --------------------------------------------------------------- the field */
+
+/* The trilinear interpolant of a 1-Lipschitz function errs by at most (sqrt 3 / 2) h:
+ * |f(y) - sum_c w_c f(c)| <= sum_c w_c |y - c| <= sqrt(sum_c w_c |y - c|^2)
+ * = h sqrt(sum_k u_k (1 - u_k)) <= (sqrt 3 / 2) h.  Half a cell is not a bound: where the
+ * distance bends within a cell (a hand thinner than the cell, a crease) the error goes
+ * past it.  The mannequin's field at 32 cells, at random points within 5 cm of the body. */
+START_TEST(field_error_within_the_lipschitz_bound)
+{
+    cloth_avatar *av = must("sdf_resolution=32");
+    unsigned long seed = 9;
+    double worst = 0;
+    for (int i = 0; i < 20000; i++) {
+        double y[3] = {0.95 * tu_random(&seed), 0.9 + 0.9 * tu_random(&seed),
+                       0.95 * tu_random(&seed)};
+        double d = cloth__body_distance_rest(&av->body, y, NULL);
+        if (fabs(d) > 0.05)
+            continue;
+        worst = fmax(worst, fabs(cloth__sdf_sample(&av->sdf, y, NULL) - d));
+    }
+    ck_assert_msg(worst <= 0.5 * sqrt(3) * av->sdf.h, "error %g, cell %g", worst, av->sdf.h);
+    cloth__avatar_destroy(av);
+}
+END_TEST
+
+Suite *suite_body_files(void)
+{
+    Suite *s = suite_create("body_files");
+    TCase *tc = tcase_create("obj");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, exported_mannequin_reads_back);
+    tcase_add_test(tc, obj_field_is_exact_at_its_nodes);
+    tcase_add_test(tc, inside_out_surface_is_turned);
+    tcase_add_loop_test(tc, bad_body_files_name_file_line_and_key, 0,
+                        (int)(sizeof bad_files / sizeof bad_files[0]));
+    tcase_add_test(tc, cli_bad_body_exits_2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pose");
+    tcase_add_test(tc, poses_by_name_and_file);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ellipsoids");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, ellipsoids_hold_their_parts);
+    tcase_add_test(tc, ellipsoid_distance_is_exact_and_skips_outside);
+    tcase_add_test(tc, ellipsoid_push_out_reaches_the_offset);
+    tcase_add_test(tc, field_error_within_the_lipschitz_bound);
+    suite_add_tcase(s, tc);
+    return s;
+}
