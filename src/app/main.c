@@ -16,6 +16,7 @@
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
 #include "cloth.h"
+#include "app/body_distance.h"
 #include "app/garment.h"
 #include "app/plan.h"
 #include "app/serve/serve.h"
@@ -49,6 +50,7 @@ static void usage(FILE *out)
             "       cloth serve --replay DIR [--port N] [--web DIR]\n"
             "       cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]\n"
             "                     [--avatar SCENE.ini] [--set section.key=value]...\n"
+            "       cloth body-distance SCENE.ini [--time T] [--set section.key=value]...\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE); --record adds\n"
@@ -76,7 +78,9 @@ static void usage(FILE *out)
             "       off) and welds the seams; writes DIR/panel_NAME.obj, placed.obj and\n"
             "       sewn.obj and prints vertices, triangles, smallest angle, steps to weld;\n"
             "       --avatar SCENE.ini (with an [avatar]) then tries it on: the scene's run\n"
-            "       with the welded garment as its cloth, into DIR/tryon/\n");
+            "       with the welded garment as its cloth, into DIR/tryon/\n"
+            "body-distance  reads points \"x y z\" (m) from stdin and prints each one's\n"
+            "       signed distance (m) to the scene's avatar posed at time T (default 0)\n");
 }
 
 static int bad_input(const char *msg)
@@ -780,6 +784,8 @@ int main(int argc, char **argv)
         return cmd_replay(argc, argv);
     if (strcmp(argv[1], "garment") == 0)
         return cloth__cmd_garment(argc, argv);
+    if (strcmp(argv[1], "body-distance") == 0)
+        return cloth__cmd_body_distance(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;
