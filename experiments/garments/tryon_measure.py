@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The try-on's numbers from a run folder (README, Garments, Try-on):
 
-    tryon_measure.py RUN_DIR [SCENE.ini] [CLOTH]
+    tryon_measure.py [--csv GARMENT,KERNEL] RUN_DIR [SCENE.ini] [CLOTH]
 
 max body_depth over series.csv's frames against avatar.offset/2 (0.01 m unless the
 scene says), stretch_max at frame 0 (the dressed start), frame 1 and the last, and the
@@ -11,7 +11,8 @@ SCENE.ini`, the exact distance to the mannequin's capsules in the scene's pose a
 run's end; at a skirt's hem the nearest part is a leg), its mean radius about the
 legs' midline (x = z = 0), and the mean height of the highest border loop (a skirt's
 waist).  SCENE defaults to tryon_short_skirt.ini beside this script (the try-on scenes
-share one [avatar]), CLOTH to build/cloth."""
+share one [avatar]), CLOTH to build/cloth.  --csv prints one row of plots/data/garments_tryon.csv instead (CSV_HEADER,
+tryon_table.sh)."""
 import csv, math, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,10 +36,18 @@ def scene_offset(scene):
     return 0.01
 
 
+CSV_HEADER = ("garment,kernel,frames,max_body_depth_mm,offset_half_mm,stretch_frame0,"
+              "stretch_frame1,stretch_end,kinetic_end,hem_mean_mm,hem_min_mm,hem_y,waist_y")
+
+
 def main():
-    run = sys.argv[1]
-    scene = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "tryon_short_skirt.ini")
-    cloth = sys.argv[3] if len(sys.argv) > 3 else os.path.join(HERE, "../../build/cloth")
+    args = sys.argv[1:]
+    label = None
+    if args and args[0] == "--csv":
+        label, args = args[1], args[2:]
+    run = args[0]
+    scene = args[1] if len(args) > 1 else os.path.join(HERE, "tryon_short_skirt.ini")
+    cloth = args[2] if len(args) > 2 else os.path.join(HERE, "../../build/cloth")
     offset = scene_offset(scene)
     rows = list(csv.DictReader(open(run + "/series.csv")))
     depth = max(float(r["body_depth"]) for r in rows)
@@ -76,6 +85,14 @@ def main():
     top = max(loops, key=lambda l: sum(v[i][1] for i in l) / len(l))
     d = body_distances(cloth, scene, float(rows[-1]["time"]), [v[i] for i in hem])
     rad = [math.hypot(v[i][0], v[i][2]) for i in hem]
+    if label:
+        print("%s,%d,%.3f,%.1f,%.4f,%.4f,%.4f,%.3g,%.1f,%.1f,%.3f,%.3f" %
+              (label, len(rows) - 1, 1e3 * depth, 1e3 * offset / 2,
+               float(rows[0]["stretch_max"]), float(rows[min(1, len(rows) - 1)]["stretch_max"]),
+               float(rows[-1]["stretch_max"]), float(rows[-1]["kinetic"]), 1e3 * sum(d) / len(d),
+               1e3 * min(d), sum(v[i][1] for i in hem) / len(hem),
+               sum(v[i][1] for i in top) / len(top)))
+        return
     print("%s: frames %d, max body_depth %.2f mm (offset/2 = %.1f mm): %s; stretch_max "
           "frame 0 %.3f, frame 1 %.3f, last %.3f; %d border loops, hem %d vertices at mean y "
           "%.3f m: distance from the body mean %.1f mm, min %.1f mm; mean radius %.3f m; "
