@@ -318,6 +318,24 @@ START_TEST(scene_mesh_garment)
 }
 END_TEST
 
+/* cloth body-distance: a point 0.3 m in front of the pelvis capsule's segment (x in
+ * [-0.07, 0.07] m at y = 0.98 m, radius 0.13 m; mannequin.c) is 0.3 - 0.13 = 0.17 m from
+ * the body, nearer nothing else (the chest's capsule is 0.35 m above and its
+ * radius 0.14 m); the point on that segment is 0.13 m inside. */
+START_TEST(cli_body_distance_of_points)
+{
+    const char *points = tu_temp_file("points.txt", "0 0.98 0.3\n0.05 0.98 0\n");
+    const char *scene = tu_temp_file("avatar.ini", "[avatar]\nmodel = builtin\n");
+    char args[512], out[4096];
+    snprintf(args, sizeof args, "body-distance %s < %s", scene, points);
+    ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 0);
+    double d0, d1;
+    ck_assert_msg(sscanf(out, "%lf %lf", &d0, &d1) == 2, "%s", out);
+    ck_assert_double_eq_tol(d0, 0.17, 1e-12);
+    ck_assert_double_eq_tol(d1, -0.13, 1e-12);
+}
+END_TEST
+
 /* Bone-relative placement (sewing.c): a 10 x 6 cm panel wrapped with radius R about the
  * mannequin's l_ankle bone, the one that is not along a world axis (joint j to tip t,
  * u = (t - j)/|t - j|), at `at` cm along it, on the body at scale s: each vertex lies at
@@ -419,6 +437,7 @@ Suite *suite_garment_sewing(void)
                         (int)(sizeof bad_files / sizeof bad_files[0]));
     tcase_add_test(tc, svg_path_and_polyline_outlines);
     tcase_add_test(tc, cli_exit_codes);
+    tcase_add_test(tc, cli_body_distance_of_points);
     tcase_add_loop_test(tc, placement_wraps_round_a_bone_at_the_body_scale, 0,
                         (int)(sizeof placement_scale / sizeof placement_scale[0]));
     suite_add_tcase(s, tc);
