@@ -3,6 +3,7 @@
  * sewn along one edge and welded; manifold garments after welding with every kernel that
  * sews. */
 #include "cloth.h"
+#include "body/garment_body.h"
 #include "garment/pattern.h"
 #include "garment/sewing.h"
 #include "suites.h"
@@ -60,7 +61,7 @@ START_TEST(two_touching_squares_weld_into_a_rectangle)
     cloth__pattern *p = two_squares(1);
     cloth__garment *g;
     cloth_error err;
-    ck_assert_msg(cloth__garment_prepare(p, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_prepare(p, NULL, &g, &err) == CLOTH_OK, "%s", err.msg);
     ck_assert_int_eq(g->n, 8);
     ck_assert_int_eq(g->n_tris, 4);
     ck_assert_int_eq(g->n_pairs, 2);
@@ -96,7 +97,7 @@ START_TEST(two_squares_sewn_by_each_kernel)
     cloth__pattern *p = two_squares(3);
     cloth__garment *g;
     cloth_error err;
-    ck_assert_msg(cloth__garment_prepare(p, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_prepare(p, NULL, &g, &err) == CLOTH_OK, "%s", err.msg);
     cloth_scene s;
     cloth_default_scene(&s);
     char set[64];
@@ -130,7 +131,7 @@ START_TEST(seam_pairing_splits_where_a_side_lacks_a_vertex)
     cloth_error err;
     ck_assert_msg(cloth__pattern_parse(text, "split.json", &p, &err) == CLOTH_OK, "%s", err.msg);
     cloth__garment *g;
-    ck_assert_msg(cloth__garment_prepare(p, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_prepare(p, NULL, &g, &err) == CLOTH_OK, "%s", err.msg);
     ck_assert_int_eq(g->n_pairs, 6);
     ck_assert_int_eq(g->splits, 2);
     /* each pair at the same arc length: .25 slid to .2 and .75 to .7 on side b (a's .4
@@ -250,8 +251,10 @@ START_TEST(shipped_garments_sew_into_manifold_meshes)
     cloth__pattern *p;
     cloth_error err;
     ck_assert_msg(cloth__pattern_load(path, &p, &err) == CLOTH_OK, "%s", err.msg);
+    cloth__garment_body body;
+    ck_assert_msg(cloth__mannequin_garment_body(1, &body, &err) == CLOTH_OK, "%s", err.msg);
     cloth__garment *g;
-    ck_assert_msg(cloth__garment_prepare(p, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_prepare(p, &body, &g, &err) == CLOTH_OK, "%s", err.msg);
     ck_assert_double_ge(g->min_angle, 20);
     cloth_scene s;
     cloth_default_scene(&s);
@@ -272,8 +275,9 @@ START_TEST(shipped_garments_sew_into_manifold_meshes)
 END_TEST
 
 /* mesh.garment: the sim sews and welds the pattern with the scene's kernel; its mesh is
- * the welded garment (the short skirt: 1182 panel vertices, 44 seam pairs -> 1138), with
- * a structural spring on every edge; row pins and cloth_mesh_create are refused. */
+ * the welded garment (the topology of welding the prepared pattern's seam pairs, which
+ * does not depend on where the vertices are), with a structural spring on every edge;
+ * row pins and cloth_mesh_create are refused. */
 START_TEST(scene_mesh_garment)
 {
     const char *text = "[mesh]\ngarment = ../experiments/garments/short_skirt.json\n"
@@ -284,8 +288,19 @@ START_TEST(scene_mesh_garment)
     cloth_sim *sim;
     ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
     const cloth_mesh *m = cloth_sim_mesh(sim);
-    ck_assert_int_eq(m->n, 1138);
-    ck_assert_int_eq(m->n_tris, 2180);
+    cloth__pattern *p;
+    ck_assert_msg(cloth__pattern_load("../experiments/garments/short_skirt.json", &p, &err) ==
+                  CLOTH_OK, "%s", err.msg);
+    cloth__garment_body body;
+    ck_assert_msg(cloth__mannequin_garment_body(1, &body, &err) == CLOTH_OK, "%s", err.msg);
+    cloth__garment *g;
+    ck_assert_msg(cloth__garment_prepare(p, &body, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_weld(g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_lt(g->n_welded, g->n);
+    ck_assert_int_eq(m->n, g->n_welded);
+    ck_assert_int_eq(m->n_tris, g->n_welded_tris);
+    cloth__garment_free(g);
+    cloth__pattern_free(p);
     int boundary, interior, bad;
     cloth__edge_census(m->tris, m->n_tris, &boundary, &interior, &bad);
     ck_assert_int_eq(bad, 0);
@@ -303,7 +318,91 @@ START_TEST(scene_mesh_garment)
 }
 END_TEST
 
-/* The try-on: the short skirt sewn in the air (verlet), dressed on the mannequin in the T
+/* cloth body-distance: a point 0.3 m in front of the pelvis capsule's segment (x in
+ * [-0.07, 0.07] m at y = 0.98 m, radius 0.13 m; mannequin.c) is 0.3 - 0.13 = 0.17 m from
+ * the body, nearer nothing else (the chest's capsule is 0.35 m above and its
+ * radius 0.14 m); the point on that segment is 0.13 m inside. */
+START_TEST(cli_body_distance_of_points)
+{
+    const char *points = tu_temp_file("points.txt", "0 0.98 0.3\n0.05 0.98 0\n");
+    const char *scene = tu_temp_file("avatar.ini", "[avatar]\nmodel = builtin\n");
+    char args[512], out[4096];
+    snprintf(args, sizeof args, "body-distance %s < %s", scene, points);
+    ck_assert_int_eq(tu_run_cli(args, out, sizeof out), 0);
+    double d0, d1;
+    ck_assert_msg(sscanf(out, "%lf %lf", &d0, &d1) == 2, "%s", out);
+    ck_assert_double_eq_tol(d0, 0.17, 1e-12);
+    ck_assert_double_eq_tol(d1, -0.13, 1e-12);
+}
+END_TEST
+
+/* Bone-relative placement (sewing.c): a 10 x 6 cm panel wrapped with radius R about the
+ * mannequin's l_ankle bone, the one that is not along a world axis (joint j to tip t,
+ * u = (t - j)/|t - j|), at `at` cm along it, on the body at scale s: each vertex lies at
+ * s R from the line j + r u (the wrap's closed form, p = c + s R (cos th e0 + sin th e1)
+ * + (v - v_c) a with e0, e1 normal to a), and its place along the line is
+ * s at + (v - v_c) (v its pattern coordinate, the panel's centre v_c = 3 cm): the panel
+ * follows avatar.scale; with "axis": "-bone" v runs the other way.  An unknown bone is
+ * an error naming the file, the panel and the bone. */
+static const double placement_scale[] = {1, 1.3, 0.8};
+
+START_TEST(placement_wraps_round_a_bone_at_the_body_scale)
+{
+    for (int flip = 0; flip < 2; flip++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"edge_length\": 1, \"panels\": [{\"name\": \"band\",\n"
+                 "  \"outline\": [[0,0],[10,0],[10,6],[0,6]], \"edges\": [\"a\",\"b\",\"c\",\"d\"],\n"
+                 "  \"placement\": {\"bone\": \"l_ankle\", \"at\": 7, \"radius\": 4,\n"
+                 "                \"angle\": 30, \"axis\": \"%s\"}}]}\n", flip ? "-bone" : "bone");
+        cloth__pattern *p;
+        cloth_error err;
+        ck_assert_msg(cloth__pattern_parse(text, "band.json", &p, &err) == CLOTH_OK, "%s",
+                      err.msg);
+        double sc = placement_scale[_i];
+        cloth__garment_body body;
+        ck_assert_msg(cloth__mannequin_garment_body(sc, &body, &err) == CLOTH_OK, "%s", err.msg);
+        const cloth__garment_bone *b = NULL;
+        for (int i = 0; i < body.n; i++)
+            if (strcmp(body.bone[i].name, "l_ankle") == 0)
+                b = &body.bone[i];
+        ck_assert_ptr_nonnull(b);
+        double u[3], len = 0;
+        for (int k = 0; k < 3; k++) {
+            u[k] = b->tip[k] - b->joint[k];
+            len += u[k] * u[k];
+        }
+        for (int k = 0; k < 3; k++)
+            u[k] /= sqrt(len);
+        ck_assert(fabs(u[1]) > 0.1 && fabs(u[2]) > 0.1); /* a slanted bone */
+        cloth__garment *g;
+        ck_assert_msg(cloth__garment_prepare(p, &body, &g, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_int_gt(g->n, 20);
+        for (int i = 0; i < g->n; i++) {
+            const double *x = g->placed + 3 * i;
+            double d[3], along = 0, r2 = 0;
+            for (int k = 0; k < 3; k++) {
+                d[k] = x[k] - b->joint[k];
+                along += d[k] * u[k];
+            }
+            for (int k = 0; k < 3; k++)
+                r2 += (d[k] - along * u[k]) * (d[k] - along * u[k]);
+            double v = 0.01 * (g->panels[0].uv[2 * i + 1] - 3);
+            ck_assert_double_eq_tol(sqrt(r2), 0.04 * sc, 1e-12);
+            ck_assert_double_eq_tol(along, 0.07 * sc + (flip ? -v : v), 1e-12);
+        }
+        cloth__garment_free(g);
+        /* the same file on a body without that bone */
+        snprintf(body.bone[b - body.bone].name, CLOTH_PATTERN_NAME, "foot");
+        ck_assert_int_eq(cloth__garment_prepare(p, &body, &g, &err), CLOTH_EINVAL);
+        ck_assert_msg(strstr(err.msg, "band.json: panel \"band\": placement: unknown bone "
+                                      "\"l_ankle\"") != NULL, "%s", err.msg);
+        cloth__pattern_free(p);
+    }
+}
+END_TEST
+
+/* The try-on: the short skirt sewn on the body (verlet), dressed on the mannequin in the T
  * pose and dropped under gravity with no pins for 20 frames: no vertex deeper than
  * avatar.offset/2 into the skin (exact distance to the skinned surface) in any frame,
  * frame 0 (the dressed start) included. */
@@ -338,6 +437,9 @@ Suite *suite_garment_sewing(void)
                         (int)(sizeof bad_files / sizeof bad_files[0]));
     tcase_add_test(tc, svg_path_and_polyline_outlines);
     tcase_add_test(tc, cli_exit_codes);
+    tcase_add_test(tc, cli_body_distance_of_points);
+    tcase_add_loop_test(tc, placement_wraps_round_a_bone_at_the_body_scale, 0,
+                        (int)(sizeof placement_scale / sizeof placement_scale[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("sewing");
     tcase_set_timeout(tc, 120);

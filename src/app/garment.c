@@ -3,7 +3,8 @@
  *                            [--avatar SCENE.ini] [--set section.key=value]...
  *
  * The pattern's panels meshed (DIR/panel_NAME.obj, flat, in metres), placed around the
- * body (DIR/placed.obj), sewn with the kernel and welded (DIR/sewn.obj); prints the
+ * body (DIR/placed.obj: on the bones of the mannequin at the scene's avatar.scale, 1
+ * without an [avatar]), sewn with the kernel and welded (DIR/sewn.obj); prints the
  * counts, the smallest angle and the sewing steps to weld.  The sewing scene is the
  * defaults (or SCENE.ini) with run.dt = 1/60 s and run.substeps the kernel's own
  * (cloth list --kernels) and its condition numbers off (its cond_off), then the --set
@@ -13,10 +14,13 @@
  * try-on: the welded garment as the scene's cloth (its mesh keys other than pins are not
  * read), gravity, the avatar and its motion as the scene has them, run.dt, run.substeps
  * and run.frames of the scene (then --kernel and --set), written by cloth_run_sim into
- * DIR/tryon/ (series.csv with body_depth, summary.csv, final.obj).  The sewing takes the
+ * DIR/tryon/ (series.csv with body_depth, summary.csv, final.obj; body.obj, the
+ * mannequin's drawing surface in its pose at the end).  The sewing takes the
  * kernel's own frame substeps as without --avatar; the try-on the scene's.
  */
 #include "app/garment.h"
+#include "body/avatar.h"
+#include "body/garment_body.h"
 #include "core/mesh.h"
 #include "garment/sewing.h"
 
@@ -101,12 +105,21 @@ static int try_on(const cloth__garment *g, const cloth_scene *scene, const char 
     snprintf(dir, sizeof dir, "%s/tryon", out);
     cloth_summary sum;
     cloth_status st = cloth_run_sim(sim, dir, NULL, &sum, &err);
+    int code = 0;
+    if (st == CLOTH_OK) { /* the body as the run ends, for drawing (plots/garments.gp) */
+        cloth_avatar *av = cloth_sim_avatar(sim);
+        cloth__avatar_skin(av);
+        code = write_obj(dir, "body.obj", av->skin, av->body.n_verts, av->body.tris,
+                         av->body.n_tris);
+    }
     cloth_sim_destroy(sim);
     if (st != CLOTH_OK)
         return fail(EXIT_RUN_FAILED, err.msg);
+    if (code)
+        return code;
     static const char *names[] = {"ok", "diverged", "not-converged", "step-failed"};
     printf("try-on (%s, %d substeps of %g s, %ld frames): %s, max stretch %.3g; wrote "
-           "%s/series.csv, summary.csv, final.obj\n", scene->run.kernel, scene->run.substeps,
+           "%s/series.csv, summary.csv, final.obj, body.obj\n", scene->run.kernel, scene->run.substeps,
            scene->run.dt, sum.frames, names[sum.status], sum.max_stretch, dir);
     if (sum.message[0])
         fprintf(stderr, "cloth: %s\n", sum.message);
@@ -177,8 +190,12 @@ int cloth__cmd_garment(int argc, char **argv)
     if (st != CLOTH_OK)
         return fail(st == CLOTH_ENOMEM || st == CLOTH_EIO ? EXIT_RUN_FAILED : EXIT_BAD_INPUT,
                     err.msg);
-    cloth__garment *g;
-    st = cloth__garment_prepare(pt, &g, &err);
+    cloth__garment_body body; /* the mannequin the panels are placed on */
+    st = cloth__mannequin_garment_body(scene.avatar.enabled ? scene.avatar.scale : 1, &body,
+                                       &err);
+    cloth__garment *g = NULL;
+    if (st == CLOTH_OK)
+        st = cloth__garment_prepare(pt, &body, &g, &err);
     if (st != CLOTH_OK) {
         cloth__pattern_free(pt);
         return fail(st == CLOTH_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT, err.msg);
@@ -218,8 +235,9 @@ int cloth__cmd_garment(int argc, char **argv)
                "gap %.3g mm < %.3g mm, %.3f s\n", scene.run.kernel, scene.run.substeps,
                g->frames, g->steps, 1e3 * g->gap, 1e3 * scene.garment.weld_distance, g->wall_s);
         printf("garment: %d vertices, %d triangles, smallest angle %.2f deg, %d edges "
-               "(%d on the border), manifold\n", g->n_welded, g->n_welded_tris, g->min_angle,
-               boundary + interior, boundary);
+               "(%d on the border), manifold; sewn edges %+.3f to %+.3f of the pattern's "
+               "lengths\n", g->n_welded, g->n_welded_tris, g->min_angle, boundary + interior,
+               boundary, g->strain_min, g->strain_max);
         if (out) {
             code = write_obj(out, "sewn.obj", g->welded, g->n_welded, g->welded_tris,
                              g->n_welded_tris);

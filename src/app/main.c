@@ -12,9 +12,11 @@
  *   cloth serve --replay DIR [--port N] [--web DIR]
  *   cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]
  *                 [--avatar SCENE.ini] [--set ...]
+ *   cloth body-distance SCENE.ini [--time T] [--set ...]
  *
  * Exit codes: 0 success, 1 a run that failed (diverged, a failed step, I/O), 2 bad input.
  */
+#include "app/body_distance.h"
 #include "app/cli.h"
 #include "app/garment.h"
 
@@ -38,6 +40,7 @@ static void usage(FILE *out)
             "       cloth serve --replay DIR [--port N] [--web DIR]\n"
             "       cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]\n"
             "                     [--avatar SCENE.ini] [--set section.key=value]...\n"
+            "       cloth body-distance SCENE.ini [--time T] [--set section.key=value]...\n"
             "\n"
             "run    simulates the scene and writes series.csv, summary.csv, final.obj\n"
             "       (and newton.csv) into DIR (default build/runs/SCENE); --record adds\n"
@@ -65,7 +68,9 @@ static void usage(FILE *out)
             "       off) and welds the seams; writes DIR/panel_NAME.obj, placed.obj and\n"
             "       sewn.obj and prints vertices, triangles, smallest angle, steps to weld;\n"
             "       --avatar SCENE.ini (with an [avatar]) then tries it on: the scene's run\n"
-            "       with the welded garment as its cloth, into DIR/tryon/\n");
+            "       with the welded garment as its cloth, into DIR/tryon/\n"
+            "body-distance  reads points \"x y z\" (m) from stdin and prints each one's\n"
+            "       signed distance (m) to the scene's avatar posed at time T (default 0)\n");
 }
 
 
@@ -164,6 +169,8 @@ int main(int argc, char **argv)
         return cloth__cmd_replay(argc, argv);
     if (strcmp(argv[1], "garment") == 0)
         return cloth__cmd_garment(argc, argv);
+    if (strcmp(argv[1], "body-distance") == 0)
+        return cloth__cmd_body_distance(argc, argv);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

@@ -398,6 +398,8 @@ static cloth_status read_placement(const cloth__pattern *pt, cloth__panel *p,
         return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: bone: expected a "
                            "name of 1 to %d characters", pt->source, p->name,
                            CLOTH_PATTERN_NAME - 1);
+    if (d->bone[0])
+        d->axis = -1; /* the bone's own, unless axis says -bone */
     const cJSON *off = cJSON_GetObjectItemCaseSensitive(pl, "offset");
     if (off) {
         if (!cJSON_IsArray(off) || cJSON_GetArraySize(off) != 3)
@@ -411,6 +413,12 @@ static cloth_status read_placement(const cloth__pattern *pt, cloth__panel *p,
             d->offset[k] = c->valuedouble;
         }
     }
+    if (get_number(pl, "at", 0, &d->at))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: at: expected cm "
+                           "along the bone", pt->source, p->name);
+    if (!d->bone[0] && cJSON_GetObjectItemCaseSensitive(pl, "at"))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: at: needs a bone",
+                           pt->source, p->name);
     if (get_number(pl, "radius", 0, &d->radius) || d->radius < 0)
         return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: radius: expected "
                            "a number >= 0 (cm; 0 = flat)", pt->source, p->name);
@@ -419,16 +427,19 @@ static cloth_status read_placement(const cloth__pattern *pt, cloth__panel *p,
                            "degrees", pt->source, p->name);
     const cJSON *axis = cJSON_GetObjectItemCaseSensitive(pl, "axis");
     if (axis) {
-        static const char *const names[] = {"x", "y", "z", "-x", "-y", "-z"};
+        static const char *const names[] = {"x", "y", "z", "-x", "-y", "-z", "bone", "-bone"};
         int k = -1;
-        for (int i = 0; i < 6 && cJSON_IsString(axis); i++)
+        for (int i = 0; i < 8 && cJSON_IsString(axis); i++)
             if (strcmp(axis->valuestring, names[i]) == 0)
                 k = i;
-        if (k < 0)
+        if (d->bone[0] && k < 6)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: axis: with a "
+                               "bone, expected bone or -bone", pt->source, p->name);
+        if (!d->bone[0] && (k < 0 || k >= 6))
             return cloth__fail(err, CLOTH_EINVAL, "%s: panel \"%s\": placement: axis: expected "
                                "one of x, y, z, -x, -y, -z", pt->source, p->name);
-        d->axis = k % 3;
-        d->axis_sign = k < 3 ? 1 : -1;
+        d->axis = k < 6 ? k % 3 : -1;
+        d->axis_sign = k < 3 || k == 6 ? 1 : -1;
     }
     return CLOTH_OK;
 }

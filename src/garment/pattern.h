@@ -10,14 +10,37 @@
 #define CLOTH_PATTERN_NAME 32
 
 typedef struct cloth__placement {
-    char bone[CLOTH_PATTERN_NAME]; /* the body part it wraps (kept for the try-on)     */
-    double offset[3];           /* a point of the wrapping cylinder's axis (cm)       */
-    double radius;              /* wrap radius (cm); 0 leaves the panel flat          */
+    char bone[CLOTH_PATTERN_NAME]; /* the bone it wraps ("" = world placement)        */
+    double at;                  /* with a bone: the panel's centre this far along the
+                                 * bone from its joint (cm at body scale 1)           */
+    double offset[3];           /* with a bone: a shift of the axis from there (cm at
+                                 * scale 1, world axes); without: a point of the axis
+                                 * (cm, world)                                        */
+    double radius;              /* wrap radius (cm; with a bone, at scale 1); 0 leaves
+                                 * the panel flat                                     */
     double angle;               /* where the panel's centre faces about the axis
-                                 * (degrees, 0 = +z, 90 = +x for the y axis)          */
-    int axis;                   /* the axis the panel's v runs along: 0 x, 1 y, 2 z   */
+                                 * (degrees; 0 = the front, +z, or +y for an axis
+                                 * along z; 90 = a x (front))                         */
+    int axis;                   /* the axis the panel's v runs along: 0 x, 1 y, 2 z,
+                                 * -1 the bone's (joint to tip)                       */
     int axis_sign;              /* +1 or -1                                           */
 } cloth__placement;
+
+/* The body the panels are placed on (pattern.h's placement.bone): its bones in the rest
+ * pose, each from its joint to its tip (m), as the caller has them (the mannequin at
+ * avatar.scale: body/garment_body.c). */
+#define CLOTH_GARMENT_MAX_BONES 32
+
+typedef struct cloth__garment_bone {
+    char name[CLOTH_PATTERN_NAME];
+    double joint[3], tip[3];    /* m                                                  */
+} cloth__garment_bone;
+
+typedef struct cloth__garment_body {
+    double scale;               /* lengths of a bone placement are cm at scale 1      */
+    int n;
+    cloth__garment_bone bone[CLOTH_GARMENT_MAX_BONES];
+} cloth__garment_body;
 
 typedef struct cloth__panel {
     char name[CLOTH_PATTERN_NAME];

@@ -26,6 +26,8 @@ typedef struct cloth__garment {
     long frames, steps;         /* sewing frames and kernel steps to close them       */
     double gap;                 /* largest pair distance at the end (m)               */
     double wall_s;              /* wall time of the sewing (s)                        */
+    double strain_min, strain_max; /* sewn edge length / the pattern's - 1, smallest and
+                                 * largest over the panels' edges                     */
     /* after cloth__garment_weld */
     int n_welded;               /* vertices of the welded garment                     */
     double *welded;             /* 3 n_welded                                         */
@@ -35,8 +37,11 @@ typedef struct cloth__garment {
 } cloth__garment;
 
 /* Meshes every panel, pairs the seams' vertices (splitting outline segments where one
- * side has a vertex the other lacks) and places the panels.  Errors name the panel. */
-cloth_status cloth__garment_prepare(const cloth__pattern *pattern, cloth__garment **out,
+ * side has a vertex the other lacks) and places the panels (a placement with a bone on
+ * body's bone of that name; body may be NULL when no panel names a bone).  Errors name
+ * the panel ("FILE: panel \"front\": placement: unknown bone \"x\""). */
+cloth_status cloth__garment_prepare(const cloth__pattern *pattern,
+                                    const cloth__garment_body *body, cloth__garment **out,
                                     cloth_error *err);
 void cloth__garment_free(cloth__garment *g);
 
@@ -47,11 +52,12 @@ void cloth__garment_free(cloth__garment *g);
 cloth_status cloth__garment_sewing_mesh(const cloth__garment *g, const cloth_scene *scene,
                                         cloth_mesh **out, cloth_error *err);
 
-/* Sews: runs scene's kernel on the sewing mesh with gravity, wind, obstacles (the avatar
- * too), pins and self-collision off and garment.sew_damping as the air damping, until every pair is closer than weld_distance (m) after a frame
- * (run.substeps steps: the steps to weld are counted in whole frames), for at most
- * max_frames frames.  CLOTH_ENUMERIC when they
- * do not close, or the kernel's error. */
+/* Sews: runs scene's kernel on the sewing mesh with gravity, wind, sphere, floor, pins
+ * and self-collision off (the scene's avatar stays: the seams close round the body) and
+ * garment.sew_damping as the air damping, until every pair is closer than weld_distance
+ * (m) after a frame (run.substeps steps: the steps to weld are counted in whole frames),
+ * for at most max_frames frames.  CLOTH_ENUMERIC when they do not close, or the
+ * kernel's error. */
 cloth_status cloth__garment_sew(cloth__garment *g, const cloth_scene *scene,
                                 double weld_distance, long max_frames, cloth_error *err);
 
@@ -64,8 +70,9 @@ cloth_status cloth__garment_weld(cloth__garment *g, cloth_error *err);
 void cloth__edge_census(const int *tris, int n_tris, int *boundary, int *interior,
                         int *nonmanifold);
 
-/* mesh.garment: the pattern file sewn and welded as the scene's cloth mesh (the scene's
- * kernel sews it; garment.weld_distance). */
-cloth_status cloth__garment_mesh(const cloth_scene *scene, cloth_mesh **out, cloth_error *err);
+/* mesh.garment: the pattern file placed on body (the scene's mannequin), sewn and welded
+ * as the scene's cloth mesh (the scene's kernel sews it; garment.weld_distance). */
+cloth_status cloth__garment_mesh(const cloth_scene *scene, const cloth__garment_body *body,
+                                 cloth_mesh **out, cloth_error *err);
 
 #endif
