@@ -93,6 +93,8 @@ typedef struct cloth_garment_def {
     double sew_damping;         /* the air damping c (N s/m) while sewing, in place of
                                  * world.air_damping: without it the seams of the
                                  * undamped kernels oscillate about closed            */
+    int sew_on_body;            /* sew round the scene's avatar (1, sew_on = body) or in
+                                 * the air (0, sew_on = air: no obstacle at all)      */
 } cloth_garment_def;
 
 typedef struct cloth_material_def {

@@ -3,6 +3,7 @@
  * sewn along one edge and welded; manifold garments after welding with every kernel that
  * sews. */
 #include "cloth.h"
+#include "body/avatar.h"
 #include "body/garment_body.h"
 #include "garment/pattern.h"
 #include "garment/sewing.h"
@@ -17,7 +18,7 @@
 /* Two 1 cm squares, flat, the right one at dx cm from the left (1 = touching): one seam,
  * the left square's right edge (upwards) against the right square's left edge
  * (downwards, so reversed). */
-static cloth__pattern *two_squares(double dx)
+static cloth__pattern *two_squares_at(double dx, double y, double z)
 {
     char text[2048];
     snprintf(text, sizeof text,
@@ -25,17 +26,22 @@ static cloth__pattern *two_squares(double dx)
              " \"panels\": [\n"
              "  {\"name\": \"left\", \"outline\": [[0,0],[1,0],[1,1],[0,1]],\n"
              "   \"edges\": [\"bottom\", \"right\", \"top\", \"left\"],\n"
-             "   \"placement\": {\"offset\": [0, 0, 0]}},\n"
+             "   \"placement\": {\"offset\": [0, %g, %g]}},\n"
              "  {\"name\": \"right\", \"outline\": [[0,0],[1,0],[1,1],[0,1]],\n"
              "   \"edges\": [\"bottom\", \"right\", \"top\", \"left\"],\n"
-             "   \"placement\": {\"offset\": [%g, 0, 0]}}],\n"
+             "   \"placement\": {\"offset\": [%g, %g, %g]}}],\n"
              " \"seams\": [{\"a\": [\"left\", \"right\"], \"b\": [\"right\", \"left\"],\n"
-             "             \"reverse\": true}]}\n", dx);
+             "             \"reverse\": true}]}\n", y, z, dx, y, z);
     cloth__pattern *p;
     cloth_error err;
     ck_assert_msg(cloth__pattern_parse(text, "squares.json", &p, &err) == CLOTH_OK, "%s",
                   err.msg);
     return p;
+}
+
+static cloth__pattern *two_squares(double dx)
+{
+    return two_squares_at(dx, 0, 0);
 }
 
 /* Welds and checks the rectangle's topology: 6 vertices, 4 triangles, 6 border edges and
@@ -402,6 +408,46 @@ START_TEST(placement_wraps_round_a_bone_at_the_body_scale)
 }
 END_TEST
 
+/* garment.sew_on: the two squares placed inside the mannequin's chest (1.30 m up, 6 cm
+ * in front of its axis), collision = capsules (exact distances).  Sewn on the body, the
+ * sim pushes them out and keeps them out: every sewn vertex at least offset/2 from the
+ * skin.  Sewn in the air, nothing moves them out: every sewn vertex stays inside. */
+START_TEST(sew_on_body_or_air)
+{
+    const char *text = "[avatar]\nmodel = builtin\noffset = 0.01\ncollision = capsules\n"
+                       "[run]\nkernel = verlet\nsubsteps = 5\n[garment]\nsew_on = %s\n";
+    const char *where[] = {"body", "air"};
+    char scene_text[512];
+    snprintf(scene_text, sizeof scene_text, text, where[_i]);
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(scene_text, "sew_on.ini", &s, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    cloth__pattern *p = two_squares_at(3, 130, 6);
+    cloth__garment *g;
+    ck_assert_msg(cloth__garment_prepare(p, NULL, &g, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_msg(cloth__garment_sew(g, &s, 1e-3, 3000, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_avatar *av;
+    const char *key = "";
+    ck_assert_msg(cloth__avatar_create(&s.avatar, s.source, &av, &key, &err) == CLOTH_OK,
+                  "%s", err.msg);
+    cloth__avatar_reset(av, 0);
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (int i = 0; i < g->n; i++) {
+        double d = cloth__avatar_field(av, g->sewn + 3 * i, NULL);
+        lo = fmin(lo, d);
+        hi = fmax(hi, d);
+    }
+    if (_i == 0)
+        ck_assert_msg(lo >= 0.5 * s.avatar.offset, "a vertex %g m from the skin", lo);
+    else
+        ck_assert_msg(hi < 0, "a vertex %g m outside the skin", hi);
+    cloth__avatar_destroy(av);
+    cloth__garment_free(g);
+    cloth__pattern_free(p);
+}
+END_TEST
+
 /* The try-on: the short skirt sewn on the body (verlet), dressed on the mannequin in the T
  * pose and dropped under gravity with no pins for 20 frames: no vertex deeper than
  * avatar.offset/2 into the skin (exact distance to the skinned surface) in any frame,
@@ -438,6 +484,7 @@ Suite *suite_garment_sewing(void)
     tcase_add_test(tc, svg_path_and_polyline_outlines);
     tcase_add_test(tc, cli_exit_codes);
     tcase_add_test(tc, cli_body_distance_of_points);
+    tcase_add_loop_test(tc, sew_on_body_or_air, 0, 2);
     tcase_add_loop_test(tc, placement_wraps_round_a_bone_at_the_body_scale, 0,
                         (int)(sizeof placement_scale / sizeof placement_scale[0]));
     suite_add_tcase(s, tc);

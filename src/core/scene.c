@@ -166,6 +166,7 @@ static int parse_layer_shift(cloth_scene *s, const char *value, char *why, size_
 
 static const char *const plane_names[] = {"xy", "xz", NULL};
 static const char *const self_collision_names[] = {"off", "on", "triangles", NULL};
+static const char *const sew_on_names[] = {"air", "body", NULL};
 static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
 
 static const cloth__key common_keys[] = {
@@ -250,6 +251,9 @@ static const cloth__key common_keys[] = {
     {"garment", "sew_damping", CLOTH__KEY_DOUBLE, OFF(garment.sew_damping), 0, 0, INF, 0, 1,
      NULL, NULL, "1", "air damping c of F = -c v while sewing, in place of world.air_damping "
      "(N s/m)"},
+    {"garment", "sew_on", CLOTH__KEY_CHOICE, OFF(garment.sew_on_body), 0, 0, 0, 0, 0,
+     sew_on_names, NULL, "body", "body: the panels close round the scene's avatar; air: "
+     "without it (then dressed at the start)"},
 
     {"plane", "height", CLOTH__KEY_DOUBLE, OFF(floor.height), 0, -INF, INF, 1, 1, NULL, NULL,
      "0", "the floor is y = height (m)"},
