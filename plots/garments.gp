@@ -14,8 +14,8 @@ names = "short_skirt long_skirt tshirt"
 titles = "'short skirt' 'long skirt' 'T-shirt'"
 # the table of one garment: the mesh's row, then one line per kernel of the try-on CSV
 table(g) = system(sprintf("awk -F, -v g=%s 'FNR == 1 { f++; next } \
-    f == 1 && $1 == g && $2 == \"\" { printf \"sewing on the body (verlet):\\n%%s\\n\", $5 } \
-    f == 1 && $1 == g && $2 != \"\" { printf \"%%s vertices, %%s triangles\\nsmallest angle %%s°\\nsewn (verlet): %%s steps to weld\\n\\nmax body depth over 1.5 s (offset/2 = 5 mm),\\nstretch_max at frame 1 → at 1.5 s, per kernel:\\n\", $2, $3, $4, $6 } \
+    f == 1 && $1 == g && $2 == \"\" { printf \"sewing %%s (verlet):\\n%%s\\n\", ($7 == \"air\" ? \"in the air\" : \"on the body\"), $5 } \
+    f == 1 && $1 == g && $2 != \"\" { printf \"%%s vertices, %%s triangles\\nsmallest angle %%s°\\nsewn %%s (verlet): %%s steps to weld\\n\\nmax body depth over 1.5 s (offset/2 = 5 mm),\\nstretch_max at frame 1 → at 1.5 s, per kernel:\\n\", $2, $3, $4, ($7 == \"air\" ? \"in the air\" : \"on the body\"), $6 } \
     f == 2 && $1 == g { printf \"  %%-8s %%5.2f mm   stretch %%.2f → %%.2f%%s\\n\", $2, $4, $7, $8, \
                         ($13 < 0.9 ? \"   fell off the body\" : \"\") }' \
     %s/garments_meshes.csv %s/garments_tryon.csv", g, datadir, datadir))
@@ -44,10 +44,10 @@ do for [term in "pngcairo"] {
             # front: the arms' span across; side: the body's depth only
             set origin (i - 1) / 3.0 + side * 0.19, 0.30
             set size (side == 0 ? 0.19 : 0.14), 0.66
-            set view 90, (side == 0 ? 0 : 90)
+            set view 90, (side == 0 ? 0 : 90), 1.6
             if (side == 0) { set xrange [-0.62:0.62]; set yrange [-0.3:0.3] } \
             else { set xrange [-0.3:0.3]; set yrange [-0.35:0.35] }
-            set title (side == 0 ? word(titles, i) . ": front" : "side")
+            set title (side == 0 ? word(titles, i) . ": front" : "side") offset 0, 4
             f = builddir . "/garments/" . g . ".dat"
             if (system("[ -f '" . f . "' ] && echo 1 || echo 0") + 0) {
                 splot builddir . "/garments/body.dat" using 1:2:3:4 with pm3d, \

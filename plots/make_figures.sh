@@ -504,17 +504,20 @@ fig_avatar() {
 # 11. garments: the three shipped garments sewn on the mannequin and tried on with verlet
 # (each tryon_*.ini), front and side from the OBJs, with each garment's mesh numbers and
 # the try-on table per kernel (plots/data/garments_tryon.csv: made by
-# experiments/garments/tryon_table.sh, about 25 min, so not re-run here) (README, Garments)
+# experiments/garments/tryon_table.sh, 9 runs, the explicit ones with 100 substeps: not re-run here) (README, Garments)
 fig_garments() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/garments"
     meshes="plots/data/garments_meshes.csv"
-    echo "garment,vertices,triangles,min_angle_deg,weld_frames,weld_steps" >"$meshes.part"
+    echo "garment,vertices,triangles,min_angle_deg,weld_frames,weld_steps,sewn_on" >"$meshes.part"
     for g in short_skirt long_skirt tshirt; do
         dir="$OUT/garments/$g"
         rm -rf "$dir"
         printf '[%4ss] %s: %s ...\n' "$(($(date +%s) - START))" garments "$g"
         # a garment that does not weld on the body within 200 frames is drawn as such
+        # garment.sew_on of the scene: body (the default) or air
+        on=$(awk -F' *= *' '$1 == "sew_on" { v = $2 } END { print v ? v : "body" }' \
+            "experiments/garments/tryon_$g.ini")
         rc=0
         "$CLOTH" garment "experiments/garments/$g.json" --set garment.max_frames=200 \
             --avatar "experiments/garments/tryon_$g.ini" --out "$dir" >"$dir.log" 2>&1 || rc=$?
@@ -522,14 +525,14 @@ fig_garments() {
         if [ "$rc" -ge 2 ]; then cat "$dir.log"; exit 1; fi
         rm -f "$OUT/garments/$g.dat"
         if [ "$rc" = 1 ]; then
-            echo "$g,,,,not welded in 200 frames," >>"$meshes.part"
+            echo "$g,,,,not welded in 200 frames,,$on" >>"$meshes.part"
             continue
         fi
         # "sewing (...): F frames, S steps to weld, ..." and "garment: V vertices, T
         # triangles, smallest angle A deg, ..."
-        awk -v g="$g" '/^sewing/ { split($0, a, "): "); split(a[2], w, " "); f = w[1]; s = w[3] }
+        awk -v g="$g" -v on="$on" '/^sewing/ { split($0, a, "): "); split(a[2], w, " "); f = w[1]; s = w[3] }
             /^garment:/ { v = $2; t = $4; an = $8 }
-            END { printf "%s,%s,%s,%s,%s,%s\n", g, v, t, an, f, s }' "$dir.log" >>"$meshes.part"
+            END { printf "%s,%s,%s,%s,%s,%s,%s\n", g, v, t, an, f, s, on }' "$dir.log" >>"$meshes.part"
         awk -v lo=0.55 -v hi=1 -f plots/obj_triangles.awk "$dir/tryon/final.obj" \
             >"$OUT/garments/$g.dat"
         runs=$((runs + 1))
