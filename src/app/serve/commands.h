@@ -91,6 +91,12 @@ typedef struct cloth__reply {
  * the avatar's body when the scene has one.  -1 when out of memory (then free it). */
 int cloth__viewer_init(cloth__viewer *v, cloth_sim *sim);
 
+/* The joint name of effector e (0 .. CLOTH__VIEW_EFFECTORS - 1: hands, then feet). */
+const char *cloth__viewer_effector(int e);
+
+/* The facts of the sim's kernel now (cloth_kernel_info). */
+cloth_kernel_facts cloth__viewer_kernel(const cloth__viewer *v);
+
 /* Makes v play the recording r (its points: the sim's vertices), dt seconds a sample,
  * from sample 0, playing.  -1 when the counts differ or memory runs out. */
 int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt);
