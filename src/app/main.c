@@ -21,7 +21,23 @@
 #include "app/garment.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* OpenBLAS's own (libopenblas is linked directly, Makefile LDLIBS). */
+void openblas_set_num_threads(int num_threads);
+
+/* One BLAS thread unless OPENBLAS_NUM_THREADS says otherwise.  The BLAS work of a run is
+ * CHOLMOD's supernodal factorisation (newton) on blocks too small for OpenBLAS's threads
+ * to pay: on the 64 x 64 cloth of experiments/ablation_grid.ini two BLAS threads cut the
+ * wall time by 7 % for twice the CPU time, and in a sweep running two runs at once on two
+ * cores their spinning (sched_yield) took the cores from the other run.  The kernels' own
+ * threads are run.threads. */
+static void one_blas_thread(void)
+{
+    if (!getenv("OPENBLAS_NUM_THREADS"))
+        openblas_set_num_threads(1);
+}
 
 static void usage(FILE *out)
 {
@@ -153,6 +169,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_BAD_INPUT;
     }
+    one_blas_thread();
     if (strcmp(argv[1], "run") == 0)
         return cloth__cmd_run(argc, argv);
     if (strcmp(argv[1], "sweep") == 0)

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/cholmod.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 struct cloth__chol {
     int n;                          /* rows and columns                                 */
@@ -47,6 +50,34 @@ static cloth_status fail_cholmod(const cloth__chol *ch, const char *stage, cloth
     default:
         return cloth__fail(err, CLOTH_ENUMERIC, "CHOLMOD: %s failed (status %d)", stage, s);
     }
+}
+
+/* ------------------------------------------------------------------ one thread */
+
+/* cholmod_factorize_p on the calling thread alone.
+ *
+ * CHOLMOD 3 (Debian's SuiteSparse 5) opens an OpenMP region of a fixed 4 threads
+ * (CHOLMOD_OMP_NUM_THREADS, compiled in; OMP_NUM_THREADS does not change it) around
+ * small loops inside its supernodal factorisation, one region per supernode.  On two
+ * cores that costs more than it gains: the 64 x 64 cloth of experiments/ablation_grid.ini
+ * (12 288 unknowns), 230 Newton iterations, took 27.5 s of wall time and 54 s of CPU with
+ * those regions, 21.7 s of wall and CPU without (OPENBLAS_NUM_THREADS=1 in both).  With
+ * max-active-levels 0 every parallel region the factorisation opens runs on the thread
+ * that opened it; the setting is restored afterwards, so the kernels' own threads
+ * (run.threads) are not affected.  The arithmetic is the same either way: those regions
+ * only fill and copy. */
+static int factorize(cloth__chol *ch, double beta)
+{
+    double b[2] = {beta, 0};
+#ifdef _OPENMP
+    int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(0);
+#endif
+    int ok = cholmod_factorize_p(&ch->A, b, NULL, 0, ch->L, &ch->c);
+#ifdef _OPENMP
+    omp_set_max_active_levels(levels);
+#endif
+    return ok;
 }
 
 /* ------------------------------------------------------------------ create, destroy */
@@ -160,8 +191,7 @@ cloth_status cloth__chol_factor(cloth__chol *ch, const cloth__sparse *A, double 
     double eps = 0;
     int minor_col = -1;
     for (int attempt = 0; attempt <= 10; attempt++) {
-        double beta[2] = {eps, 0};
-        if (!cholmod_factorize_p(&ch->A, beta, NULL, 0, ch->L, &ch->c) || ch->c.status < 0)
+        if (!factorize(ch, eps) || ch->c.status < 0)
             return fail_cholmod(ch, "factor", err);
         if (ch->c.status != CHOLMOD_NOT_POSDEF && ch->L->minor >= ch->L->n) {
             ch->factored = 1;
@@ -188,8 +218,7 @@ cloth_status cloth__chol_factor_shifted(cloth__chol *ch, const cloth__sparse *A,
     if (st != CLOTH_OK)
         return st;
     point_at(ch, A);
-    double b[2] = {beta, 0};
-    if (!cholmod_factorize_p(&ch->A, b, NULL, 0, ch->L, &ch->c) || ch->c.status < 0)
+    if (!factorize(ch, beta) || ch->c.status < 0)
         return fail_cholmod(ch, "factor", err);
     if (ch->c.status == CHOLMOD_NOT_POSDEF || ch->L->minor < ch->L->n)
         return cloth__fail(err, CLOTH_ENUMERIC,
