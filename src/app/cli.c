@@ -5,6 +5,7 @@
 #include "app/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cloth__bad_input(const char *msg)
@@ -39,6 +40,36 @@ int cloth__load_scene(int argc, char **argv, cloth_scene *scene, const char **ou
         }
     }
     return 0;
+}
+
+int cloth__scene_args_init(cloth__scene_args *a, int argc)
+{
+    a->argc = a->n_sets = 0;
+    a->argv = malloc(sizeof(char *) * (size_t)(argc + 1));
+    a->sets = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!a->argv || !a->sets) {
+        cloth__scene_args_free(a);
+        return cloth__bad_input("out of memory");
+    }
+    a->argv[0] = NULL;
+    return 0;
+}
+
+void cloth__scene_args_keep(cloth__scene_args *a, int argc, char **argv, int i)
+{
+    if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+        a->sets[a->n_sets++] = argv[i + 1];
+    else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
+        a->sets[a->n_sets++] = argv[i] + 6;
+    a->argv[a->argc++] = argv[i];
+    a->argv[a->argc] = NULL;
+}
+
+void cloth__scene_args_free(cloth__scene_args *a)
+{
+    free(a->argv);
+    free(a->sets);
+    a->argv = a->sets = NULL;
 }
 
 /* load_scene, then the sim; returns 0 or an exit code: 2 for bad input, 1 when the

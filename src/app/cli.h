@@ -21,6 +21,23 @@ int cloth__load_scene(int argc, char **argv, cloth_scene *scene, const char **ou
  * the machine failed (out of memory). */
 int cloth__make_sim(int argc, char **argv, cloth_sim **sim, const char **out_dir);
 
+/* A command's arguments without its own options: what cloth__load_scene reads (argv[0..2],
+ * --set, --out), in order and NULL-terminated, and the --set values among them. */
+typedef struct cloth__scene_args {
+    char **argv;
+    int argc;
+    char **sets;
+    int n_sets;
+} cloth__scene_args;
+
+/* Room for argc arguments; returns 0 or EXIT_BAD_INPUT (out of memory, said). */
+int cloth__scene_args_init(cloth__scene_args *a, int argc);
+
+/* Keeps argv[i]; a `--set` or `--set=` is also taken as a set. */
+void cloth__scene_args_keep(cloth__scene_args *a, int argc, char **argv, int i);
+
+void cloth__scene_args_free(cloth__scene_args *a);
+
 /* <parent>/<scene file name without folder and .ini> into buf */
 void cloth__default_out_dir(const char *parent, const char *scene_path, char *buf,
                             size_t size);

@@ -124,23 +124,17 @@ int cloth__cmd_serve(int argc, char **argv)
 {
     cloth_serve_def def;
     cloth_default_serve_def(&def);
-    /* --port and --web are ours; the rest goes to load_scene */
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    char **sets = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!rest || !sets) {
-        free(rest);
-        free(sets);
-        return cloth__bad_input("out of memory");
-    }
+    /* --port, --web, --events and --replay are ours; the rest goes to load_scene */
+    cloth__scene_args a;
+    if (cloth__scene_args_init(&a, argc))
+        return EXIT_BAD_INPUT;
     const char *events_dir = NULL, *replay_dir = NULL;
-    int n = 0, n_sets = 0;
     for (int i = 0; i < argc; i++) {
         if (i >= 3 && strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
             char *end;
             long port = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || port < 1 || port > 65535) {
-                free(rest);
-                free(sets);
+                cloth__scene_args_free(&a);
                 return cloth__bad_input("--port: expected a port number in 1..65535");
             }
             def.port = (int)port;
@@ -151,31 +145,24 @@ int cloth__cmd_serve(int argc, char **argv)
         } else if (i == 2 && strcmp(argv[i], "--replay") == 0 && i + 1 < argc) {
             replay_dir = argv[++i];
         } else {
-            if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
-                sets[n_sets++] = argv[i + 1];
-            else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
-                sets[n_sets++] = argv[i] + 6;
-            rest[n++] = argv[i];
+            cloth__scene_args_keep(&a, argc, argv, i);
         }
     }
-    rest[n] = NULL;
     if (replay_dir) {
-        int code = n > 2 || events_dir ? cloth__bad_input("serve --replay DIR takes only --port "
-                                                   "and --web")
-                                       : serve_replay(replay_dir, &def);
-        free(rest);
-        free(sets);
+        int code = a.argc > 2 || events_dir
+                       ? cloth__bad_input("serve --replay DIR takes only --port and --web")
+                       : serve_replay(replay_dir, &def);
+        cloth__scene_args_free(&a);
         return code;
     }
     cloth_sim *sim;
-    int code = cloth__make_sim(n, rest, &sim, NULL);
-    free(rest);
+    int code = cloth__make_sim(a.argc, a.argv, &sim, NULL);
     cloth_error err;
     cloth_status st = CLOTH_OK;
     if (!code && events_dir)
-        st = cloth_session_open(sim, events_dir, argv[2], (const char *const *)sets, n_sets,
-                                &def.session, &err);
-    free(sets);
+        st = cloth_session_open(sim, events_dir, argv[2], (const char *const *)a.sets,
+                                a.n_sets, &def.session, &err);
+    cloth__scene_args_free(&a);
     if (code)
         return code;
     if (st == CLOTH_OK)

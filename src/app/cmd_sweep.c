@@ -144,50 +144,36 @@ int cloth__cmd_sweep(int argc, char **argv)
         return cmd_collect(argv[3]);
     }
     int jobs = 1, mode = SWEEP_RUN;
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    char **sets = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!rest || !sets) {
-        free(rest);
-        free(sets);
-        return cloth__bad_input("out of memory");
-    }
-    int n = 0, n_sets = 0;
+    cloth__scene_args a;
+    if (cloth__scene_args_init(&a, argc))
+        return EXIT_BAD_INPUT;
     for (int i = 0; i < argc; i++) {
         if (i >= 3 && strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
             char *end;
             long j = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || j < 1 || j > 256) {
-                free(rest);
-                free(sets);
+                cloth__scene_args_free(&a);
                 return cloth__bad_input("-j: expected a whole number from 1 to 256");
             }
             jobs = (int)j;
-            continue;
-        }
-        if (i >= 3 && (strcmp(argv[i], "--plan") == 0 || strcmp(argv[i], "--resume") == 0)) {
+        } else if (i >= 3 &&
+                   (strcmp(argv[i], "--plan") == 0 || strcmp(argv[i], "--resume") == 0)) {
             int asked = argv[i][2] == 'p' ? SWEEP_PLAN : SWEEP_RESUME;
             if (mode != SWEEP_RUN && mode != asked) {
-                free(rest);
-                free(sets);
+                cloth__scene_args_free(&a);
                 return cloth__bad_input("--plan and --resume: one or the other");
             }
             mode = asked;
-            continue;
+        } else {
+            cloth__scene_args_keep(&a, argc, argv, i);
         }
-        if (i >= 3 && strcmp(argv[i], "--set") == 0 && i + 1 < argc)
-            sets[n_sets++] = argv[i + 1];
-        else if (i >= 3 && strncmp(argv[i], "--set=", 6) == 0)
-            sets[n_sets++] = argv[i] + 6;
-        rest[n++] = argv[i];
     }
-    rest[n] = NULL;
     /* the base scene every run starts from: the file with the --set overrides */
     cloth_scene base;
     const char *out_dir = NULL;
-    int code = cloth__load_scene(n, rest, &base, &out_dir);
-    free(rest);
+    int code = cloth__load_scene(a.argc, a.argv, &base, &out_dir);
     if (code) {
-        free(sets);
+        cloth__scene_args_free(&a);
         return code;
     }
     char dir[1024], msg[2048];
@@ -195,7 +181,7 @@ int cloth__cmd_sweep(int argc, char **argv)
         cloth__default_out_dir("build/sweeps", argv[2], dir, sizeof dir);
         out_dir = dir;
     }
-    sweep_plan plan = {.n_sets = n_sets, .sets = sets};
+    sweep_plan plan = {.n_sets = a.n_sets, .sets = a.sets};
     snprintf(plan.scene, sizeof plan.scene, "%s", argv[2]);
     cloth_error err;
     cloth_sweep *sweep = NULL;
@@ -242,7 +228,7 @@ int cloth__cmd_sweep(int argc, char **argv)
     plan.sets = NULL;
     plan.n_sets = 0;
     plan_free(&plan);
-    free(sets);
+    cloth__scene_args_free(&a);
     cloth_sweep_destroy(sweep);
     return code;
 }
