@@ -254,6 +254,76 @@ static void rigid_pose(cloth_avatar *av)
     cloth__avatar_move(av, 0);
 }
 
+/* The skin's signed distance (cloth__avatar_surface_distance), which takes a part's sign
+ * from its nearest triangle when the point lies along that triangle's normal and from
+ * the winding number otherwise, against the winding number everywhere: on the walking
+ * body at 0.4 s (bent knees and elbows), points scattered up to 4 cm either side of
+ * random triangles, the union's distance formed here from each part's brute-force
+ * distance and its winding number (Van Oosterom and Strackee's solid angles, inside when
+ * |omega| > 2 pi) equals the library's to 1e-12 m. */
+static double solid_angle_of(const double p[3], const double *a0, const double *b0,
+                             const double *c0)
+{
+    double a[3], b[3], c[3];
+    for (int k = 0; k < 3; k++)
+        a[k] = a0[k] - p[k], b[k] = b0[k] - p[k], c[k] = c0[k] - p[k];
+    double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    double lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    double lc = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    double det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+                 a[2] * (b[0] * c[1] - b[1] * c[0]);
+    double ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double ac = a[0] * c[0] + a[1] * c[1] + a[2] * c[2];
+    double bc = b[0] * c[0] + b[1] * c[1] + b[2] * c[2];
+    return 2 * atan2(det, la * lb * lc + ab * lc + ac * lb + bc * la);
+}
+
+START_TEST(skin_distance_sign_is_the_winding_numbers)
+{
+    cloth_avatar *av = must("motion=../experiments/avatar/walk.bvh;sdf_resolution=8");
+    cloth__avatar_move(av, 0.4);
+    cloth__avatar_skin(av);
+    const cloth__body *b = &av->body;
+    unsigned long seed = 17;
+    int inside = 0, outside = 0;
+    for (int i = 0; i < 1500; i++) {
+        int t = (int)(b->n_tris * (0.5 + 0.5 * tu_random(&seed))) % b->n_tris; /* r in [-1, 1) */
+        const double *A = av->skin + 3 * b->tris[3 * t], *B = av->skin + 3 * b->tris[3 * t + 1],
+                     *C = av->skin + 3 * b->tris[3 * t + 2];
+        double n[3] = {(B[1] - A[1]) * (C[2] - A[2]) - (B[2] - A[2]) * (C[1] - A[1]),
+                       (B[2] - A[2]) * (C[0] - A[0]) - (B[0] - A[0]) * (C[2] - A[2]),
+                       (B[0] - A[0]) * (C[1] - A[1]) - (B[1] - A[1]) * (C[0] - A[0])};
+        double ln = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        double along = 0.04 * tu_random(&seed), p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = (A[k] + B[k] + C[k]) / 3 + along * n[k] / ln +
+                   0.01 * tu_random(&seed);
+        double in = -1, out = HUGE_VAL;
+        for (int c = 0; c < b->n_parts; c++) {
+            double d2 = HUGE_VAL, omega = 0, q[3];
+            for (int u = b->part_tri[c]; u < b->part_tri[c + 1]; u++) {
+                const int *v = b->tris + 3 * u;
+                const double *a = av->skin + 3 * v[0], *bb = av->skin + 3 * v[1],
+                             *cc = av->skin + 3 * v[2];
+                d2 = fmin(d2, cloth__triangle_closest(p, a, bb, cc, q));
+                omega += solid_angle_of(p, a, bb, cc);
+            }
+            if (fabs(omega) > 2 * M_PI)
+                in = fmax(in, sqrt(d2));
+            else
+                out = fmin(out, sqrt(d2));
+        }
+        double want = in >= 0 ? -in : out;
+        ck_assert_double_eq_tol(cloth__avatar_surface_distance(av, p), want, 1e-12);
+        inside += want < 0;
+        outside += want > 0;
+    }
+    ck_assert_int_gt(inside, 300);
+    ck_assert_int_gt(outside, 300);
+    cloth__avatar_destroy(av);
+}
+END_TEST
+
 /* Every ellipsoid holds every corner of its bone's triangles, in the rest pose and in
  * any pose (posed with its bone, the corners moved by the same transform), and the
  * bound's scale is 1 + margin / min r. */
@@ -419,6 +489,7 @@ Suite *suite_body_files(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pose");
     tcase_add_test(tc, poses_by_name_and_file);
+    tcase_add_test(tc, skin_distance_sign_is_the_winding_numbers);
     suite_add_tcase(s, tc);
     tc = tcase_create("ellipsoids");
     tcase_set_timeout(tc, 60);

@@ -295,6 +295,13 @@ double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3])
                                         av->def.offset + 0.05 * av->def.scale, x);
 }
 
+double cloth__avatar_skin_depth(const cloth_avatar *av, const double x[3])
+{
+    double off = av->def.offset;
+    return fmax(0, off - cloth__body_surface_distance(&av->body, av->skin, av->skin_sphere,
+                                                      off, x));
+}
+
 /* The nearest of p's capsules: its signed distance from x and outward unit normal. */
 static double capsules_at(const cloth_avatar *av, const cloth__bt_pose *p, const double x[3],
                           double n[3])

@@ -72,6 +72,11 @@ void cloth__avatar_skin(cloth_avatar *av);
  * exact for the triangles (HUGE_VAL when farther than the offset plus 5 cm). */
 double cloth__avatar_surface_distance(const cloth_avatar *av, const double x[3]);
 
+/* How far x is inside the skin, avatar.offset - (that distance), or 0 when not inside.
+ * Only the parts whose bounding sphere x is within the offset of are tested: a part
+ * farther away is farther than the offset, and x is outside it. */
+double cloth__avatar_skin_depth(const cloth_avatar *av, const double x[3]);
+
 /* The body's signed distance at x by avatar.collision and its outward unit normal in
  * grad (if not NULL): sdf, the field at x's rest place with its gradient carried to the
  * pose (HUGE_VAL outside every cylinder); capsules, the posed capsules; ellipsoids, the

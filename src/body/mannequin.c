@@ -242,19 +242,35 @@ double cloth__body_surface_distance(const cloth__body *body, const double *verts
         double e[3] = {p[0] - s[0], p[1] - s[1], p[2] - s[2]};
         if (DOT(e, e) > (s[3] + reach) * (s[3] + reach))
             continue;
-        const int *t = body->tris + 3 * (size_t)body->part_tri[c];
-        double d2 = HUGE_VAL, omega = 0, q[3];
-        for (int i = body->part_tri[c]; i < body->part_tri[c + 1]; i++, t += 3) {
-            const double *a = verts + 3 * t[0], *b = verts + 3 * t[1], *cc = verts + 3 * t[2];
-            d2 = fmin(d2, cloth__triangle_closest(p, a, b, cc, q));
-            omega += solid_angle(p, a, b, cc);
+        int first = body->part_tri[c], end = body->part_tri[c + 1];
+        cloth__tri_hit hit = {.d2 = HUGE_VAL, .tri = -1};
+        for (int i = first; i < end; i++) {
+            const int *t = body->tris + 3 * (size_t)i;
+            cloth__tri_hit_offer(&hit, p, i, verts + 3 * t[0], verts + 3 * t[1],
+                                 verts + 3 * t[2]);
         }
-        /* winding number |omega| / 4 pi above 1/2: inside this part's surface; the
-         * union's depth is at least the deepest of those */
-        if (fabs(omega) > 2 * M_PI)
-            in = fmax(in, sqrt(d2));
+        double d = sqrt(hit.d2);
+        int inside;
+        if (d > 0 && fabs(hit.side) >= (1 - 1e-9) * d) {
+            /* p - q along the nearest triangle's normal (q inside its face, or p in the
+             * normal's direction from an edge or corner): the segment from q to p meets no
+             * other point of the closed, outward-facing part, so the triangle's side is
+             * p's */
+            inside = hit.side < 0;
+        } else {
+            /* otherwise the winding number, |omega| / 4 pi above 1/2: inside */
+            double omega = 0;
+            for (int i = first; i < end; i++) {
+                const int *t = body->tris + 3 * (size_t)i;
+                omega += solid_angle(p, verts + 3 * t[0], verts + 3 * t[1], verts + 3 * t[2]);
+            }
+            inside = fabs(omega) > 2 * M_PI;
+        }
+        /* the union's depth is at least the deepest of the parts p is inside */
+        if (inside)
+            in = fmax(in, d);
         else
-            out = fmin(out, sqrt(d2));
+            out = fmin(out, d);
     }
 #undef DOT
     return in >= 0 ? -in : out;

@@ -79,11 +79,9 @@ static void measure_body(const cloth_sim *sim, cloth_frame *f)
     f->body_ms = 0;
     if (!sim->avatar)
         return;
-    double off = sim->scene.avatar.offset;
     cloth__avatar_skin(sim->avatar);
     for (int i = 0; i < sim->mesh->n; i++)
-        f->body_depth = fmax(f->body_depth, off - cloth__avatar_surface_distance(sim->avatar,
-                                                                                  sim->x + 3 * i));
+        f->body_depth = fmax(f->body_depth, cloth__avatar_skin_depth(sim->avatar, sim->x + 3 * i));
 }
 
 void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
