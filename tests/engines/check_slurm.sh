@@ -6,8 +6,12 @@
 # stops the daemons.  Needs root (slurmd starts jobs as their user).  Says why and exits
 # 0 when it cannot start Slurm here; any other failure exits 1.
 #   tests/engines/check_slurm.sh CLOTH        (from the project folder)
+#   tests/engines/check_slurm.sh CLOTH COMMAND [ARG]...
+# The second form runs COMMAND with Slurm up (SLURM_CONF set) instead of the check, e.g.
+# experiments/engine_times.sh to time a sweep through every engine.
 set -eu
 cloth=$1
+shift
 skip() { echo "check-slurm: SKIPPED: $*"; exit 0; }
 [ "$(id -u)" = 0 ] || skip "it must run as root to start slurmd"
 for p in munged slurmctld slurmd sbatch squeue sinfo runuser; do
@@ -76,4 +80,8 @@ for i in $(seq 60); do
     sleep 1
 done
 echo "check-slurm: single-node Slurm up ($(sinfo -h -o '%P %D %C %T'))"
-REAL_SLURM=1 tests/engines/check_engines.sh "$cloth"
+if [ $# -gt 0 ]; then
+    "$@"
+else
+    REAL_SLURM=1 tests/engines/check_engines.sh "$cloth"
+fi
