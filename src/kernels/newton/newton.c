@@ -500,7 +500,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
         /* the per-part distance is capped at parts.far (src/body/partfields.h): the
          * barrier must be inactive there for the gap to stay continuous */
         char where[CLOTH_PATH_MAX + 16];
-        cloth__key_where(&sim->scene, cloth__key_index(NULL, "newton", "dhat"), where,
+        cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "dhat"), where,
                          sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: newton.dhat = %g m: the body's distance "
                            "(avatar.collision = sdf) reaches only %g m beyond avatar.offset",
