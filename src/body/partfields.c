@@ -1,8 +1,10 @@
 /* The body as the union of its rigidly moved parts' rest fields (partfields.h). */
 #include "body/partfields.h"
+#include "body/trisurf.h"
 #include "core/status.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What the distance callback of one part's field reads. */
@@ -24,12 +26,110 @@ static double part_distance(const double y[3], const void *ctx)
     return best;
 }
 
+static double surface_distance(const double y[3], const void *ctx)
+{
+    return cloth__trisurf_distance(ctx, y);
+}
+
+/* An OBJ body's closed pieces to joints: each to the joint whose rest bone (joint to
+ * tip) is nearest its vertices on average (the bone the piece wraps; its skinning
+ * weights, from the distances to all bones, blend near the joints).  1 when the pieces
+ * make the parts: more than one piece, and every joint with capsules gets one (a body
+ * of one closed surface, or one whose limbs share a piece, gives 0: its parts are its
+ * estimated capsules). */
+static int pieces_to_joints(const cloth__body *b, int *joint_of)
+{
+    if (b->caps_exact || b->n_parts < 2)
+        return 0;
+    int has[CLOTH__MAX_JOINTS] = {0};
+    for (int c = 0; c < b->n_parts; c++) {
+        double best = HUGE_VAL;
+        joint_of[c] = 0;
+        for (int j = 0; j < b->skel.n; j++) {
+            double sum = 0;
+            for (int t = 3 * b->part_tri[c]; t < 3 * b->part_tri[c + 1]; t++)
+                sum += cloth__segment_distance(b->verts + 3 * b->tris[t], b->skel.rest[j],
+                                               b->tip[j]);
+            if (sum < best) {
+                best = sum;
+                joint_of[c] = j;
+            }
+        }
+        has[joint_of[c]] = 1;
+    }
+    for (int c = 0; c < b->n_caps; c++)
+        if (!has[b->cap[c].joint])
+            return 0;
+    return 1;
+}
+
+/* Part k's field from joint j's pieces: the signed distance to their triangles (a box
+ * tree per piece, trisurf.h) over their box grown by margin. */
+static cloth_status field_of_pieces(cloth__sdf *f, const cloth__body *b, const int *joint_of,
+                                    int j, double h, double margin, cloth_error *err)
+{
+    int n_tris = 0, n_pieces = 0;
+    for (int c = 0; c < b->n_parts; c++)
+        if (joint_of[c] == j) {
+            n_tris += b->part_tri[c + 1] - b->part_tri[c];
+            n_pieces++;
+        }
+    int *tris = malloc(sizeof(int) * 3 * (size_t)n_tris);
+    int *part_tri = malloc(sizeof(int) * ((size_t)n_pieces + 1));
+    if (!tris || !part_tri) {
+        free(tris);
+        free(part_tri);
+        return cloth__fail(err, CLOTH_ENOMEM, "out of memory for the body's part fields");
+    }
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    int at = 0, p = 0;
+    part_tri[0] = 0;
+    for (int c = 0; c < b->n_parts; c++) {
+        if (joint_of[c] != j)
+            continue;
+        for (int t = 3 * b->part_tri[c]; t < 3 * b->part_tri[c + 1]; t++) {
+            tris[at++] = b->tris[t];
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fmin(lo[k], b->verts[3 * b->tris[t] + k]);
+                hi[k] = fmax(hi[k], b->verts[3 * b->tris[t] + k]);
+            }
+        }
+        part_tri[++p] = at / 3;
+    }
+    for (int k = 0; k < 3; k++) {
+        lo[k] -= margin;
+        hi[k] += margin;
+    }
+    cloth__trisurf ts;
+    cloth_status st = cloth__trisurf_build(&ts, b->verts, tris, n_pieces, part_tri, err);
+    if (st == CLOTH_OK)
+        st = cloth__sdf_build(f, lo, hi, h, surface_distance, &ts, err);
+    cloth__trisurf_free(&ts);
+    free(tris);
+    free(part_tri);
+    return st;
+}
+
 cloth_status cloth__partfields_build(cloth__partfields *pf, const cloth__body *body, double h,
                                      double margin, cloth_error *err)
 {
     memset(pf, 0, sizeof *pf);
     pf->far = margin;
+    int joint_of[CLOTH__MAX_PARTS];
+    pf->from_pieces = pieces_to_joints(body, joint_of);
     for (int j = 0; j < body->skel.n; j++) {
+        if (pf->from_pieces) {
+            int any = 0;
+            for (int c = 0; c < body->n_parts; c++)
+                any |= joint_of[c] == j;
+            if (!any)
+                continue;
+            cloth_status st = field_of_pieces(&pf->f[pf->n], body, joint_of, j, h, margin, err);
+            if (st != CLOTH_OK)
+                return st;
+            pf->joint[pf->n++] = j;
+            continue;
+        }
         double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
         for (int c = 0; c < body->n_caps; c++) {
             const cloth__capsule *cp = &body->cap[c];

@@ -1,12 +1,14 @@
 /* Private: the body as the union of its rigidly moved parts, each with a rest-pose
  * distance field of its own flesh (newton's gap with avatar.collision = sdf).
  *
- * Part j is the flesh that joint j moves: its capsules (the mannequin's exact ones; an
- * OBJ body's estimated ones, README Avatar: its triangles skinned to bone j are an open
- * surface with no inside of their own, and signing them by the whole surface would give
- * back the phantoms below).  f_j is the trilinear field (sdf.h) of the exact distance to
- * part j's rest capsules on a grid of its own, the capsules' box plus a margin M on
- * every side.  With T_j = (R_j, t_j) the joint's skinning transform, the body's distance
+ * Part j is the flesh that joint j moves.  The mannequin: its capsules (exact).  An OBJ
+ * body of several closed pieces (the exported mannequin): the pieces nearest j's rest
+ * bone, their triangles' signed distance (trisurf.h), when every joint with capsules
+ * gets a piece; otherwise (one closed surface) its estimated
+ * capsules: the triangles skinned mainly to j are an open surface with no inside of
+ * their own, and signing them by the whole surface would give back the phantoms below.
+ * f_j is the trilinear field (sdf.h) of that exact distance at rest on a grid of its
+ * own, the part's box plus a margin M on every side.  With T_j = (R_j, t_j) the joint's skinning transform, the body's distance
  * at a posed point x is
  *
  *   d(x) = min( C, min_j f_j(R_j^T (x - t_j)) ),   C = M (the far value),
@@ -28,7 +30,8 @@
  * Lipschitz bound.  |grad f_j| <= sqrt 3 inside a grid (sdf.h), a rigid motion keeps
  * lengths, and min(C, f_j) is constant outside j's box, so along any segment d changes
  * by at most sqrt 3 times its length.  Accuracy: the union of the posed capsules has the
- * exact distance min_j dist_j(T_j^-1 x) (a union's distance is its parts' smallest), and
+ * exact distance min_j dist_j(T_j^-1 x) (a union's distance is its parts' smallest;
+ * inside two pieces the deeper one's depth, as trisurf.h's union), and
  * the trilinear interpolant of a 1-Lipschitz function errs by at most the weighted mean
  * of the distances to the cell's corners, <= sqrt(sum_k u_k (1 - u_k)) h <= (sqrt 3/2) h
  * (Jensen); a minimum of functions each within e of its exact one is within e of the
@@ -47,9 +50,10 @@ typedef struct cloth__partfields {
     int joint[CLOTH__MAX_JOINTS];           /* part k's joint                         */
     cloth__sdf f[CLOTH__MAX_JOINTS];        /* part k's rest field                    */
     double far;                             /* C: the distance's cap (m), = margin    */
+    int from_pieces;                        /* 1: an OBJ body's pieces; 0: capsules   */
 } cloth__partfields;
 
-/* A field of spacing h for every joint with capsules, over their rest box grown by
+/* A field of spacing h for every joint with flesh (above), over its rest box grown by
  * margin (m).  Allocates; cloth__partfields_free releases (also after a failure). */
 cloth_status cloth__partfields_build(cloth__partfields *pf, const cloth__body *body, double h,
                                      double margin, cloth_error *err);

@@ -113,8 +113,8 @@ void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim)
  * 0 up to rounding).  No barrier can start at g <= 0, and from a gap of rounding size
  * the line search's conservative step (a fraction of the gap) would take some hundred
  * iterations to grow it; so a vertex within 1e-9 L (L the rest diagonal) starts the step
- * at g^/2 outside, along the normal (a few passes: the field's normal is first order in
- * a blend zone). */
+ * at g^/2 outside, along the normal (a few passes: the gap is piecewise, trilinear for
+ * the field, so one move along the gradient may fall short). */
 void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim)
 {
     if (!sim->avatar || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
