@@ -84,7 +84,7 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
  * avatar's skeleton, cloth__bt_set_pose), by def.collision, and the gradient of that
  * function of x into grad (may be NULL), for newton's barrier: sdf, the union of the
  * rigidly moved parts' rest fields (partfields.h: no back-transform; continuous,
- * sqrt(3)-Lipschitz, capped at parts.far = offset + the cylinders' reach), gradient
+ * sqrt(3)-Lipschitz, capped at parts.far, the cylinders' reach), gradient
  * R_j grad f_j of the nearest part; capsules, the exact distance min_c (|x - seg_c| -
  * r_c) to p's capsules, continuous and 1-Lipschitz, gradient the unit vector from the
  * nearest segment point; ellipsoids is not answered here (its skinned triangles exist
