@@ -1,9 +1,8 @@
 # Figure avatar: the cape on the turning mannequin and the tube skirt on the walking one
 # (experiments/avatar_cape.ini, avatar_skirt.ini), every kernel with the field through
 # the back-transform (sdf), and verlet with the two comparison methods, the exact
-# capsules and the ellipsoid bounds with point-triangle tests; newton with the field on
-# the cape and with the capsules on the skirt (with the field it fails on the walk:
-# README, Avatar).  Top: the deepest vertex inside the skin per frame, offset - d with d
+# capsules and the ellipsoid bounds with point-triangle tests; newton with the field
+# (its gap the union of the body's rigidly moved parts' fields: README, Avatar).  Top: the deepest vertex inside the skin per frame, offset - d with d
 # the exact distance to the skinned surface, against the target offset/2 = 5 mm.
 # Bottom: each run's kernel wall time a frame (sweep.csv: wall_ms / frames), the body's
 # collision included (the stage alone is timed by avatar_bench, README Avatar).
@@ -14,12 +13,10 @@ if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
 set datafile separator ","
 set key autotitle columnhead
-labels_cape = "explicit verlet pbd newton capsules ellipsoids"
-labels_skirt = "explicit verlet pbd newton_capsules capsules ellipsoids"
-titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton' 'verlet, exact capsules' 'verlet, ellipsoids'"
-labels(scene) = (scene eq "cape" ? labels_cape : labels_skirt)
-newton_title(scene) = (scene eq "cape" ? "newton (sdf)" : "newton, exact capsules")
-title_of(scene, i) = (i == 4 ? newton_title(scene) : word(titles, i))
+labels_all = "explicit verlet pbd newton capsules ellipsoids"
+titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids'"
+labels(scene) = labels_all
+title_of(scene, i) = word(titles, i)
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {

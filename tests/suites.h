@@ -40,6 +40,7 @@
     X(garment) \
     X(garment_sewing) \
     X(body) \
+    X(body_parts) \
     X(body_files) \
     X(golden)
 

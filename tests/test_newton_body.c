@@ -176,6 +176,34 @@ START_TEST(newton_refuses_ellipsoids)
 }
 END_TEST
 
+/* With collision = sdf the body's distance is capped at the parts' reach
+ * (src/body/partfields.h: offset + 10 cm at scale 1); a barrier active beyond it would
+ * see the cap as a wall, so newton refuses a dhat above 10 cm, naming the key, and takes
+ * one of 10 cm (the cap exactly at the activation distance). */
+START_TEST(newton_refuses_dhat_beyond_the_parts_reach)
+{
+    const char *sets[2] = {"newton.dhat=0.1001", "newton.dhat=0.1"};
+    for (int k = 0; k < 2; k++) {
+        cloth_scene s;
+        cloth_error err;
+        ck_assert(cloth_scene_parse(patch_text, "patch.ini", &s, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, "avatar.collision=sdf", 1, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, sets[k], 2, &err) == CLOTH_OK);
+        cloth_sim *sim = NULL;
+        cloth_status st = cloth_sim_create(&s, &sim, &err);
+        if (k == 0) {
+            ck_assert_int_eq(st, CLOTH_EINVAL);
+            ck_assert_ptr_null(sim);
+            ck_assert_msg(strstr(err.msg, "--set:2: newton.dhat") != NULL, "%s", err.msg);
+        } else {
+            ck_assert_msg(st == CLOTH_OK, "%s", err.msg);
+            ck_assert(sim->avatar->parts.far - sim->scene.avatar.offset >= 0.1);
+            cloth_sim_destroy(sim);
+        }
+    }
+}
+END_TEST
+
 Suite *suite_newton_body(void)
 {
     Suite *s = suite_create("newton_body");
@@ -185,6 +213,7 @@ Suite *suite_newton_body(void)
     tcase_add_loop_test(tc, moving_body_never_leaves_a_vertex_inside, 0, 2);
     tcase_add_test(tc, resting_vertex_balances_gravity_with_the_barrier);
     tcase_add_test(tc, newton_refuses_ellipsoids);
+    tcase_add_test(tc, newton_refuses_dhat_beyond_the_parts_reach);
     suite_add_tcase(s, tc);
     return s;
 }

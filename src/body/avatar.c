@@ -175,6 +175,11 @@ cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *sourc
     if (def->collision == CLOTH_AVATAR_SDF) {
         *key = "sdf_resolution";
         st = make_field(av, err);
+        /* newton's per-part fields at the same spacing, reaching as far as the
+         * cylinders */
+        if (st == CLOTH_OK)
+            st = cloth__partfields_build(&av->parts, &av->body, av->sdf.h,
+                                         def->offset + REACH_MARGIN * def->scale, err);
     } else if (def->collision == CLOTH_AVATAR_ELLIPSOIDS) {
         st = cloth__ellipsoids_build(&av->ell, &av->body,
                                      def->offset + ELLIPSOID_MARGIN * def->scale, err);
@@ -209,6 +214,7 @@ void cloth__avatar_destroy(cloth_avatar *av)
         return;
     cloth__body_free(&av->body);
     cloth__sdf_free(&av->sdf);
+    cloth__partfields_free(&av->parts);
     cloth__ellipsoids_free(&av->ell);
     cloth__clip_free(&av->clip);
     free(av->skin);
@@ -338,47 +344,13 @@ static double capsule_query(const cloth_avatar *av, const double x[3], double n[
     return capsules_at(av, &av->now, x, n);
 }
 
-/* The field's distance at x's rest place in pose p (HUGE_VAL outside every cylinder),
- * with the weights it used and the field's rest gradient. */
-static double field_at(const cloth_avatar *av, const cloth__bt_pose *p, const double x[3],
-                       cloth__bt_weights *w, double g[3])
-{
-    if (cloth__bt_weights_of(&av->bt, p, x, w) == 0)
-        return HUGE_VAL;
-    double y[3];
-    cloth__bt_to_rest(p, w, x, y);
-    return cloth__sdf_sample(&av->sdf, y, g);
-}
-
-/* Central differences' step (m): small against the field's cells and the blend zones,
- * large against rounding of distances of order 1 m. */
-#define GRAD_STEP 1e-6
-
 double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p,
                                  const double x[3], double grad[3])
 {
-    double n[3] = {0, 0, 0}, g[3], d = HUGE_VAL;
-    cloth__bt_weights w;
     if (av->def.collision == CLOTH_AVATAR_SDF)
-        d = field_at(av, p, x, &w, g);
-    if (d == HUGE_VAL) {
-        d = capsules_at(av, p, x, n);
-    } else if (grad && (w.n == 1 || w.w[0] == 1 || w.w[1] == 1)) {
-        /* rigid: d(R^T (x - t)), gradient R grad f */
-        cloth__mat_vec(p->xf[w.joint[w.n == 1 || w.w[0] == 1 ? 0 : 1]].R, g, n);
-    } else if (grad) {
-        /* a blend: y = sum w_k(x) T_k^-1 x, whose Jacobian has the weights' gradients
-         * too (the carried normal sum w_k R_k grad f misses them, by O(1) at a bent
-         * joint), so the gradient of what the kernels see is taken by differences */
-        for (int k = 0; k < 3; k++) {
-            double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, gg[3];
-            cloth__bt_weights ww;
-            xp[k] += GRAD_STEP;
-            xm[k] -= GRAD_STEP;
-            double fp = field_at(av, p, xp, &ww, gg), fm = field_at(av, p, xm, &ww, gg);
-            n[k] = fp == HUGE_VAL || fm == HUGE_VAL ? 0 : (fp - fm) / (2 * GRAD_STEP);
-        }
-    }
+        return cloth__partfields_distance(&av->parts, p->xf, x, grad);
+    double n[3];
+    double d = capsules_at(av, p, x, n);
     if (grad)
         memcpy(grad, n, sizeof n);
     return d;

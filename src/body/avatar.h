@@ -21,6 +21,7 @@
 #include "body/bvh.h"
 #include "body/ellipsoids.h"
 #include "body/mannequin.h"
+#include "body/partfields.h"
 #include "body/sdf.h"
 
 struct cloth_avatar {
@@ -28,6 +29,7 @@ struct cloth_avatar {
     cloth__body body;           /* the mannequin at def.scale, with its surface       */
     cloth__backtransform bt;
     cloth__sdf sdf;             /* rest-pose field (collision = sdf)                  */
+    cloth__partfields parts;    /* each part's rest field (collision = sdf, newton)   */
     cloth__ellipsoids ell;      /* bounds and parts (collision = ellipsoids)          */
     cloth__clip clip;           /* def.motion (or def.pose's file), or no frames      */
     cloth__pose fixed;          /* def.pose when it is a name (t: the rest pose)      */
@@ -85,15 +87,14 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
 
 /* The body's signed distance at x with the body in the posed state p (any pose of this
  * avatar's skeleton, cloth__bt_set_pose), by def.collision, and the gradient of that
- * function of x into grad (may be NULL): sdf, the field at x's rest place (outside every
- * cylinder the exact distance to p's capsules), gradient R_j grad f in a rigid zone and
- * by central differences in a blend zone, where the weights vary with x; capsules, the
- * exact distance min_c (|x - seg_c| - r_c) to p's capsules, continuous and 1-Lipschitz,
- * gradient the unit vector from the nearest segment point; ellipsoids is not answered
- * here (its skinned triangles exist for the current pose only): it is taken as capsules,
- * and newton, the one caller, refuses it.  (sdf is discontinuous where
- * the back-transform's winner changes between two rigid bones inside a bend:
- * backtransform.h.) */
+ * function of x into grad (may be NULL), for newton's barrier: sdf, the union of the
+ * rigidly moved parts' rest fields (partfields.h: no back-transform; continuous,
+ * sqrt(3)-Lipschitz, capped at parts.far, the cylinders' reach), gradient
+ * R_j grad f_j of the nearest part; capsules, the exact distance min_c (|x - seg_c| -
+ * r_c) to p's capsules, continuous and 1-Lipschitz, gradient the unit vector from the
+ * nearest segment point; ellipsoids is not answered here (its skinned triangles exist
+ * for the current pose only): it is taken as capsules, and newton, the one caller,
+ * refuses it. */
 double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p,
                                  const double x[3], double grad[3]);
 

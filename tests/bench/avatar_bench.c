@@ -7,10 +7,14 @@
  *                 the surface: the mannequin (exact: its capsules) and its export read
  *                 back as an OBJ body (exact: its triangles); cell size, max and RMS
  *                 |error|, the max in half cells and in the trilinear Lipschitz bound
- *                 (sqrt 3 / 2) cell, the joint nearest the worst point, build time;
- *   sampling:     ns per query of the trilinear sample alone and of the whole avatar
- *                 query (cylinders, weights, back-transform, sample, normal forward),
- *                 over 10^6 points near the posed body (walk clip, t = 0.3 s);
+ *                 (sqrt 3 / 2) cell, the joint nearest the worst point, the avatar's
+ *                 build time (the field and newton's part fields);
+ *   parts:        newton's part fields (src/body/partfields.h) at the same resolutions:
+ *                 parts, nodes and MB against the whole field's, build time;
+ *   sampling:     ns per query of the trilinear sample alone, of the whole avatar
+ *                 query (cylinders, weights, back-transform, sample, normal forward) and
+ *                 of newton's union of the parts (with its gradient), over 10^6 points
+ *                 near the posed body (walk clip, t = 0.3 s);
  *   backtransform: round trip of points attached to the limbs in the rest pose after
  *                 random poses (max error), and the largest jump of the rest place for a
  *                 1e-7 m move at each change of weights on lines across the left elbow,
@@ -142,6 +146,34 @@ static void field_section(void)
         }
 }
 
+/* newton's part fields against the whole field: parts, nodes, MB, build time. */
+static void parts_section(void)
+{
+    printf("section,body,resolution,cell_m,parts,from,nodes,whole_nodes,mb,whole_mb,"
+           "build_s\n");
+    int res[] = {64, 128, 256};
+    for (int obj = 0; obj < 2; obj++)
+        for (int r = 0; r < 3; r++) {
+            cloth_avatar *av = make_body(res[r], "", obj);
+            cloth__partfields pf;
+            cloth_error err;
+            double t0 = now_s();
+            if (cloth__partfields_build(&pf, &av->body, av->sdf.h, av->parts.far, &err) !=
+                CLOTH_OK) {
+                fprintf(stderr, "avatar_bench: %s\n", err.msg);
+                exit(1);
+            }
+            double build = now_s() - t0;
+            size_t nodes = cloth__partfields_nodes(&pf);
+            size_t whole = (size_t)av->sdf.n[0] * av->sdf.n[1] * av->sdf.n[2];
+            printf("parts,%s,%d,%.4g,%d,%s,%zu,%zu,%.3g,%.3g,%.3g\n", obj ? "obj" : "builtin",
+                   res[r], av->sdf.h, pf.n, pf.from_pieces ? "pieces" : "capsules", nodes,
+                   whole, 8e-6 * nodes, 8e-6 * whole, build);
+            cloth__partfields_free(&pf);
+            cloth__avatar_destroy(av);
+        }
+}
+
 static double cell_h = 0.015;
 static int by_cell(const void *pa, const void *pb)
 {
@@ -198,6 +230,11 @@ static void sampling_section(void)
            1e9 * t_sorted / N);
     printf("sampling,avatar query (weights + back-transform + sample + normal),%.1f\n",
            1e9 * t_query / N);
+    t0 = cpu_s();
+    for (int i = 0; i < N; i++)
+        sink += cloth__avatar_distance_at(av, &av->now, pts + 3 * i, g);
+    printf("sampling,newton's distance (the parts' union: rigid transforms + box tests + "
+           "samples + gradient),%.1f\n", 1e9 * (cpu_s() - t0) / N);
     free(pts);
     free(rest);
     cloth__avatar_destroy(av);
@@ -415,6 +452,7 @@ int main(int argc, char **argv)
     if (!only || strstr(only, #name))                                                      \
         name##_section();
     RUN(field)
+    RUN(parts)
     RUN(sampling)
     RUN(backtransform)
     RUN(ik)

@@ -495,6 +495,18 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
         return cloth__fail(err, CLOTH_EINVAL, "%s: avatar.collision = ellipsoids: not with "
                            "run.kernel = newton (use sdf or capsules)", where);
     }
+    if (sim->avatar && sim->scene.avatar.collision == CLOTH_AVATAR_SDF &&
+        sim->scene.newton.dhat > sim->avatar->parts.far - sim->scene.avatar.offset) {
+        /* the per-part distance is capped at parts.far (src/body/partfields.h): the
+         * barrier must be inactive there for the gap to stay continuous */
+        char where[CLOTH_PATH_MAX + 16];
+        cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "dhat"), where,
+                         sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: newton.dhat = %g m: the body's distance "
+                           "(avatar.collision = sdf) reaches only %g m beyond avatar.offset",
+                           where, sim->scene.newton.dhat,
+                           sim->avatar->parts.far - sim->scene.avatar.offset);
+    }
     cloth__newton *w = calloc(1, sizeof *w);
     *work = NULL;
     if (!w || !number_unknowns(w, m))

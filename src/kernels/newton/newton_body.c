@@ -1,9 +1,11 @@
 /* newton: the avatar's body as a barrier obstacle that moves within a step.
  *
  * The gap of a vertex x is g = d(x) - avatar.offset, d the body's signed distance by
- * avatar.collision (avatar.h): the rest-pose field through the skinning back-transform
- * (sdf) or the exact distance to the posed capsules (capsules).  Its gradient is the
- * body's outward normal; its Hessian is taken as 0 (a contact keeps only the normal part
+ * avatar.collision (avatar.h): the union of the rigidly moved parts' rest fields (sdf,
+ * src/body/partfields.h; not the back-transform the other kernels push out with, whose
+ * gap is discontinuous at its seams and phantoms, README Avatar) or the exact distance
+ * to the posed capsules (capsules); both continuous.  Its gradient is the body's outward
+ * normal; its Hessian is taken as 0 (a contact keeps only the normal part
  * kappa psi'' n n^T of its barrier's Hessian, SPEC 4.4).
  *
  * The sim poses the avatar for the end of a step before the step.  Putting the body
@@ -51,9 +53,9 @@ double cloth__newton_body_gap(const cloth__newton *w, const cloth_sim *sim, cons
 
 double cloth__newton_body_lipschitz(const cloth_sim *sim)
 {
-    /* a signed distance to a set is 1-Lipschitz; the trilinear field (|grad| <= sqrt 3
-     * per cell, sdf.h) and the blend of transforms add to it */
-    return sim->avatar->def.collision == CLOTH_AVATAR_CAPSULES ? 1.0 : 2.0;
+    /* a signed distance to a set is 1-Lipschitz; the parts' trilinear fields, moved
+     * rigidly and capped, sqrt 3 (|grad f| <= sqrt 3 per cell, partfields.h) */
+    return sim->avatar->def.collision == CLOTH_AVATAR_CAPSULES ? 1.0 : sqrt(3.0);
 }
 
 /* The body at progress s of the way from body_from to the avatar's pose. */
@@ -111,8 +113,8 @@ void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim)
  * 0 up to rounding).  No barrier can start at g <= 0, and from a gap of rounding size
  * the line search's conservative step (a fraction of the gap) would take some hundred
  * iterations to grow it; so a vertex within 1e-9 L (L the rest diagonal) starts the step
- * at g^/2 outside, along the normal (a few passes: the field's normal is first order in
- * a blend zone). */
+ * at g^/2 outside, along the normal (a few passes: the gap is piecewise, trilinear for
+ * the field, so one move along the gradient may fall short). */
 void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim)
 {
     if (!sim->avatar || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
