@@ -356,6 +356,33 @@ double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p
     return d;
 }
 
+/* The rest field at y (a rest place the back-transform gave with weights w), read from
+ * the fields of the flesh of the joints w names (partfields.h), not from the whole
+ * body's: a zone's transform can carry a point to a rest place beside another part's
+ * rest flesh (a phantom: a hem vertex between the legs of the walking body, assigned to
+ * the forward thigh, lands beside the other thigh), where the whole field reports it
+ * inside.  A point's zone is that of the flesh nearest it, so its own part's field (or
+ * the two of a blend) is the one that measures it.  A joint without flesh of its own
+ * falls back to the whole field.  Gradient (at rest) in g. */
+static double zone_distance(const cloth_avatar *av, const cloth__bt_weights *w,
+                            const double y[3], double g[3])
+{
+    double best = HUGE_VAL;
+    for (int i = 0; i < w->n; i++) {
+        int k = 0;
+        while (k < av->parts.n && av->parts.joint[k] != w->joint[i])
+            k++;
+        if (k == av->parts.n)
+            return cloth__sdf_sample(&av->sdf, y, g);
+        double gk[3], d = cloth__sdf_sample(&av->parts.f[k], y, gk);
+        if (d < best) {
+            best = d;
+            memcpy(g, gk, sizeof gk);
+        }
+    }
+    return best;
+}
+
 double cloth__avatar_field(const cloth_avatar *av, const double x[3], double grad[3])
 {
     double n[3], d;
@@ -369,7 +396,7 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
             return HUGE_VAL;
         double y[3], g[3];
         cloth__bt_to_rest(&av->now, &w, x, y);
-        d = cloth__sdf_sample(&av->sdf, y, g);
+        d = zone_distance(av, &w, y, g);
         cloth__bt_direction_to_pose(&av->now, &w, g, n);
     }
     if (grad && d != HUGE_VAL)
@@ -422,7 +449,7 @@ int cloth__avatar_push_out_to(const cloth_avatar *av, double x[3], double off, d
         return 0;
     double y[3], g[3];
     cloth__bt_to_rest(&av->now, &w, x, y);
-    double d = cloth__sdf_sample(&av->sdf, y, g);
+    double d = zone_distance(av, &w, y, g);
     if (d >= off)
         return 0;
     /* the field's gradient has length about 1 (the interpolant of a distance); along
