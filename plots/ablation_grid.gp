@@ -15,7 +15,7 @@ timed = builddir . "/ablation_grid/ablation_grid.csv"
 set datafile separator ","
 
 grid = system("awk -F, 'NR == 2 { print $1 }' " . data)
-nruns = system("awk -F, 'NR > 1 && !($5 == \"newton\" && $2 == 3)' " . data . " | wc -l") + 0
+nruns = system("awk -F, 'NR > 1 && !($5 == \"newton\" && $2 == 3) && $9 != \"missing\"' " . data . " | wc -l") + 0
 
 # the columns of a row: 2 row, 3 x, 4 y, 5 kernel, 6 tau, 7 n, 8 substeps, 9 status,
 # 10 max_stretch, 11 miss, 12 frames; timed adds 13 wall_ms, 14 wall_ms_per_s
@@ -57,7 +57,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1900,1500 enhanced font ",10"
         set output outdir . "/ablation_grid.svg"
     }
-    set multiplot layout 4,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (verlet: steps out of its 200 Provot sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).  Gray: diverged (div) or a step failed (fail); blank: not run.", grid, nruns) font ",12"
+    set multiplot layout 4,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (verlet: steps out of its 200 Provot sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
     do for [row = 0:3] {
         # left: the miss, diverging colours (blue under the limit, red over it)
         set title name(row) . ": max stretch − τ (pp)" font ",10"

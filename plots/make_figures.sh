@@ -430,12 +430,17 @@ fig_self_contact() {
 fig_ablation_grid() {
     t0=$(date +%s)
     dir="$OUT/ablation_grid"
-    rm -rf "$dir"
-    mkdir -p "$dir"
     scene=experiments/ablation_grid.ini
     if [ "${FULL:-0}" = 1 ]; then
+        # the full grid resumes: a stopped one goes on with the runs that have no result;
+        # COLLECT=1 only collects what is there (a run without a result is "missing")
         grid=full
+        [ -f "$dir/grid" ] && [ "$(cat "$dir/grid")" = full ] || rm -rf "$dir"
+        mkdir -p "$dir"
+        echo full >"$dir/grid"
     else
+        rm -rf "$dir"
+        mkdir -p "$dir"
         grid=reduced
         awk '/^\[/ { sw = ($0 ~ /^\[sweep\]/) }
              sw && /^run *=/ { split($3, p, "-")
@@ -448,9 +453,16 @@ fig_ablation_grid() {
     # checked; a scene that does not parse leaves no sweep.csv
     printf '[%4ss] ablation_grid: %s grid, sweep of %s ...\n' "$(($(date +%s) - START))" \
         "$grid" "$scene"
-    "$CLOTH" sweep "$scene" --out "$dir/runs" -j 2 >"$dir/runs.log" 2>&1 || true
+    if [ "$grid" = reduced ]; then
+        "$CLOTH" sweep "$scene" --out "$dir/runs" -j 2 >"$dir/runs.log" 2>&1 || true
+    elif [ "${COLLECT:-0}" = 1 ]; then
+        "$CLOTH" sweep --collect "$dir/runs" >"$dir/collect.log" 2>&1 || true
+        tail -n 1 "$dir/collect.log"
+    else
+        "$CLOTH" sweep "$scene" --resume --out "$dir/runs" -j 2 >>"$dir/runs.log" 2>&1 || true
+    fi
     [ -f "$dir/runs/sweep.csv" ] || { cat "$dir/runs.log"; exit 1; }
-    tail -n 1 "$dir/runs.log"
+    [ "${COLLECT:-0}" = 1 ] || tail -n 1 "$dir/runs.log"
     table=$dir/ablation_grid.csv
     awk -F, -v grid="$grid" '
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
@@ -458,6 +470,8 @@ fig_ablation_grid() {
                   next }
         {
             split($1, part, "/"); split(part[1], p, "-")
+            # a missing run has no columns but its label (".../run.substeps=S")
+            if ($c["substeps"] == "") { split(part[2], sv, "="); $c["substeps"] = sv[2] }
             g["off"] = 0; g["0.20"] = 1; g["0.10"] = 2; g["0.05"] = 3; g["0.02"] = 4; g["0.01"] = 5
             r["n16"] = 0; r["n32"] = 1; r["n64"] = 2
             y["1"] = 0; y["4"] = 1; y["16"] = 2
@@ -469,6 +483,9 @@ fig_ablation_grid() {
                 p[1], tau, substr(p[3], 2), $c["substeps"], st, $c["max_stretch"],
                 $c["max_stretch"] - tau, frames, $c["wall_ms"],
                 (frames > 0 ? $c["wall_ms"] / (frames * dt) : 0), x, y[$c["substeps"]])
+            if (st == "missing")   # no result: no numbers
+                line = sprintf("%s,%s,%s,%s,%s,,,,,,%s,%s", p[1], tau, substr(p[3], 2),
+                    $c["substeps"], st, x, y[$c["substeps"]])
             split("verlet pbd newton_log newton_cubic", rows, " ")
             for (k = 1; k <= 4; k++)
                 if (rows[k] == p[1] || (p[1] == "newton" && k >= 3)) {
