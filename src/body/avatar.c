@@ -363,14 +363,15 @@ double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p
  * the forward thigh, lands beside the other thigh), where the whole field reports it
  * inside.  A point's zone is that of the flesh nearest it, so its own part's field (or
  * the two of a blend) is the one that measures it.  A joint without flesh of its own
- * falls back to the whole field, and so does an OBJ body: its parts are its pieces by
- * nearest bone or its estimated capsules, not the skin the whole field measures (the
- * exported mannequin's cape went 15.4 mm into the skin with them, 9.5 mm with the
- * whole field).  Gradient (at rest) in g. */
+ * falls back to the whole field, and so does a body whose capsules are not its flesh
+ * (body.caps_exact 0, an OBJ body): its parts are its pieces by nearest bone or its
+ * estimated capsules, not the skin the whole field measures (the exported mannequin's
+ * cape went 15.4 mm into the skin with them, 9.5 mm with the whole field).  Gradient
+ * (at rest) in g. */
 static double zone_distance(const cloth_avatar *av, const cloth__bt_weights *w,
                             const double y[3], double g[3])
 {
-    if (strcmp(av->def.model, "builtin") != 0)
+    if (!av->body.caps_exact)
         return cloth__sdf_sample(&av->sdf, y, g);
     double best = HUGE_VAL;
     for (int i = 0; i < w->n; i++) {
