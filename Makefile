@@ -97,8 +97,8 @@ $(BUILD)/cloth: $(APP_OBJ) $(BUILD)/libcloth.a
 
 # Fault injection (tests/faults/): the linker sends the library's allocations and file
 # opens, closes and renames through tests/faults/inject.c, which can make the k-th fail.
-FAULT_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=fopen \
-             -Wl,--wrap=fclose,--wrap=rename
+FAULT_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc \
+             -Wl,--wrap=free,--wrap=fopen,--wrap=fclose,--wrap=rename
 FAULT_OBJ  = $(BUILD)/obj/tests/faults/test_faults.o $(BUILD)/obj/tests/faults/inject.o \
              $(BUILD)/obj/tests/testutil.o
 

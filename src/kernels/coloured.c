@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* GCC builds an AVX-512 and an AVX2 copy of each loop beside the baseline one and picks
  * one at load time from the CPU; elsewhere only the baseline. */
@@ -44,7 +45,8 @@ void cloth__coloured_destroy(cloth__coloured *c)
 }
 
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
-                                    int with_pbd, cloth__coloured **out, cloth_error *err)
+                                    int stride, int with_pbd, cloth__coloured **out,
+                                    cloth_error *err)
 {
     *out = NULL;
     cloth__coloured *c = calloc(1, sizeof *c);
@@ -64,6 +66,7 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
     }
     size_t ni = sizeof(int) * (size_t)(count + 1), nd = sizeof(double) * (size_t)(count + 1);
     c->n = count;
+    c->stride = stride;
     int ok = (c->spring = malloc(ni)) && (c->ia = malloc(ni)) && (c->ib = malloc(ni)) &&
              (c->rest = malloc(nd)) && (c->wa = malloc(nd)) && (c->wb = malloc(nd));
     if (ok && with_pbd)
@@ -74,8 +77,8 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
     for (int j = 0; j < count; j++) {
         const cloth_spring *sp = &m->springs[ids[c->colours.order[j]]];
         c->spring[j] = ids[c->colours.order[j]];
-        c->ia[j] = 3 * sp->a;
-        c->ib[j] = 3 * sp->b;
+        c->ia[j] = stride * sp->a;
+        c->ib[j] = stride * sp->b;
         c->rest[j] = sp->rest;
         c->wa[j] = c->wb[j] = 0;
     }
@@ -87,6 +90,35 @@ fail_memory:
     cloth__coloured_destroy(c);
     return cloth__fail(err, CLOTH_ENOMEM, "coloured springs: out of memory for %d springs",
                        count);
+}
+
+double *cloth__padded_alloc(int n)
+{
+    /* 32 bytes a vertex, rounded up to a pair: a multiple of the alignment, as
+     * aligned_alloc asks */
+    size_t bytes = 64 * (((size_t)(n > 0 ? n : 1) + 1) / 2);
+    double *x4 = aligned_alloc(64, bytes);
+    if (x4)
+        memset(x4, 0, bytes);
+    return x4;
+}
+
+void cloth__pad(const double *x, double *x4, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        x4[4 * i] = x[3 * i];
+        x4[4 * i + 1] = x[3 * i + 1];
+        x4[4 * i + 2] = x[3 * i + 2];
+    }
+}
+
+void cloth__unpad(const double *x4, double *x, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        x[3 * i] = x4[4 * i];
+        x[3 * i + 1] = x4[4 * i + 1];
+        x[3 * i + 2] = x4[4 * i + 2];
+    }
 }
 
 void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
@@ -158,22 +190,28 @@ CLONES static void relax_loop(cloth__coloured *c, double *x, double half_k, int 
 
 #include "kernels/coloured_avx512.h"
 
+/* the hand-written blocks: AVX-512 present and the positions padded */
+static int use_avx512(const cloth__coloured *c)
+{
+    return AVX512_BLOCKS && c->stride == 4 && __builtin_cpu_supports("avx512vl");
+}
+
 void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
 {
-    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+    if (use_avx512(c))
         lo = xpbd_avx512(c, p, lo, hi); /* whole blocks of 8; the rest below */
     xpbd_loop(c, p, lo, hi);
 }
 
 void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
 {
-    if (AVX512_BLOCKS && __builtin_cpu_supports("avx512vl"))
+    if (use_avx512(c))
         lo = relax_avx512(c, x, half_k, lo, hi);
     relax_loop(c, x, half_k, lo, hi);
 }
 
-CLONES int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol,
-                                  int lo, int hi)
+CLONES static int provot_loop(cloth__coloured *c, double *x, double factor, double tol,
+                              int lo, int hi)
 {
     const int *ia = c->ia, *ib = c->ib;
     const double *rest = c->rest, *wa = c->wa, *wb = c->wb;
@@ -184,13 +222,22 @@ CLONES int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, 
         double dx = x[b] - x[a], dy = x[b + 1] - x[a + 1], dz = x[b + 2] - x[a + 2];
         double l = sqrt(dx * dx + dy * dy + dz * dz), limit = factor * rest[j];
         int over = l > limit * (1 + tol);
-        double ls = l > 0 ? l : 1, q = (l - limit) / ls;
-        double s = over ? q : 0;
+        double ls = l > 0 ? l : 1, s = (l - limit) / ls;
         double sa = wa[j] * s, sb = wb[j] * s;
-        move_ends(x, a, b, sa, sb, dx, dy, dz);
+        if (over) /* a spring within its limit leaves its ends' bits as they are */
+            move_ends(x, a, b, sa, sb, dx, dy, dz);
         shortened += over ? 1.0 : 0.0;
     }
     return (int)shortened;
+}
+
+int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol, int lo,
+                           int hi)
+{
+    int count = 0;
+    if (use_avx512(c))
+        lo = provot_avx512(c, x, factor, tol, lo, hi, &count);
+    return count + provot_loop(c, x, factor, tol, lo, hi);
 }
 
 CLONES void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m,

@@ -42,8 +42,9 @@ void cloth__coloured_start_threads(int threads);
 typedef struct cloth__coloured {
     cloth__colouring colours;   /* colour c is items [colours.start[c], start[c+1])   */
     int n;                      /* items                                              */
+    int stride;                 /* doubles a vertex in the positions: 3, or 4 padded  */
     int *spring;                /* the mesh spring of each item                       */
-    int *ia, *ib;               /* 3 a, 3 b: offsets of the ends in 3n arrays         */
+    int *ia, *ib;               /* stride a, stride b: offsets of the ends            */
     double *rest;               /* rest length l0                                     */
     double *wa, *wb;            /* per-end weights (inverse masses, or end factors)   */
     double *gain, *inv_den, *alpha; /* pbd: k' or 1, 1/(w_a + w_b + alpha~), alpha~   */
@@ -51,16 +52,29 @@ typedef struct cloth__coloured {
 } cloth__coloured;
 
 /* Colours the mesh springs ids[0 .. count) (the caller's selection, in its order) and
- * fills spring, ia, ib, rest; the weights are the caller's to fill.  with_pbd also
- * allocates gain, inv_den, alpha, lambda. */
+ * fills spring, ia, ib (for positions of `stride` doubles a vertex), rest; the weights
+ * are the caller's to fill.  with_pbd also allocates gain, inv_den, alpha, lambda. */
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
-                                    int with_pbd, cloth__coloured **out, cloth_error *err);
+                                    int stride, int with_pbd, cloth__coloured **out,
+                                    cloth_error *err);
 void cloth__coloured_destroy(cloth__coloured *c);
 
 /* Thread `part` of `parts` takes items [*lo, *hi) of colour q: contiguous, cut at
  * multiples of 8 (whole vector lanes); depends only on the part and the count. */
 void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
                            int *hi);
+
+/* Padded positions: x, y, z and a spare double a vertex, 32-byte aligned, so that the
+ * AVX-512 blocks (coloured_avx512.h) load and store a vertex whole.  The projecting
+ * kernels copy their 3n positions in before their coloured passes and out after them.
+ * cloth__padded_alloc: 4n doubles, zeroed, freed with free(); NULL when out of memory. */
+double *cloth__padded_alloc(int n);
+/* x4 <- x and x <- x4 for vertices [lo, hi) */
+void cloth__pad(const double *x, double *x4, int lo, int hi);
+void cloth__unpad(const double *x4, double *x, int lo, int hi);
+
+/* The loops below take positions in c's layout (c->stride); the AVX-512 blocks run only
+ * on padded ones (stride 4). */
 
 /* XPBD (or PBD) projection of items [lo, hi) of one colour in p:
  *   dl = (-k' C - alpha~ lambda) inv_den,  lambda += dl,  p_a += w_a (d/l) dl,

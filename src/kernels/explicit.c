@@ -98,7 +98,7 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         }
         for (int s = 0; s < m->n_springs; s++)
             ids[s] = s;
-        cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 0, &w->springs, err);
+        cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 3, 0, &w->springs, err);
         free(ids);
         if (st == CLOTH_OK)
             st = cloth__coloured_tris_create(m, &w->tris, err);

@@ -95,6 +95,7 @@ typedef struct cloth__pbd {
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
+    double *p4;                 /* ... and p padded for its passes (cloth__pad)       */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -110,6 +111,7 @@ static void pbd_destroy(void *work)
     free(w->hinge_k);
     cloth__coloured_destroy(w->col);
     cloth__coloured_tris_destroy(w->tris);
+    free(w->p4);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -132,12 +134,14 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     for (int s = 0; s < w->n_dist; s++)
         if (m->inv_mass[m->springs[s].a] + m->inv_mass[m->springs[s].b] > 0)
             ids[count++] = s;
-    cloth_status st = cloth__coloured_create(m, ids, count, 1, &w->col, err);
+    cloth_status st = cloth__coloured_create(m, ids, count, 4, 1, &w->col, err);
     free(ids);
     if (st == CLOTH_OK)
         st = cloth__coloured_tris_create(m, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
+    if (!(w->p4 = cloth__padded_alloc(m->n)))
+        return cloth__fail(err, CLOTH_ENOMEM, "pbd: out of memory for %d vertices", m->n);
     cloth__coloured *c = w->col;
     for (int j = 0; j < c->n; j++) {
         const cloth_spring *sp = &m->springs[c->spring[j]];
@@ -350,7 +354,10 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
     /* ASSIGNMENT xpbd: project_distances END */
 }
 
-static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
+/* The hinges on the positions pos, `stride` doubles a vertex (w->p, or the coloured
+ * passes' padded copy). */
+static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int stride,
+                           double h)
 {
     const cloth_mesh *m = sim->mesh;
     int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
@@ -358,7 +365,7 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
         const int *id = m->hinges + 4 * j;
         double *x[4], g[12], theta;
         for (int c = 0; c < 4; c++)
-            x[c] = w->p + 3 * id[c];
+            x[c] = pos + stride * id[c];
         if (!cloth__dihedral_gradient(x[0], x[1], x[2], x[3], &theta, g))
             continue;
         double wsum = 0;
@@ -385,7 +392,8 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double h)
 /* The obstacles for vertices [lo, hi) (a thread's share): each free vertex inside the
  * body, the sphere or the floor goes back onto the surface.  The body's collision time
  * is the first share's (the others run beside it). */
-static void project_obstacles_range(const cloth_sim *sim, cloth__pbd *w, int lo, int hi)
+static void project_obstacles_range(const cloth_sim *sim, double *pos, int stride, int lo,
+                                    int hi)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
@@ -394,7 +402,7 @@ static void project_obstacles_range(const cloth_sim *sim, cloth__pbd *w, int lo,
     for (int i = lo; i < hi; i++) {
         double normal[3];
         if (!sim->mesh->pinned[i])
-            cloth__push_out(s, sim->sphere_c, sim->avatar, w->p + 3 * i, normal);
+            cloth__push_out(s, sim->sphere_c, sim->avatar, pos + stride * i, normal);
     }
     if (sim->avatar && lo == 0)
         sim->avatar->collide_ms += cloth__clock_ms() - start;
@@ -403,7 +411,7 @@ static void project_obstacles_range(const cloth_sim *sim, cloth__pbd *w, int lo,
 /* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
 static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
 {
-    project_obstacles_range(sim, w, 0, sim->mesh->n);
+    project_obstacles_range(sim, w->p, 3, 0, sim->mesh->n);
 }
 
 /* The step's compliances alpha~ = 1/(k h^2) (k may have changed between frames),
@@ -423,32 +431,36 @@ static void prepare_coloured(const cloth_sim *sim, cloth__pbd *w, double h)
 
 /* pbd.order = coloured: each pass projects the colours in turn, each colour split among
  * the threads (a barrier after each), then the hinges (one thread: they are few and not
- * coloured), then the obstacles split by vertex. */
+ * coloured), then the obstacles split by vertex; on the padded positions w->p4 (each
+ * thread copies its share of the vertices in and out). */
 static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, double h)
 {
     cloth__coloured *c = w->col;
     int threads = sim->scene.run.threads, n = sim->mesh->n;
-    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled;
+    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count();
+        int v0 = (int)((long)n * part / parts), v1 = (int)((long)n * (part + 1) / parts);
+        cloth__pad(w->p, w->p4, v0, v1);
+        CLOTH__BARRIER
         for (int it = 0; it < passes; it++) {
             for (int q = 0; q < c->colours.n_colours; q++) {
                 int lo, hi;
                 cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                cloth__coloured_xpbd(c, w->p, lo, hi);
+                cloth__coloured_xpbd(c, w->p4, lo, hi);
                 CLOTH__BARRIER
             }
             if (w->n_hinges) {
                 CLOTH__PRAGMA(omp single)
-                project_hinges(sim, w, h);
+                project_hinges(sim, w, w->p4, 4, h);
             }
             if (obstacles) {
-                project_obstacles_range(sim, w, (int)((long)n * part / parts),
-                                        (int)((long)n * (part + 1) / parts));
+                project_obstacles_range(sim, w->p4, 4, v0, v1);
                 CLOTH__BARRIER
             }
         }
+        cloth__unpad(w->p4, w->p, v0, v1);
     }
 }
 
@@ -487,7 +499,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
     for (int it = 0; it < passes && !w->col; it++) {
         project_distances(sim, w, h);
         if (w->n_hinges)
-            project_hinges(sim, w, h);
+            project_hinges(sim, w, w->p, 3, h);
         project_obstacles(sim, w);
     }
     if (w->self)

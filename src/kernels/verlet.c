@@ -75,6 +75,7 @@ typedef struct cloth__verlet {
     cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
     cloth__coloured *provot;    /* ... and the limited springs                        */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
+    double *x4;                 /* ... and the positions padded for its passes        */
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
 } cloth__verlet;
@@ -90,6 +91,7 @@ static void verlet_destroy(void *work)
     cloth__coloured_destroy(w->relax);
     cloth__coloured_destroy(w->provot);
     cloth__coloured_tris_destroy(w->tris);
+    free(w->x4);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -106,14 +108,16 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     for (int s = 0; s < m->n_springs; s++)
         if (!m->pinned[m->springs[s].a] || !m->pinned[m->springs[s].b])
             ids[count++] = s;
-    cloth_status st = cloth__coloured_create(m, ids, count, 0, &w->relax, err);
+    cloth_status st = cloth__coloured_create(m, ids, count, 4, 0, &w->relax, err);
     free(ids);
     if (st == CLOTH_OK)
-        st = cloth__coloured_create(m, w->limited, w->n_limited, 0, &w->provot, err);
+        st = cloth__coloured_create(m, w->limited, w->n_limited, 4, 0, &w->provot, err);
     if (st == CLOTH_OK)
         st = cloth__coloured_tris_create(m, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
+    if (!(w->x4 = cloth__padded_alloc(m->n)))
+        return cloth__fail(err, CLOTH_ENOMEM, "verlet: out of memory for %d vertices", m->n);
     for (int j = 0; j < w->relax->n; j++) {
         const cloth_spring *sp = &m->springs[w->relax->spring[j]];
         int free_a = !m->pinned[sp->a], free_b = !m->pinned[sp->b];
@@ -266,9 +270,10 @@ static cloth_status predict(cloth_sim *sim, double h)
     /* ASSIGNMENT verlet_provot: verlet_predict END */
 }
 
-/* Puts every free vertex of [lo, hi) inside an obstacle on its surface; returns how many
- * were deeper than CONTACT_TOL L (the ones that really moved). */
-static int collide_range(cloth_sim *sim, int lo, int hi)
+/* Puts every free vertex of [lo, hi) of the positions pos (`stride` doubles a vertex:
+ * sim->x, or the coloured passes' padded copy) inside an obstacle on its surface; returns
+ * how many were deeper than CONTACT_TOL L (the ones that really moved). */
+static int collide_range(cloth_sim *sim, double *pos, int stride, int lo, int hi)
 {
     const cloth_scene *s = &sim->scene;
     if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
@@ -281,7 +286,7 @@ static int collide_range(cloth_sim *sim, int lo, int hi)
          * share's (the others run beside it) */
         double start = cloth__clock_ms();
         for (int i = lo; i < hi; i++) {
-            double normal[3], *x = sim->x + 3 * i, before[3] = {x[0], x[1], x[2]};
+            double normal[3], *x = pos + stride * i, before[3] = {x[0], x[1], x[2]};
             if (!sim->mesh->pinned[i] && cloth__avatar_push_out(sim->avatar, x, normal))
                 moved += fabs(x[0] - before[0]) + fabs(x[1] - before[1]) +
                          fabs(x[2] - before[2]) > tol;
@@ -292,7 +297,7 @@ static int collide_range(cloth_sim *sim, int lo, int hi)
             return moved;
     }
     for (int i = lo; i < hi; i++) {
-        double *x = sim->x + 3 * i, normal[3];
+        double *x = pos + stride * i, normal[3];
         if (sim->mesh->pinned[i])
             continue;
         double gap = HUGE_VAL;
@@ -311,7 +316,7 @@ static int collide_range(cloth_sim *sim, int lo, int hi)
 
 static int collide(cloth_sim *sim)
 {
-    return collide_range(sim, 0, sim->mesh->n);
+    return collide_range(sim, sim->x, 3, 0, sim->mesh->n);
 }
 
 /* A thread's share [lo, hi) of the n vertices. */
@@ -322,34 +327,39 @@ static void vertex_share(int n, int part, int parts, int *lo, int *hi)
 }
 
 /* verlet.order = coloured, mode relax: each pass relaxes the colours in turn, each split
- * among the threads, then the obstacles split by vertex. */
+ * among the threads, then the obstacles split by vertex; on the padded positions w->x4
+ * (each thread copies its share of the vertices in and out). */
 static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 {
     cloth__coloured *c = w->relax;
     double half_k = 0.5 * sim->scene.verlet.k_relax;
     int threads = sim->scene.run.threads;
-    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled;
+    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, v0, v1;
+        vertex_share(sim->mesh->n, part, parts, &v0, &v1);
+        cloth__pad(sim->x, w->x4, v0, v1);
+        CLOTH__BARRIER
         for (int pass = 0; pass < passes; pass++) {
             for (int q = 0; q < c->colours.n_colours; q++) {
                 cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                cloth__coloured_relax(c, sim->x, half_k, lo, hi);
+                cloth__coloured_relax(c, w->x4, half_k, lo, hi);
                 CLOTH__BARRIER
             }
             if (obstacles) {
-                vertex_share(sim->mesh->n, part, parts, &lo, &hi);
-                collide_range(sim, lo, hi);
+                collide_range(sim, w->x4, 4, v0, v1);
                 CLOTH__BARRIER
             }
         }
+        cloth__unpad(w->x4, sim->x, v0, v1);
     }
 }
 
-/* verlet.order = coloured: Provot's sweeps by colour, each followed by the obstacles;
- * returns the sweeps made and sets *changed to the last one's corrections.  Every thread
- * adds the per-thread tallies in the same order, so all agree on when to stop. */
+/* verlet.order = coloured: Provot's sweeps by colour, each followed by the obstacles, on
+ * the padded positions w->x4; returns the sweeps made and sets *changed to the last one's
+ * corrections.  Every thread adds the per-thread tallies in the same order, so all agree
+ * on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
     cloth__coloured *c = w->provot;
@@ -358,22 +368,25 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, sweep = 0;
-        int more = 1;
+        int more = 1, v0, v1;
+        vertex_share(sim->mesh->n, part, parts, &v0, &v1);
+        cloth__pad(sim->x, w->x4, v0, v1);
+        CLOTH__BARRIER
         while (more && sweep < vd->strain_passes) {
             int count = 0, *tally = w->tally[sweep & 1];
             for (int q = 0; q < c->colours.n_colours; q++) {
                 cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                count += cloth__coloured_provot(c, sim->x, factor, vd->strain_tol, lo, hi);
+                count += cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
                 CLOTH__BARRIER
             }
-            vertex_share(sim->mesh->n, part, parts, &lo, &hi);
-            tally[part] = count + collide_range(sim, lo, hi);
+            tally[part] = count + collide_range(sim, w->x4, 4, v0, v1);
             CLOTH__BARRIER
             more = 0;
             for (int t = 0; t < parts; t++)
                 more += tally[t];
             sweep++;
         }
+        cloth__unpad(w->x4, sim->x, v0, v1);
         if (part == 0) {
             sweeps = sweep;
             last = more;

@@ -19,7 +19,8 @@
  *   load            the 1-minute load average when the row finished
  * Each kernel runs with the substeps its table entry asks for at 60 frames a second
  * (cloth_kernel_facts), only on grids within its dense limit, and with its condition
- * numbers off.  Output: a CSV table on stdout; `make bench` also stores it in
+ * numbers off.  `bench KERNEL [NX]` runs only that kernel's rows (of that grid width).
+ * Output: a CSV table on stdout; `make bench` also stores it in
  * tests/bench/results/<arch>-<cores>cores.csv.
  */
 #include "cloth.h"
@@ -165,8 +166,11 @@ static void bench_one(const cloth_kernel_facts *facts, int nx, int ny, const cha
     cloth_sim_destroy(sim);
 }
 
-int main(void)
+/* bench [KERNEL [NX]]: only that kernel (and that grid width), for profiling one row */
+int main(int argc, char **argv)
 {
+    const char *only = argc > 1 ? argv[1] : NULL;
+    int only_nx = argc > 2 ? atoi(argv[2]) : 0;
     static const int grids[][2] = {{30, 24}, {64, 64}, {128, 128}, {256, 256}};
     double triad[2] = {triad_bandwidth(1), triad_bandwidth(2)};
     printf("kernel,order,threads,nx,ny,vertices,springs,substeps,ms_per_frame,"
@@ -179,6 +183,8 @@ int main(void)
     cloth_kernel_facts facts;
     for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
         /* a kernel with an order key runs sequential and coloured, coloured on 2 threads */
+        if (only && strcmp(only, facts.name) != 0)
+            continue;
         cloth_scene probe;
         cloth_default_scene(&probe);
         char key[96];
@@ -187,7 +193,8 @@ int main(void)
         int ordered = cloth_scene_set(&probe, key, 1, &err) == CLOTH_OK;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             int nx = grids[g][0], ny = grids[g][1];
-            if (facts.dense_max > 0 && 3 * nx * ny > facts.dense_max)
+            if ((facts.dense_max > 0 && 3 * nx * ny > facts.dense_max) ||
+                (only_nx > 0 && nx != only_nx))
                 continue;
             if (!ordered) {
                 bench_one(&facts, nx, ny, NULL, 1, triad);

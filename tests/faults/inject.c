@@ -1,8 +1,8 @@
 /*
  * The wrapped allocation and file functions.  The linker turns every malloc, calloc,
- * realloc, free, fopen, fclose and rename of the objects it links (the library and the
- * tests, not the C library's own calls) into __wrap_NAME, and __real_NAME is the
- * original.  A sweep runs runs on threads, so the counters are atomic.
+ * realloc, aligned_alloc, free, fopen, fclose and rename of the objects it links (the
+ * library and the tests, not the C library's own calls) into __wrap_NAME, and
+ * __real_NAME is the original.  A sweep runs runs on threads, so the counters are atomic.
  */
 #include "inject.h"
 
@@ -14,6 +14,7 @@
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t count, size_t size);
 void *__real_realloc(void *p, size_t size);
+void *__real_aligned_alloc(size_t alignment, size_t size);
 void __real_free(void *p);
 FILE *__real_fopen(const char *path, const char *mode);
 int __real_fclose(FILE *f);
@@ -21,6 +22,7 @@ int __real_rename(const char *from, const char *to);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t count, size_t size);
 void *__wrap_realloc(void *p, size_t size);
+void *__wrap_aligned_alloc(size_t alignment, size_t size);
 void __wrap_free(void *p);
 FILE *__wrap_fopen(const char *path, const char *mode);
 int __wrap_fclose(FILE *f);
@@ -155,6 +157,18 @@ void *__wrap_realloc(void *p, size_t size)
     else if (!q && p && size == 0)
         live--;
     return q;
+}
+
+void *__wrap_aligned_alloc(size_t alignment, size_t size)
+{
+    if (should_fail(INJECT_ALLOC, __builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = __real_aligned_alloc(alignment, size);
+    if (p)
+        live++;
+    return p;
 }
 
 void __wrap_free(void *p)
