@@ -240,14 +240,10 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
     return count + provot_loop(c, x, factor, tol, lo, hi);
 }
 
-CLONES void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m,
-                                    const double *x, const double *v, double cd, double *f,
-                                    int lo, int hi)
+CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
+                                const double *x, const double *v, double cd, double *f,
+                                int lo, int hi)
 {
-    if (!v || !(cd > 0)) { /* no damping term: c_d 0 times x's differences, never NaN */
-        v = x;
-        cd = 0;
-    }
     const int *ia = c->ia, *ib = c->ib, *spring = c->spring;
     const double *rest = c->rest;
     const cloth_spring *springs = m->springs;
@@ -265,6 +261,18 @@ CLONES void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *
     }
 }
 
+void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
+                             const double *v, double cd, double *f, int lo, int hi)
+{
+    if (!v || !(cd > 0)) { /* no damping term: c_d 0 times x's differences, never NaN */
+        v = x;
+        cd = 0;
+    }
+    if (use_avx512(c))
+        lo = springs_avx512(c, m->springs, x, v, cd, f, lo, hi);
+    springs_loop(c, m, x, v, cd, f, lo, hi);
+}
+
 /* ------------------------------------------------------------ triangle drag */
 
 void cloth__coloured_tris_destroy(cloth__coloured_tris *c)
@@ -279,8 +287,8 @@ void cloth__coloured_tris_destroy(cloth__coloured_tris *c)
     free(c);
 }
 
-cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
-                                         cloth_error *err)
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
+                                         cloth__coloured_tris **out, cloth_error *err)
 {
     *out = NULL;
     cloth__coloured_tris *c = calloc(1, sizeof *c);
@@ -293,6 +301,7 @@ cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tr
     }
     size_t ni = sizeof(int) * (size_t)(m->n_tris + 1);
     c->n = m->n_tris;
+    c->stride = stride;
     if (!(c->i0 = malloc(ni)) || !(c->i1 = malloc(ni)) || !(c->i2 = malloc(ni)) ||
         !(c->gust = malloc(sizeof(double) * (size_t)(m->n_tris + 1)))) {
         cloth__coloured_tris_destroy(c);
@@ -301,9 +310,9 @@ cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tr
     }
     for (int j = 0; j < c->n; j++) {
         const int *id = m->tris + 3 * c->colours.order[j];
-        c->i0[j] = 3 * id[0];
-        c->i1[j] = 3 * id[1];
-        c->i2[j] = 3 * id[2];
+        c->i0[j] = stride * id[0];
+        c->i1[j] = stride * id[1];
+        c->i2[j] = stride * id[2];
         c->gust[j] = 1;
     }
     *out = c;
@@ -346,37 +355,80 @@ CLONES static void drag_range(const cloth__coloured_tris *c, const double wind[3
     }
 }
 
+/* The gusts of the triangles, then their drag colour by colour: thread `part` of `parts`
+ * of the caller's parallel region (a barrier after the gusts and after each colour). */
+static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, int part,
+                         int parts, const double *x, const double *v, double t, double *f)
+{
+    const cloth_world_def *w = env.world;
+    double coeff = 0.5 * w->air_density * w->drag_coefficient;
+    /* the gusts: sines, one triangle at a time */
+    int g0 = (int)((long)c->n * part / parts), g1 = (int)((long)c->n * (part + 1) / parts);
+    for (int j = g0; j < g1; j++) {
+        double centroid[3];
+        for (int k = 0; k < 3 && w->turbulence > 0; k++)
+            centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
+        c->gust[j] = w->turbulence > 0
+                         ? 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid)
+                         : 1;
+    }
+    CLOTH__BARRIER
+    int padded = c->stride == 4 && AVX512_BLOCKS && __builtin_cpu_supports("avx512vl");
+    for (int q = 0; q < c->colours.n_colours; q++) {
+        const cloth__colouring *cc = &c->colours;
+        int first = cc->start[q], n = cc->start[q + 1] - first;
+        int lo = first + (int)((long)n * part / parts),
+            hi = first + (int)((long)n * (part + 1) / parts);
+        if (padded)
+            lo = drag_avx512(c, w->wind, coeff, x, v, f, lo, hi);
+        drag_range(c, w->wind, coeff, x, v, f, lo, hi);
+        CLOTH__BARRIER
+    }
+}
+
 void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
                                      int threads, const double *x, const double *v,
                                      double t, double *f)
 {
     cloth__add_gravity(env, f);
     const cloth_world_def *w = env.world;
-    double coeff = 0.5 * w->air_density * w->drag_coefficient;
-    if (coeff != 0 && c->n > 0) {
+    if (0.5 * w->air_density * w->drag_coefficient != 0 && c->n > 0) {
         CLOTH__PARALLEL(threads)
-        {
-            int part = cloth__thread_id(), parts = cloth__thread_count();
-            /* the gusts: sines, one triangle at a time */
-            int g0 = (int)((long)c->n * part / parts), g1 = (int)((long)c->n * (part + 1) / parts);
-            for (int j = g0; j < g1; j++) {
-                double centroid[3];
-                for (int k = 0; k < 3 && w->turbulence > 0; k++)
-                    centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
-                c->gust[j] = w->turbulence > 0
-                                 ? 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid)
-                                 : 1;
-            }
-            CLOTH__BARRIER
-            for (int q = 0; q < c->colours.n_colours; q++) {
-                const cloth__colouring *cc = &c->colours;
-                int first = cc->start[q], n = cc->start[q + 1] - first;
-                int lo = first + (int)((long)n * part / parts),
-                    hi = first + (int)((long)n * (part + 1) / parts);
-                drag_range(c, w->wind, coeff, x, v, f, lo, hi);
-                CLOTH__BARRIER
-            }
-        }
+        drag_colours(env, c, cloth__thread_id(), cloth__thread_count(), x, v, t, f);
     }
     cloth__add_air_damping(env, v, f);
+}
+
+void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
+                            const cloth__coloured *springs, int threads, const double *x,
+                            const double *v, double t, double *x4, double *v4, double *f4,
+                            double *f)
+{
+    const cloth_mesh *m = env.mesh;
+    const cloth_world_def *w = env.world;
+    int n = m->n, drag = 0.5 * w->air_density * w->drag_coefficient != 0 && tris->n > 0;
+    double cd = env.material->spring_damping, air = w->air_damping;
+    CLOTH__PARALLEL(threads)
+    {
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
+        int v0 = (int)((long)n * part / parts), v1 = (int)((long)n * (part + 1) / parts);
+        cloth__pad(x, x4, v0, v1);
+        cloth__pad(v, v4, v0, v1);
+        for (int i = v0; i < v1; i++) /* 0 + m g: cloth__add_gravity on a zeroed f */
+            for (int k = 0; k < 3; k++)
+                f4[4 * i + k] = 0.0 + m->mass[i] * w->gravity[k];
+        CLOTH__BARRIER
+        if (drag)
+            drag_colours(env, tris, part, parts, x4, v4, t, f4);
+        for (int i = v0; i < v1 && air != 0; i++) /* cloth__add_air_damping */
+            for (int k = 0; k < 3; k++)
+                f4[4 * i + k] -= air * v4[4 * i + k];
+        CLOTH__BARRIER
+        for (int q = 0; q < springs->colours.n_colours; q++) {
+            cloth__coloured_share(springs, q, part, parts, &lo, &hi);
+            cloth__coloured_springs(springs, m, x4, v4, cd, f4, lo, hi);
+            CLOTH__BARRIER
+        }
+        cloth__unpad(f4, f, v0, v1);
+    }
 }

@@ -100,19 +100,30 @@ void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, cons
 typedef struct cloth__coloured_tris {
     cloth__colouring colours;   /* colour c is triangles [start[c], start[c + 1])     */
     int n;                      /* triangles                                          */
-    int *i0, *i1, *i2;          /* 3 x the corners' vertex indices                    */
+    int stride;                 /* doubles a vertex in the positions: 3, or 4 padded  */
+    int *i0, *i1, *i2;          /* stride x the corners' vertex indices               */
     double *gust;               /* 1 + turbulence noise at the centroid (this step)   */
 } cloth__coloured_tris;
 
-cloth_status cloth__coloured_tris_create(const cloth_mesh *m, cloth__coloured_tris **out,
-                                         cloth_error *err);
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
+                                         cloth__coloured_tris **out, cloth_error *err);
 void cloth__coloured_tris_destroy(cloth__coloured_tris *c);
 
 /* Gravity, the wind's triangle drag colour by colour (split among the threads of the
  * caller's run.threads) and air damping, added to f: cloth__add_external_forces in
- * another order of the drag's sums (v not NULL). */
+ * another order of the drag's sums (v not NULL; c made with stride 3). */
 void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
                                      int threads, const double *x, const double *v,
                                      double t, double *f);
+
+/* explicit.order = coloured: every force on x, v (3n, v not NULL) at time t into f (3n,
+ * overwritten): cloth__coloured_external_forces on a zeroed f, then
+ * cloth__coloured_springs colour by colour, the same sums in the same order, in one
+ * parallel region on the padded copies x4, v4, f4 (tris and springs made with stride 4;
+ * the hand-written AVX-512 blocks run on them). */
+void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
+                            const cloth__coloured *springs, int threads, const double *x,
+                            const double *v, double t, double *x4, double *v4, double *f4,
+                            double *f);
 
 #endif

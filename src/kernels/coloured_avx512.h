@@ -1,5 +1,5 @@
 /*
- * The xpbd, relax and Provot loops of coloured.c by hand for AVX-512 (with VL), eight
+ * The xpbd, relax, Provot, spring-force and drag loops of coloured.c by hand for AVX-512 (with VL), eight
  * springs at a time, without gather or scatter instructions, on padded positions
  * (cloth__pad: x, y, z and a spare double a vertex, 32-byte aligned).  Each end's vertex
  * is one aligned 256-bit load (and store), and eight of them are transposed into x, y and
@@ -164,6 +164,104 @@ TARGET static int provot_avx512(cloth__coloured *c, double *x, double factor, do
     return lo;
 }
 
+/* springs_loop on whole blocks of 8 from lo, padded x, v and f (d = x_b - x_a, v = x
+ * with c_d = 0 when there is no damping): returns where they end */
+TARGET static int springs_avx512(const cloth__coloured *c, const cloth_spring *springs,
+                                 const double *x, const double *v, double cd, double *f,
+                                 int lo, int hi)
+{
+    const __m512d damping = _mm512_set1_pd(cd), one = _mm512_set1_pd(1);
+    for (; lo + 8 <= hi; lo += 8) {
+        const int *ia = c->ia + lo, *ib = c->ib + lo, *s = c->spring + lo;
+        __m512d ax, ay, az, bx, by, bz, ls;
+        __mmask8 positive;
+        load8(x, ia, &ax, &ay, &az);
+        load8(x, ib, &bx, &by, &bz);
+        __m512d dx = _mm512_sub_pd(bx, ax), dy = _mm512_sub_pd(by, ay),
+                dz = _mm512_sub_pd(bz, az);
+        __m512d l = length8(dx, dy, dz, &ls, &positive);
+        __m512d r = _mm512_div_pd(one, ls);
+        __m512d ux = _mm512_mul_pd(dx, r), uy = _mm512_mul_pd(dy, r), uz = _mm512_mul_pd(dz, r);
+        /* k from the mesh's springs (the viewer's slider changes them between frames) */
+        __m512d k = _mm512_setr_pd(springs[s[0]].k, springs[s[1]].k, springs[s[2]].k,
+                                   springs[s[3]].k, springs[s[4]].k, springs[s[5]].k,
+                                   springs[s[6]].k, springs[s[7]].k);
+        load8(v, ia, &ax, &ay, &az);
+        load8(v, ib, &bx, &by, &bz);
+        /* t = k (l - l0) + c_d (v_b - v_a).u */
+        __m512d rel = _mm512_add_pd(
+            _mm512_add_pd(_mm512_mul_pd(_mm512_sub_pd(bx, ax), ux),
+                          _mm512_mul_pd(_mm512_sub_pd(by, ay), uy)),
+            _mm512_mul_pd(_mm512_sub_pd(bz, az), uz));
+        __m512d t = _mm512_add_pd(
+            _mm512_mul_pd(k, _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo))),
+            _mm512_mul_pd(damping, rel));
+        load8(f, ia, &ax, &ay, &az);
+        load8(f, ib, &bx, &by, &bz);
+        move8(f, ia, ib, ax, ay, az, bx, by, bz, t, t, ux, uy, uz);
+    }
+    return lo;
+}
+
+/* drag_range on whole blocks of 8 from lo, padded x, v and f: returns where they end */
+TARGET static int drag_avx512(const cloth__coloured_tris *c, const double wind[3],
+                              double coeff, const double *x, const double *v, double *f,
+                              int lo, int hi)
+{
+    const __m512d one = _mm512_set1_pd(1), three = _mm512_set1_pd(3);
+    const __m512d half_coeff = _mm512_set1_pd(coeff * 0.5);
+    const __m512d wx = _mm512_set1_pd(wind[0]), wy = _mm512_set1_pd(wind[1]),
+                  wz = _mm512_set1_pd(wind[2]);
+    for (; lo + 8 <= hi; lo += 8) {
+        const int *i0 = c->i0 + lo, *i1 = c->i1 + lo, *i2 = c->i2 + lo;
+        __m512d ax, ay, az, bx, by, bz, dx, dy, dz;
+        load8(x, i0, &ax, &ay, &az);
+        load8(x, i1, &bx, &by, &bz);
+        load8(x, i2, &dx, &dy, &dz);
+        __m512d ux = _mm512_sub_pd(bx, ax), uy = _mm512_sub_pd(by, ay),
+                uz = _mm512_sub_pd(bz, az);
+        __m512d qx = _mm512_sub_pd(dx, ax), qy = _mm512_sub_pd(dy, ay),
+                qz = _mm512_sub_pd(dz, az);
+        __m512d nx = _mm512_sub_pd(_mm512_mul_pd(uy, qz), _mm512_mul_pd(uz, qy)),
+                ny = _mm512_sub_pd(_mm512_mul_pd(uz, qx), _mm512_mul_pd(ux, qz)),
+                nz = _mm512_sub_pd(_mm512_mul_pd(ux, qy), _mm512_mul_pd(uy, qx));
+        __m512d area2, ls; /* twice the area, and 1 where it is 0 */
+        __mmask8 positive;
+        area2 = length8(nx, ny, nz, &ls, &positive);
+        __m512d r = _mm512_div_pd(one, ls);
+        nx = _mm512_mul_pd(nx, r);
+        ny = _mm512_mul_pd(ny, r);
+        nz = _mm512_mul_pd(nz, r);
+        /* v_rel = wind gust - (v_a + v_b + v_d) / 3 */
+        __m512d gust = _mm512_loadu_pd(c->gust + lo);
+        load8(v, i0, &ax, &ay, &az);
+        load8(v, i1, &bx, &by, &bz);
+        load8(v, i2, &dx, &dy, &dz);
+        __m512d rx = _mm512_sub_pd(_mm512_mul_pd(wx, gust),
+                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(ax, bx), dx), three));
+        __m512d ry = _mm512_sub_pd(_mm512_mul_pd(wy, gust),
+                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(ay, by), dy), three));
+        __m512d rz = _mm512_sub_pd(_mm512_mul_pd(wz, gust),
+                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(az, bz), dz), three));
+        /* mag = coeff 0.5 |2A| (n.v_rel) |v_rel| / 3, left to right as the scalar loop */
+        __m512d dot = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(nx, rx), _mm512_mul_pd(ny, ry)),
+                                    _mm512_mul_pd(nz, rz));
+        __m512d speed = _mm512_sqrt_pd(_mm512_add_pd(
+            _mm512_add_pd(_mm512_mul_pd(rx, rx), _mm512_mul_pd(ry, ry)), _mm512_mul_pd(rz, rz)));
+        __m512d mag = _mm512_div_pd(
+            _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(half_coeff, area2), dot), speed), three);
+        __m512d fx = _mm512_mul_pd(mag, nx), fy = _mm512_mul_pd(mag, ny),
+                fz = _mm512_mul_pd(mag, nz);
+        const int *corner[3] = {i0, i1, i2};
+        for (int k = 0; k < 3; k++) {
+            load8(f, corner[k], &ax, &ay, &az);
+            store8(f, corner[k], _mm512_add_pd(ax, fx), _mm512_add_pd(ay, fy),
+                   _mm512_add_pd(az, fz));
+        }
+    }
+    return lo;
+}
+
 #undef TARGET
 #else
 #define AVX512_BLOCKS 0
@@ -181,6 +279,20 @@ static inline int provot_avx512(cloth__coloured *c, double *x, double factor, do
                                 int lo, int hi, int *count)
 {
     (void)c, (void)x, (void)factor, (void)tol, (void)hi, (void)count;
+    return lo;
+}
+static inline int springs_avx512(const cloth__coloured *c, const cloth_spring *springs,
+                                 const double *x, const double *v, double cd, double *f,
+                                 int lo, int hi)
+{
+    (void)c, (void)springs, (void)x, (void)v, (void)cd, (void)f, (void)hi;
+    return lo;
+}
+static inline int drag_avx512(const cloth__coloured_tris *c, const double wind[3],
+                              double coeff, const double *x, const double *v, double *f,
+                              int lo, int hi)
+{
+    (void)c, (void)wind, (void)coeff, (void)x, (void)v, (void)f, (void)hi;
     return lo;
 }
 #endif

@@ -47,6 +47,7 @@ typedef struct cloth__explicit {
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
+    double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -63,6 +64,9 @@ static void explicit_destroy(void *work)
     cloth__self_collision_destroy(w->self);
     cloth__coloured_destroy(w->springs);
     cloth__coloured_tris_destroy(w->tris);
+    free(w->x4);
+    free(w->v4);
+    free(w->f4);
     free(w);
 }
 
@@ -98,10 +102,15 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         }
         for (int s = 0; s < m->n_springs; s++)
             ids[s] = s;
-        cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 3, 0, &w->springs, err);
+        cloth_status st = cloth__coloured_create(m, ids, m->n_springs, 4, 0, &w->springs, err);
         free(ids);
         if (st == CLOTH_OK)
-            st = cloth__coloured_tris_create(m, &w->tris, err);
+            st = cloth__coloured_tris_create(m, 4, &w->tris, err);
+        if (st == CLOTH_OK && (!(w->x4 = cloth__padded_alloc(m->n)) ||
+                               !(w->v4 = cloth__padded_alloc(m->n)) ||
+                               !(w->f4 = cloth__padded_alloc(m->n))))
+            st = cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d vertices",
+                             m->n);
         if (st != CLOTH_OK) {
             explicit_destroy(w);
             return st;
@@ -121,41 +130,20 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     return CLOTH_OK;
 }
 
-/* explicit.order = coloured: the spring forces colour by colour, each colour split among
- * the threads; every f_i receives its springs' terms in colour order whatever the thread
- * count (terms/forces.c's sum, in another order). */
-static void add_springs_coloured(const cloth_sim *sim, const cloth__coloured *c,
-                                 const double *x, const double *v, double *f)
-{
-    double cd = sim->scene.material.spring_damping;
-    int threads = sim->scene.run.threads;
-    CLOTH__PARALLEL(threads)
-    {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
-        for (int q = 0; q < c->colours.n_colours; q++) {
-            cloth__coloured_share(c, q, part, parts, &lo, &hi);
-            cloth__coloured_springs(c, sim->mesh, x, v, cd, f, lo, hi);
-            CLOTH__BARRIER
-        }
-    }
-}
-
 /* a = f(x, v, t)/m into out (3n); pinned vertices get 0.  Not CLOTH_OK only from an
  * assignment's stub of the spring force. */
 static cloth_status accelerations_at(cloth_sim *sim, const cloth__explicit *w,
                                      const double *x, const double *v, double t, double *out)
 {
-    memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    if (w && w->tris)
-        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
-                                        sim->scene.run.threads, x, v, t, out);
-    else
-        cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
     cloth_status st = CLOTH_OK;
-    if (w && w->springs)
-        add_springs_coloured(sim, w->springs, x, v, out);
-    else
+    if (w && w->springs) { /* explicit.order = coloured: threads, padded copies */
+        cloth__coloured_forces(cloth__sim_force_env(sim), w->tris, w->springs,
+                               sim->scene.run.threads, x, v, t, w->x4, w->v4, w->f4, out);
+    } else {
+        memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
+        cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
         st = cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
+    }
     for (int i = 0; i < sim->mesh->n; i++)
         for (int c = 0; c < 3; c++)
             out[3 * i + c] *= sim->mesh->inv_mass[i];

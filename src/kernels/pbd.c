@@ -137,7 +137,7 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     cloth_status st = cloth__coloured_create(m, ids, count, 4, 1, &w->col, err);
     free(ids);
     if (st == CLOTH_OK)
-        st = cloth__coloured_tris_create(m, &w->tris, err);
+        st = cloth__coloured_tris_create(m, 3, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
     if (!(w->p4 = cloth__padded_alloc(m->n)))

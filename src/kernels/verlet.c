@@ -113,7 +113,7 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     if (st == CLOTH_OK)
         st = cloth__coloured_create(m, w->limited, w->n_limited, 4, 0, &w->provot, err);
     if (st == CLOTH_OK)
-        st = cloth__coloured_tris_create(m, &w->tris, err);
+        st = cloth__coloured_tris_create(m, 3, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
     if (!(w->x4 = cloth__padded_alloc(m->n)))
