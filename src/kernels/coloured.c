@@ -44,6 +44,35 @@ void cloth__coloured_destroy(cloth__coloured *c)
     free(c);
 }
 
+/* qsort's comparison of (key, item) pairs */
+static int by_key(const void *p, const void *q)
+{
+    const long *a = p, *b = q;
+    return (*a > *b) - (*a < *b);
+}
+
+/* Each colour's items by their lower vertex (then their id), so that a colour's loop
+ * sweeps the positions once, front to back; the order within a colour changes no number
+ * (its items share no vertex). */
+static void sort_colours(cloth__colouring *c, const int *ends)
+{
+    long *keys = malloc(sizeof(long) * (size_t)(c->n_items + 1));
+    if (!keys)
+        return; /* unsorted is as right, only slower */
+    for (int q = 0; q < c->n_colours; q++) {
+        int first = c->start[q], n = c->start[q + 1] - first;
+        for (int j = 0; j < n; j++) {
+            int item = c->order[first + j];
+            int a = ends[2 * item], b = ends[2 * item + 1];
+            keys[j] = (long)(a < b ? a : b) * c->n_items + item;
+        }
+        qsort(keys, (size_t)n, sizeof(long), by_key);
+        for (int j = 0; j < n; j++)
+            c->order[first + j] = (int)(keys[j] % c->n_items);
+    }
+    free(keys);
+}
+
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
                                     int stride, int with_pbd, cloth__coloured **out,
                                     cloth_error *err)
@@ -58,6 +87,8 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
         ends[2 * j + 1] = m->springs[ids[j]].b;
     }
     cloth_status st = cloth__colour_items(count, 2, ends, m->n, &c->colours, err);
+    if (st == CLOTH_OK)
+        sort_colours(&c->colours, ends);
     free(ends);
     ends = NULL;
     if (st != CLOTH_OK) {
