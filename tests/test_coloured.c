@@ -1,8 +1,11 @@
 /* The coloured orders (explicit, verlet, pbd .order = coloured) and run.threads: the
  * colouring shares no vertex within a colour; results are bit-identical for every thread
- * count; coloured forces are the sequential ones up to rounding; coloured Gauss-Seidel
- * reaches the same rest state as the sequential order. */
+ * count; the hand-written AVX-512 blocks are bit-identical to the scalar loops; coloured
+ * forces are the sequential ones up to rounding; coloured Gauss-Seidel reaches the same
+ * rest state as the sequential order. */
 #include "cloth.h"
+#include "kernels/coloured.h"
+#include "sim/sim.h"
 #include "terms/colour.h"
 #include "suites.h"
 #include "testutil.h"
@@ -149,6 +152,131 @@ START_TEST(threads_give_bit_identical_results)
 }
 END_TEST
 
+/* ------------------------------------- the AVX-512 blocks are the scalar loops */
+
+/* a reproducible number in [-1, 1) */
+static double noise(unsigned *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (*state >> 8) / 8388608.0 - 1;
+}
+
+/* Where the CPU has AVX-512, a range of a colour runs in blocks of 8 by hand-written
+ * intrinsics (coloured_avx512.h) and a range of one item runs the scalar loop.  Both
+ * must give the same bits (the same operations in the same order, each rounded), on
+ * positions scattered so that springs are stretched, compressed and some left alone;
+ * elsewhere both are the scalar loop and the test holds trivially. */
+START_TEST(blocks_are_the_scalar_loop)
+{
+    cloth_sim *sim = hanging(4, "coloured", 1); /* pbd, dihedral hinges: any mesh will do */
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    int n = m->n, ns = m->n_springs;
+    int *ids = malloc(sizeof(int) * (size_t)ns);
+    double *x = malloc(sizeof(double) * 3 * (size_t)n), *v = malloc(sizeof(double) * 3 * (size_t)n);
+    double *one[3], *many[3], *out[2];
+    for (int k = 0; k < 3; k++) {
+        one[k] = cloth__padded_alloc(n);
+        many[k] = cloth__padded_alloc(n);
+    }
+    for (int k = 0; k < 2; k++)
+        out[k] = malloc(sizeof(double) * 3 * (size_t)n);
+    unsigned seed = 12345;
+    for (int i = 0; i < 3 * n; i++) {
+        x[i] = m->x0[i] + 0.06 * noise(&seed); /* spacing 0.18: up to a third */
+        v[i] = noise(&seed);
+    }
+    for (int s = 0; s < ns; s++)
+        ids[s] = s;
+    cloth__coloured *c;
+    cloth_error err = {""};
+    ck_assert_int_eq(cloth__coloured_create(m, ids, ns, 4, 1, &c, &err), CLOTH_OK);
+    for (int j = 0; j < c->n; j++) {
+        c->wa[j] = (j % 3) * 0.5; /* 0 (pinned), 1/2 and 1, as the kernels give */
+        c->wb[j] = ((j + 1) % 3) * 0.5;
+        c->gain[j] = 0.5 + 0.5 * fabs(noise(&seed));
+        c->alpha[j] = j % 2 ? 0 : 1e-3 * fabs(noise(&seed));
+        c->inv_den[j] = 1 / (c->wa[j] + c->wb[j] + c->alpha[j] + 0.1);
+        c->lambda[j] = noise(&seed);
+    }
+    double *lambda0 = malloc(sizeof(double) * (size_t)c->n);
+    double *lambda1 = malloc(sizeof(double) * (size_t)c->n);
+    memcpy(lambda0, c->lambda, sizeof(double) * (size_t)c->n);
+    static const char *const loops[] = {"relax", "provot", "xpbd", "springs"};
+    for (int loop = 0; loop < 4; loop++) {
+        int counted[2] = {0, 0};
+        double **pos[2] = {one, many};
+        for (int way = 0; way < 2; way++) { /* 0: whole colours, 1: one item at a time */
+            double **p = pos[way];
+            cloth__pad(x, p[0], 0, n);
+            cloth__pad(v, p[1], 0, n);
+            cloth__pad(v, p[2], 0, n); /* forces: start from anything */
+            memcpy(c->lambda, lambda0, sizeof(double) * (size_t)c->n);
+            for (int pass = 0; pass < 2; pass++)
+                for (int q = 0; q < c->colours.n_colours; q++) {
+                    int lo = c->colours.start[q], hi = c->colours.start[q + 1];
+                    for (int j = lo; j < hi; j = way ? j + 1 : hi) {
+                        int end = way ? j + 1 : hi;
+                        if (loop == 0)
+                            cloth__coloured_relax(c, p[0], 0.45, j, end);
+                        else if (loop == 1)
+                            counted[way] += cloth__coloured_provot(c, p[0], 1.1, 1e-3, j, end);
+                        else if (loop == 2)
+                            cloth__coloured_xpbd(c, p[0], j, end);
+                        else
+                            cloth__coloured_springs(c, m, p[0], p[1], 0.03, p[2], j, end);
+                    }
+                }
+            if (way == 0)
+                memcpy(lambda1, c->lambda, sizeof(double) * (size_t)c->n);
+        }
+        int k = loop == 3 ? 2 : 0;
+        cloth__unpad(one[k], out[0], 0, n);
+        cloth__unpad(many[k], out[1], 0, n);
+        ck_assert_msg(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0,
+                      "%s: blocks and single items differ", loops[loop]);
+        ck_assert_msg(memcmp(out[0], loop == 3 ? v : x, sizeof(double) * 3 * (size_t)n) != 0,
+                      "%s moved nothing", loops[loop]);
+        ck_assert(memcmp(lambda1, c->lambda, sizeof(double) * (size_t)c->n) == 0);
+        ck_assert_int_eq(counted[0], counted[1]);
+        if (loop == 1)
+            ck_assert_msg(counted[0] > 0 && counted[0] < 2 * c->n, "provot: %d of %d over",
+                          counted[0], 2 * c->n);
+    }
+    /* every force of explicit's coloured step (gravity, the wind's drag with turbulence,
+     * air damping, the springs) on padded copies with the blocks, against the same sums on
+     * the 3n arrays by the scalar loops (stride 3: no blocks) */
+    cloth__coloured_tris *t4, *t3;
+    cloth__coloured *c3;
+    ck_assert_int_eq(cloth__coloured_tris_create(m, 4, &t4, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__coloured_tris_create(m, 3, &t3, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__coloured_create(m, ids, ns, 3, 0, &c3, &err), CLOTH_OK);
+    cloth__force_env env = cloth__sim_force_env(sim);
+    cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], out[0]);
+    memset(out[1], 0, sizeof(double) * 3 * (size_t)n);
+    cloth__coloured_external_forces(env, t3, 1, x, v, 0.7, out[1]);
+    for (int q = 0; q < c3->colours.n_colours; q++)
+        cloth__coloured_springs(c3, m, x, v, env.material->spring_damping, out[1],
+                                c3->colours.start[q], c3->colours.start[q + 1]);
+    ck_assert(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0);
+    cloth__coloured_tris_destroy(t4);
+    cloth__coloured_tris_destroy(t3);
+    cloth__coloured_destroy(c3);
+    cloth__coloured_destroy(c);
+    for (int k = 0; k < 3; k++) {
+        free(one[k]);
+        free(many[k]);
+    }
+    free(out[0]);
+    free(out[1]);
+    free(lambda0);
+    free(lambda1);
+    free(ids);
+    free(x);
+    free(v);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------- the same physics in another order */
 
 /* explicit: a coloured step sums each vertex's spring forces in another order, so a
@@ -251,6 +379,7 @@ Suite *suite_coloured(void)
     tcase_add_test(tc, colours_share_no_vertex);
     tcase_add_test(tc, too_many_colours_is_an_error);
     tcase_add_loop_test(tc, threads_give_bit_identical_results, 0, N_VARIANTS);
+    tcase_add_test(tc, blocks_are_the_scalar_loop);
     tcase_add_test(tc, coloured_forces_are_the_sequential_ones);
     tcase_add_loop_test(tc, coloured_reaches_the_sequential_rest_state, 0, 2);
     tcase_add_test(tc, bad_order_and_threads_are_refused);

@@ -6,7 +6,9 @@
  * kernel and grid takes at least 0.4 s and 3 frames (at most 20 s); the grid's other rows
  * of that kernel take as many steps, so that they simulate the same motion.  A kernel with
  * an `order` key runs three ways: sequential on one thread, coloured on one thread,
- * coloured on two (run.threads); the others run once.  Reported per row:
+ * coloured on two (run.threads); the others run once.  A row is run three times (once
+ * if it takes more than 5 s), the same steps from the same start, and the fastest run is
+ * reported: on a shared machine the speed wanders by tens of percent.  Reported per row:
  *   ms_per_frame    wall time of a frame's steps (60 frames a second)
  *   passes_per_step the step's passes (stats.iterations; verlet: the relaxation's and
  *                   Provot's sweeps)
@@ -35,6 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* runs of a row (the fastest counts); rows slower than 5 s run once */
+#define REPEATS 3
 
 static double clock_s(clockid_t id)
 {
@@ -125,6 +130,36 @@ static double step_visits(const cloth_sim *sim, const char *kernel, double passe
     return with_free_end * relax + limited * (passes - relax);
 }
 
+/* Runs `steps` kernel steps of sim (0: at least 3 frames' worth and 0.4 s, at most
+ * 20 s), after a warm-up frame, without metrics; returns the steps made and sets the
+ * passes they made, their wall and CPU time. */
+static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double *elapsed,
+                        double *cpu)
+{
+    cloth_error err = {""};
+    cloth_frame f;
+    cloth_sim_frame(sim, &f, &err); /* warm-up (and the OpenMP team) */
+    int substeps = sim->scene.run.substeps;
+    double h = sim->scene.run.dt / substeps;
+    long steps = 0;
+    *passes = 0;
+    *elapsed = 0;
+    double wall0 = clock_s(CLOCK_MONOTONIC), cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    while (steps_wanted > 0 ? steps < steps_wanted : steps < 3L * substeps || *elapsed < 0.4) {
+        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
+        if (sim->kernel->step(sim, sim->work, h, &st, &err) != CLOTH_OK)
+            break;
+        sim->t += h;
+        steps++;
+        *passes += st.iterations;
+        *elapsed = clock_s(CLOCK_MONOTONIC) - wall0;
+        if (steps_wanted == 0 && *elapsed > 20)
+            break;
+    }
+    *cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    return steps;
+}
+
 /* One row: the kernel on an nx x ny grid in the given order on `threads` threads, for
  * `steps` steps (0: at least 0.4 s and 3 frames); returns the steps it made. */
 static long bench_one(const cloth_kernel_facts *facts, int nx, int ny, const char *order,
@@ -151,31 +186,36 @@ static long bench_one(const cloth_kernel_facts *facts, int nx, int ny, const cha
         snprintf(key, sizeof key, "%s.%s", kernel, facts->cond_off);
         ok = set_key(&s, 9, "%s", key, 0);
     }
-    cloth_sim *sim;
-    cloth_error err = {""};
-    if (!ok || cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
-        fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, ok ? err.msg : "a key");
+    if (!ok) {
+        fprintf(stderr, "bench: %s %dx%d: a key\n", kernel, nx, ny);
         return 0;
     }
-    cloth_frame f;
-    cloth_sim_frame(sim, &f, &err); /* warm-up (and the OpenMP team) */
-    double h = s.run.dt / substeps, elapsed = 0, cpu = 0;
+    /* the same steps from the same start, repeated; the fastest run counts (the machine's
+     * speed wanders with its neighbours') */
     long steps = 0, passes = 0;
-    double wall0 = clock_s(CLOCK_MONOTONIC), cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    /* kernel steps alone: as many as asked, else at least 3 frames' worth and 0.4 s, at
-     * most 20 s */
-    while (steps_wanted > 0 ? steps < steps_wanted : steps < 3L * substeps || elapsed < 0.4) {
-        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
-        if (sim->kernel->step(sim, sim->work, h, &st, &err) != CLOTH_OK)
-            break;
-        sim->t += h;
-        steps++;
-        passes += st.iterations;
-        elapsed = clock_s(CLOCK_MONOTONIC) - wall0;
-        if (steps_wanted == 0 && elapsed > 20)
-            break;
+    double elapsed = INFINITY, cpu = 0;
+    cloth_sim *sim = NULL;
+    for (int run = 0; run < REPEATS && (run == 0 || elapsed < 5); run++) {
+        cloth_sim_destroy(sim);
+        cloth_error err = {""};
+        if (cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+            fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, err.msg);
+            return 0;
+        }
+        double t, c;
+        long n = timed_steps(sim, steps_wanted > 0 ? steps_wanted : steps, &passes, &t, &c);
+        if (run > 0 && n != steps)
+            break; /* a step failed: keep the first run's numbers */
+        steps = n;
+        if (t < elapsed) {
+            elapsed = t;
+            cpu = c;
+        }
     }
-    cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    if (steps == 0) {
+        cloth_sim_destroy(sim);
+        return 0;
+    }
     const cloth_mesh *m = cloth_sim_mesh(sim);
     double per_step = fmax(1.0, (double)passes / steps);
     double visits = step_visits(sim, kernel, (double)passes / steps) * steps;
