@@ -53,12 +53,12 @@ static int by_key(const void *p, const void *q)
 
 /* Each colour's items by their lower vertex (then their id), so that a colour's loop
  * sweeps the positions once, front to back; the order within a colour changes no number
- * (its items share no vertex). */
-static void sort_colours(cloth__colouring *c, const int *ends)
+ * (its items share no vertex).  0 when out of memory. */
+static int sort_colours(cloth__colouring *c, const int *ends)
 {
     long *keys = malloc(sizeof(long) * (size_t)(c->n_items + 1));
     if (!keys)
-        return; /* unsorted is as right, only slower */
+        return 0;
     for (int q = 0; q < c->n_colours; q++) {
         int first = c->start[q], n = c->start[q + 1] - first;
         for (int j = 0; j < n; j++) {
@@ -71,6 +71,7 @@ static void sort_colours(cloth__colouring *c, const int *ends)
             c->order[first + j] = (int)(keys[j] % c->n_items);
     }
     free(keys);
+    return 1;
 }
 
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
@@ -87,8 +88,8 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
         ends[2 * j + 1] = m->springs[ids[j]].b;
     }
     cloth_status st = cloth__colour_items(count, 2, ends, m->n, &c->colours, err);
-    if (st == CLOTH_OK)
-        sort_colours(&c->colours, ends);
+    if (st == CLOTH_OK && !sort_colours(&c->colours, ends))
+        goto fail_memory;
     free(ends);
     ends = NULL;
     if (st != CLOTH_OK) {
