@@ -1,6 +1,7 @@
 /*
- * The xpbd, relax, Provot, spring-force and drag loops of coloured.c by hand for AVX-512 (with VL), eight
- * springs at a time, without gather or scatter instructions, on padded positions
+ * The xpbd, relax, Provot, spring-force and drag loops of coloured.c by hand for AVX-512
+ * (with VL), eight springs at a time, without gather or scatter instructions, on padded
+ * positions
  * (cloth__pad: x, y, z and a spare double a vertex, 32-byte aligned).  Each end's vertex
  * is one aligned 256-bit load (and store), and eight of them are transposed into x, y and
  * z vectors by shuffles.  On the machine the benchmarks ran on, vgatherdpd and vscatterdpd
@@ -21,9 +22,13 @@
 
 #define TARGET __attribute__((target("avx512f,avx512vl")))
 
-/* x, y, z of the eight padded vertices at offsets o[0..7] of p */
-TARGET static inline void load8(const double *p, const int *o, __m512d *X, __m512d *Y,
-                                __m512d *Z)
+/* eight 3-vectors: x, y, z of eight vertices (or differences), one lane each */
+typedef struct vec8 {
+    __m512d x, y, z;
+} vec8;
+
+/* the eight padded vertices at offsets o[0..7] of p */
+TARGET static inline vec8 load8(const double *p, const int *o)
 {
     __m512d A[4];
     for (int k = 0; k < 4; k++)
@@ -34,19 +39,17 @@ TARGET static inline void load8(const double *p, const int *o, __m512d *X, __m51
     __m512d t2 = _mm512_unpacklo_pd(A[2], A[3]), t3 = _mm512_unpackhi_pd(A[2], A[3]);
     const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
     const __m512i hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-    *X = _mm512_permutex2var_pd(t0, lo, t2);
-    *Y = _mm512_permutex2var_pd(t1, lo, t3);
-    *Z = _mm512_permutex2var_pd(t0, hi, t2);
+    return (vec8){_mm512_permutex2var_pd(t0, lo, t2), _mm512_permutex2var_pd(t1, lo, t3),
+                  _mm512_permutex2var_pd(t0, hi, t2)};
 }
 
-/* the inverse of load8: x, y, z back to the eight vertices (the spare double gets a
- * copy of y) */
-TARGET static inline void store8(double *p, const int *o, __m512d X, __m512d Y, __m512d Z)
+/* the inverse of load8 (the spare double gets a copy of y) */
+TARGET static inline void store8(double *p, const int *o, vec8 v)
 {
     const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
     const __m512i hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-    __m512d t0 = _mm512_permutex2var_pd(X, lo, Z), t2 = _mm512_permutex2var_pd(X, hi, Z);
-    __m512d t1 = _mm512_permutex2var_pd(Y, lo, Y), t3 = _mm512_permutex2var_pd(Y, hi, Y);
+    __m512d t0 = _mm512_permutex2var_pd(v.x, lo, v.z), t2 = _mm512_permutex2var_pd(v.x, hi, v.z);
+    __m512d t1 = _mm512_permutex2var_pd(v.y, lo, v.y), t3 = _mm512_permutex2var_pd(v.y, hi, v.y);
     __m512d A[4] = {_mm512_unpacklo_pd(t0, t1), _mm512_unpackhi_pd(t0, t1),
                     _mm512_unpacklo_pd(t2, t3), _mm512_unpackhi_pd(t2, t3)};
     for (int k = 0; k < 4; k++) {
@@ -55,53 +58,59 @@ TARGET static inline void store8(double *p, const int *o, __m512d X, __m512d Y, 
     }
 }
 
-/* l = sqrt(dx dx + dy dy + dz dz) and ls = l > 0 ? l : 1, as the scalar loops */
-TARGET static inline __m512d length8(__m512d dx, __m512d dy, __m512d dz, __m512d *ls,
-                                     __mmask8 *positive)
+/* a - b, a + s b (s b rounded first), a - s b: per component, as the scalar loops */
+TARGET static inline vec8 sub8(vec8 a, vec8 b)
 {
-    __m512d l = _mm512_sqrt_pd(_mm512_add_pd(
-        _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)), _mm512_mul_pd(dz, dz)));
-    *positive = _mm512_cmp_pd_mask(l, _mm512_setzero_pd(), _CMP_GT_OQ);
-    *ls = _mm512_mask_blend_pd(*positive, _mm512_set1_pd(1), l);
+    return (vec8){_mm512_sub_pd(a.x, b.x), _mm512_sub_pd(a.y, b.y), _mm512_sub_pd(a.z, b.z)};
+}
+TARGET static inline vec8 add_scaled8(vec8 a, __m512d s, vec8 b)
+{
+    return (vec8){_mm512_add_pd(a.x, _mm512_mul_pd(s, b.x)),
+                  _mm512_add_pd(a.y, _mm512_mul_pd(s, b.y)),
+                  _mm512_add_pd(a.z, _mm512_mul_pd(s, b.z))};
+}
+TARGET static inline vec8 sub_scaled8(vec8 a, __m512d s, vec8 b)
+{
+    return (vec8){_mm512_sub_pd(a.x, _mm512_mul_pd(s, b.x)),
+                  _mm512_sub_pd(a.y, _mm512_mul_pd(s, b.y)),
+                  _mm512_sub_pd(a.z, _mm512_mul_pd(s, b.z))};
+}
+
+/* a.b = (ax bx + ay by) + az bz, the scalar loops' order */
+TARGET static inline __m512d dot8(vec8 a, vec8 b)
+{
+    return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a.x, b.x), _mm512_mul_pd(a.y, b.y)),
+                         _mm512_mul_pd(a.z, b.z));
+}
+
+/* l = |d| and ls = l > 0 ? l : 1, as the scalar loops */
+TARGET static inline __m512d length8(vec8 d, __m512d *ls)
+{
+    __m512d l = _mm512_sqrt_pd(dot8(d, d));
+    *ls = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(l, _mm512_setzero_pd(), _CMP_GT_OQ),
+                               _mm512_set1_pd(1), l);
     return l;
 }
 
-/* x_a += sa d, x_b -= sb d for the eight springs */
-TARGET static inline void move8(double *p, const int *ia, const int *ib, __m512d ax,
-                                __m512d ay, __m512d az, __m512d bx, __m512d by, __m512d bz,
-                                __m512d sa, __m512d sb, __m512d dx, __m512d dy, __m512d dz)
-{
-    store8(p, ia, _mm512_add_pd(ax, _mm512_mul_pd(sa, dx)),
-           _mm512_add_pd(ay, _mm512_mul_pd(sa, dy)), _mm512_add_pd(az, _mm512_mul_pd(sa, dz)));
-    store8(p, ib, _mm512_sub_pd(bx, _mm512_mul_pd(sb, dx)),
-           _mm512_sub_pd(by, _mm512_mul_pd(sb, dy)), _mm512_sub_pd(bz, _mm512_mul_pd(sb, dz)));
-}
-
-/* xpbd_loop on whole blocks of 8 from lo; returns where the blocks end */
+/* xpbd_loop on whole blocks of 8 from lo (d = p_a - p_b); returns where they end */
 TARGET static int xpbd_avx512(cloth__coloured *c, double *p, int lo, int hi)
 {
     for (; lo + 8 <= hi; lo += 8) {
-        __m512d ax, ay, az, bx, by, bz, ls;
-        __mmask8 positive;
-        load8(p, c->ia + lo, &ax, &ay, &az);
-        load8(p, c->ib + lo, &bx, &by, &bz);
-        __m512d dx = _mm512_sub_pd(ax, bx), dy = _mm512_sub_pd(ay, by),
-                dz = _mm512_sub_pd(az, bz);
-        __m512d l = length8(dx, dy, dz, &ls, &positive);
+        vec8 a = load8(p, c->ia + lo), b = load8(p, c->ib + lo), d = sub8(a, b);
+        __m512d ls, l = length8(d, &ls);
         __m512d lambda = _mm512_loadu_pd(c->lambda + lo);
-        /* dl = (-k' (l - l0) - alpha~ lambda) inv_den, 0 where l = 0 */
-        /* -k' exactly, -0 for 0 as the scalar negation */
+        /* dl = (-k' (l - l0) - alpha~ lambda) inv_den, 0 where l = 0; -k' exactly (-0
+         * for 0), as the scalar negation */
         __m512d neg_gain = _mm512_mul_pd(_mm512_set1_pd(-1), _mm512_loadu_pd(c->gain + lo));
         __m512d dl = _mm512_mul_pd(
             _mm512_sub_pd(_mm512_mul_pd(neg_gain, _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo))),
                           _mm512_mul_pd(_mm512_loadu_pd(c->alpha + lo), lambda)),
             _mm512_loadu_pd(c->inv_den + lo));
-        dl = _mm512_maskz_mov_pd(positive, dl);
+        dl = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(l, _mm512_setzero_pd(), _CMP_GT_OQ), dl);
         __m512d s = _mm512_div_pd(dl, ls);
         _mm512_storeu_pd(c->lambda + lo, _mm512_add_pd(lambda, dl));
-        __m512d sa = _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s),
-                sb = _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s);
-        move8(p, c->ia + lo, c->ib + lo, ax, ay, az, bx, by, bz, sa, sb, dx, dy, dz);
+        store8(p, c->ia + lo, add_scaled8(a, _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s), d));
+        store8(p, c->ib + lo, sub_scaled8(b, _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s), d));
     }
     return lo;
 }
@@ -111,19 +120,13 @@ TARGET static int relax_avx512(cloth__coloured *c, double *x, double half_k, int
 {
     const __m512d hk = _mm512_set1_pd(half_k);
     for (; lo + 8 <= hi; lo += 8) {
-        __m512d ax, ay, az, bx, by, bz, ls;
-        __mmask8 positive;
-        load8(x, c->ia + lo, &ax, &ay, &az);
-        load8(x, c->ib + lo, &bx, &by, &bz);
-        __m512d dx = _mm512_sub_pd(bx, ax), dy = _mm512_sub_pd(by, ay),
-                dz = _mm512_sub_pd(bz, az);
-        __m512d l = length8(dx, dy, dz, &ls, &positive);
+        vec8 a = load8(x, c->ia + lo), b = load8(x, c->ib + lo), d = sub8(b, a);
+        __m512d ls, l = length8(d, &ls);
         /* s = (l - l0) / ls half_k */
         __m512d s = _mm512_mul_pd(
             _mm512_div_pd(_mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo)), ls), hk);
-        __m512d sa = _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s),
-                sb = _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s);
-        move8(x, c->ia + lo, c->ib + lo, ax, ay, az, bx, by, bz, sa, sb, dx, dy, dz);
+        store8(x, c->ia + lo, add_scaled8(a, _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s), d));
+        store8(x, c->ib + lo, sub_scaled8(b, _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s), d));
     }
     return lo;
 }
@@ -135,13 +138,8 @@ TARGET static int provot_avx512(cloth__coloured *c, double *x, double factor, do
 {
     const __m512d f = _mm512_set1_pd(factor), over_by = _mm512_set1_pd(1 + tol);
     for (; lo + 8 <= hi; lo += 8) {
-        __m512d ax, ay, az, bx, by, bz, ls;
-        __mmask8 positive;
-        load8(x, c->ia + lo, &ax, &ay, &az);
-        load8(x, c->ib + lo, &bx, &by, &bz);
-        __m512d dx = _mm512_sub_pd(bx, ax), dy = _mm512_sub_pd(by, ay),
-                dz = _mm512_sub_pd(bz, az);
-        __m512d l = length8(dx, dy, dz, &ls, &positive);
+        vec8 a = load8(x, c->ia + lo), b = load8(x, c->ib + lo), d = sub8(b, a);
+        __m512d ls, l = length8(d, &ls);
         __m512d limit = _mm512_mul_pd(f, _mm512_loadu_pd(c->rest + lo));
         __mmask8 over = _mm512_cmp_pd_mask(l, _mm512_mul_pd(limit, over_by), _CMP_GT_OQ);
         if (!over)
@@ -149,16 +147,14 @@ TARGET static int provot_avx512(cloth__coloured *c, double *x, double factor, do
         /* where over: x_a += w_a s d, x_b -= w_b s d, s = (l - limit) / ls; elsewhere the
          * vertices keep their bits (as the scalar loop, which does not touch them) */
         __m512d s = _mm512_div_pd(_mm512_sub_pd(l, limit), ls);
-        __m512d sa = _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s),
-                sb = _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s);
+        vec8 na = add_scaled8(a, _mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s), d);
+        vec8 nb = sub_scaled8(b, _mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s), d);
         store8(x, c->ia + lo,
-               _mm512_mask_add_pd(ax, over, ax, _mm512_mul_pd(sa, dx)),
-               _mm512_mask_add_pd(ay, over, ay, _mm512_mul_pd(sa, dy)),
-               _mm512_mask_add_pd(az, over, az, _mm512_mul_pd(sa, dz)));
+               (vec8){_mm512_mask_blend_pd(over, a.x, na.x), _mm512_mask_blend_pd(over, a.y, na.y),
+                      _mm512_mask_blend_pd(over, a.z, na.z)});
         store8(x, c->ib + lo,
-               _mm512_mask_sub_pd(bx, over, bx, _mm512_mul_pd(sb, dx)),
-               _mm512_mask_sub_pd(by, over, by, _mm512_mul_pd(sb, dy)),
-               _mm512_mask_sub_pd(bz, over, bz, _mm512_mul_pd(sb, dz)));
+               (vec8){_mm512_mask_blend_pd(over, b.x, nb.x), _mm512_mask_blend_pd(over, b.y, nb.y),
+                      _mm512_mask_blend_pd(over, b.z, nb.z)});
         *count += __builtin_popcount(over);
     }
     return lo;
@@ -173,32 +169,19 @@ TARGET static int springs_avx512(const cloth__coloured *c, const cloth_spring *s
     const __m512d damping = _mm512_set1_pd(cd), one = _mm512_set1_pd(1);
     for (; lo + 8 <= hi; lo += 8) {
         const int *ia = c->ia + lo, *ib = c->ib + lo, *s = c->spring + lo;
-        __m512d ax, ay, az, bx, by, bz, ls;
-        __mmask8 positive;
-        load8(x, ia, &ax, &ay, &az);
-        load8(x, ib, &bx, &by, &bz);
-        __m512d dx = _mm512_sub_pd(bx, ax), dy = _mm512_sub_pd(by, ay),
-                dz = _mm512_sub_pd(bz, az);
-        __m512d l = length8(dx, dy, dz, &ls, &positive);
-        __m512d r = _mm512_div_pd(one, ls);
-        __m512d ux = _mm512_mul_pd(dx, r), uy = _mm512_mul_pd(dy, r), uz = _mm512_mul_pd(dz, r);
+        vec8 d = sub8(load8(x, ib), load8(x, ia));
+        __m512d ls, l = length8(d, &ls), r = _mm512_div_pd(one, ls);
+        vec8 u = {_mm512_mul_pd(d.x, r), _mm512_mul_pd(d.y, r), _mm512_mul_pd(d.z, r)};
         /* k from the mesh's springs (the viewer's slider changes them between frames) */
         __m512d k = _mm512_setr_pd(springs[s[0]].k, springs[s[1]].k, springs[s[2]].k,
                                    springs[s[3]].k, springs[s[4]].k, springs[s[5]].k,
                                    springs[s[6]].k, springs[s[7]].k);
-        load8(v, ia, &ax, &ay, &az);
-        load8(v, ib, &bx, &by, &bz);
         /* t = k (l - l0) + c_d (v_b - v_a).u */
-        __m512d rel = _mm512_add_pd(
-            _mm512_add_pd(_mm512_mul_pd(_mm512_sub_pd(bx, ax), ux),
-                          _mm512_mul_pd(_mm512_sub_pd(by, ay), uy)),
-            _mm512_mul_pd(_mm512_sub_pd(bz, az), uz));
         __m512d t = _mm512_add_pd(
             _mm512_mul_pd(k, _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo))),
-            _mm512_mul_pd(damping, rel));
-        load8(f, ia, &ax, &ay, &az);
-        load8(f, ib, &bx, &by, &bz);
-        move8(f, ia, ib, ax, ay, az, bx, by, bz, t, t, ux, uy, uz);
+            _mm512_mul_pd(damping, dot8(sub8(load8(v, ib), load8(v, ia)), u)));
+        store8(f, ia, add_scaled8(load8(f, ia), t, u));
+        store8(f, ib, sub_scaled8(load8(f, ib), t, u));
     }
     return lo;
 }
@@ -210,54 +193,33 @@ TARGET static int drag_avx512(const cloth__coloured_tris *c, const double wind[3
 {
     const __m512d one = _mm512_set1_pd(1), three = _mm512_set1_pd(3);
     const __m512d half_coeff = _mm512_set1_pd(coeff * 0.5);
-    const __m512d wx = _mm512_set1_pd(wind[0]), wy = _mm512_set1_pd(wind[1]),
-                  wz = _mm512_set1_pd(wind[2]);
     for (; lo + 8 <= hi; lo += 8) {
-        const int *i0 = c->i0 + lo, *i1 = c->i1 + lo, *i2 = c->i2 + lo;
-        __m512d ax, ay, az, bx, by, bz, dx, dy, dz;
-        load8(x, i0, &ax, &ay, &az);
-        load8(x, i1, &bx, &by, &bz);
-        load8(x, i2, &dx, &dy, &dz);
-        __m512d ux = _mm512_sub_pd(bx, ax), uy = _mm512_sub_pd(by, ay),
-                uz = _mm512_sub_pd(bz, az);
-        __m512d qx = _mm512_sub_pd(dx, ax), qy = _mm512_sub_pd(dy, ay),
-                qz = _mm512_sub_pd(dz, az);
-        __m512d nx = _mm512_sub_pd(_mm512_mul_pd(uy, qz), _mm512_mul_pd(uz, qy)),
-                ny = _mm512_sub_pd(_mm512_mul_pd(uz, qx), _mm512_mul_pd(ux, qz)),
-                nz = _mm512_sub_pd(_mm512_mul_pd(ux, qy), _mm512_mul_pd(uy, qx));
-        __m512d area2, ls; /* twice the area, and 1 where it is 0 */
-        __mmask8 positive;
-        area2 = length8(nx, ny, nz, &ls, &positive);
+        const int *corner[3] = {c->i0 + lo, c->i1 + lo, c->i2 + lo};
+        vec8 a = load8(x, corner[0]);
+        vec8 u = sub8(load8(x, corner[1]), a), q = sub8(load8(x, corner[2]), a);
+        vec8 n = {_mm512_sub_pd(_mm512_mul_pd(u.y, q.z), _mm512_mul_pd(u.z, q.y)),
+                  _mm512_sub_pd(_mm512_mul_pd(u.z, q.x), _mm512_mul_pd(u.x, q.z)),
+                  _mm512_sub_pd(_mm512_mul_pd(u.x, q.y), _mm512_mul_pd(u.y, q.x))};
+        __m512d ls, area2 = length8(n, &ls); /* twice the area, and 1 where it is 0 */
         __m512d r = _mm512_div_pd(one, ls);
-        nx = _mm512_mul_pd(nx, r);
-        ny = _mm512_mul_pd(ny, r);
-        nz = _mm512_mul_pd(nz, r);
+        n = (vec8){_mm512_mul_pd(n.x, r), _mm512_mul_pd(n.y, r), _mm512_mul_pd(n.z, r)};
         /* v_rel = wind gust - (v_a + v_b + v_d) / 3 */
         __m512d gust = _mm512_loadu_pd(c->gust + lo);
-        load8(v, i0, &ax, &ay, &az);
-        load8(v, i1, &bx, &by, &bz);
-        load8(v, i2, &dx, &dy, &dz);
-        __m512d rx = _mm512_sub_pd(_mm512_mul_pd(wx, gust),
-                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(ax, bx), dx), three));
-        __m512d ry = _mm512_sub_pd(_mm512_mul_pd(wy, gust),
-                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(ay, by), dy), three));
-        __m512d rz = _mm512_sub_pd(_mm512_mul_pd(wz, gust),
-                                   _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(az, bz), dz), three));
+        vec8 va = load8(v, corner[0]), vb = load8(v, corner[1]), vd = load8(v, corner[2]);
+        vec8 rel = {
+            _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[0]), gust),
+                          _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(va.x, vb.x), vd.x), three)),
+            _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[1]), gust),
+                          _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(va.y, vb.y), vd.y), three)),
+            _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[2]), gust),
+                          _mm512_div_pd(_mm512_add_pd(_mm512_add_pd(va.z, vb.z), vd.z), three))};
         /* mag = coeff 0.5 |2A| (n.v_rel) |v_rel| / 3, left to right as the scalar loop */
-        __m512d dot = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(nx, rx), _mm512_mul_pd(ny, ry)),
-                                    _mm512_mul_pd(nz, rz));
-        __m512d speed = _mm512_sqrt_pd(_mm512_add_pd(
-            _mm512_add_pd(_mm512_mul_pd(rx, rx), _mm512_mul_pd(ry, ry)), _mm512_mul_pd(rz, rz)));
         __m512d mag = _mm512_div_pd(
-            _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(half_coeff, area2), dot), speed), three);
-        __m512d fx = _mm512_mul_pd(mag, nx), fy = _mm512_mul_pd(mag, ny),
-                fz = _mm512_mul_pd(mag, nz);
-        const int *corner[3] = {i0, i1, i2};
-        for (int k = 0; k < 3; k++) {
-            load8(f, corner[k], &ax, &ay, &az);
-            store8(f, corner[k], _mm512_add_pd(ax, fx), _mm512_add_pd(ay, fy),
-                   _mm512_add_pd(az, fz));
-        }
+            _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(half_coeff, area2), dot8(n, rel)),
+                          _mm512_sqrt_pd(dot8(rel, rel))),
+            three);
+        for (int k = 0; k < 3; k++)
+            store8(f, corner[k], add_scaled8(load8(f, corner[k]), mag, n));
     }
     return lo;
 }
