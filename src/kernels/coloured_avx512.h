@@ -1,16 +1,15 @@
 /*
  * The xpbd, relax, Provot, spring-force and drag loops of coloured.c by hand for AVX-512
  * (with VL), eight springs at a time, without gather or scatter instructions, on padded
- * positions
- * (cloth__pad: x, y, z and a spare double a vertex, 32-byte aligned).  Each end's vertex
- * is one aligned 256-bit load (and store), and eight of them are transposed into x, y and
- * z vectors by shuffles.  On the machine the benchmarks ran on, vgatherdpd and vscatterdpd
- * made the compiler's vectorised loops no faster than scalar code, and masked 256-bit
- * stores of 3-double vertices stalled the loads after them (a load overlapping a masked
- * store in flight waits for it to retire): the padding is worth about 40 %.  The
- * arithmetic is the scalar loop's, operation for operation (no FMA: each product is
- * rounded, as with -ffp-contract=off), so the results are bit-identical to it.  Private
- * to coloured.c.
+ * positions (cloth__pad: x, y, z and a spare double a vertex, 32-byte aligned).  Each
+ * end's vertex is one aligned 256-bit load (and store), and eight of them are transposed
+ * into x, y and z vectors by shuffles.  On the machine the benchmarks ran on, vgatherdpd
+ * and vscatterdpd made the compiler's vectorised loops no faster than scalar code, and
+ * the padding made these blocks 30-40 % faster than masked 256-bit loads and stores of
+ * 3-double vertices (likely because a load that overlaps a masked store in flight waits
+ * for it).  The arithmetic is the scalar loop's, operation for operation (no FMA: each
+ * product is rounded, as with -ffp-contract=off), so the results are bit-identical to
+ * it.  Private to coloured.c.
  */
 #ifndef CLOTH_KERNELS_COLOURED_AVX512_H
 #define CLOTH_KERNELS_COLOURED_AVX512_H
