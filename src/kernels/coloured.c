@@ -153,6 +153,12 @@ void cloth__unpad(const double *x4, double *x, int lo, int hi)
     }
 }
 
+void cloth__share(int n, int part, int parts, int *lo, int *hi)
+{
+    *lo = (int)((long)n * part / parts);
+    *hi = (int)((long)n * (part + 1) / parts);
+}
+
 void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
                            int *hi)
 {
@@ -222,22 +228,22 @@ CLONES static void relax_loop(cloth__coloured *c, double *x, double half_k, int 
 
 #include "kernels/coloured_avx512.h"
 
-/* the hand-written blocks: AVX-512 present and the positions padded */
-static int use_avx512(const cloth__coloured *c)
+/* the hand-written blocks: AVX-512 present and the positions padded (stride 4) */
+static int use_avx512(int stride)
 {
-    return AVX512_BLOCKS && c->stride == 4 && __builtin_cpu_supports("avx512vl");
+    return AVX512_BLOCKS && stride == 4 && __builtin_cpu_supports("avx512vl");
 }
 
 void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
 {
-    if (use_avx512(c))
+    if (use_avx512(c->stride))
         lo = xpbd_avx512(c, p, lo, hi); /* whole blocks of 8; the rest below */
     xpbd_loop(c, p, lo, hi);
 }
 
 void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
 {
-    if (use_avx512(c))
+    if (use_avx512(c->stride))
         lo = relax_avx512(c, x, half_k, lo, hi);
     relax_loop(c, x, half_k, lo, hi);
 }
@@ -267,7 +273,7 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
                            int hi)
 {
     int count = 0;
-    if (use_avx512(c))
+    if (use_avx512(c->stride))
         lo = provot_avx512(c, x, factor, tol, lo, hi, &count);
     return count + provot_loop(c, x, factor, tol, lo, hi);
 }
@@ -300,7 +306,7 @@ void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, cons
         v = x;
         cd = 0;
     }
-    if (use_avx512(c))
+    if (use_avx512(c->stride))
         lo = springs_avx512(c, m->springs, x, v, cd, f, lo, hi);
     springs_loop(c, m, x, v, cd, f, lo, hi);
 }
@@ -395,7 +401,8 @@ static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, in
     const cloth_world_def *w = env.world;
     double coeff = 0.5 * w->air_density * w->drag_coefficient;
     /* the gusts: sines, one triangle at a time */
-    int g0 = (int)((long)c->n * part / parts), g1 = (int)((long)c->n * (part + 1) / parts);
+    int g0, g1;
+    cloth__share(c->n, part, parts, &g0, &g1);
     for (int j = g0; j < g1; j++) {
         double centroid[3];
         for (int k = 0; k < 3 && w->turbulence > 0; k++)
@@ -405,12 +412,13 @@ static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, in
                          : 1;
     }
     CLOTH__BARRIER
-    int padded = c->stride == 4 && AVX512_BLOCKS && __builtin_cpu_supports("avx512vl");
+    int padded = use_avx512(c->stride);
     for (int q = 0; q < c->colours.n_colours; q++) {
         const cloth__colouring *cc = &c->colours;
-        int first = cc->start[q], n = cc->start[q + 1] - first;
-        int lo = first + (int)((long)n * part / parts),
-            hi = first + (int)((long)n * (part + 1) / parts);
+        int lo, hi;
+        cloth__share(cc->start[q + 1] - cc->start[q], part, parts, &lo, &hi);
+        lo += cc->start[q];
+        hi += cc->start[q];
         if (padded)
             lo = drag_avx512(c, w->wind, coeff, x, v, f, lo, hi);
         drag_range(c, w->wind, coeff, x, v, f, lo, hi);
@@ -442,8 +450,8 @@ void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tr
     double cd = env.material->spring_damping, air = w->air_damping;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi;
-        int v0 = (int)((long)n * part / parts), v1 = (int)((long)n * (part + 1) / parts);
+        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, v0, v1;
+        cloth__share(n, part, parts, &v0, &v1);
         cloth__pad(x, x4, v0, v1);
         cloth__pad(v, v4, v0, v1);
         for (int i = v0; i < v1; i++) /* 0 + m g: cloth__add_gravity on a zeroed f */

@@ -59,6 +59,10 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
                                     cloth_error *err);
 void cloth__coloured_destroy(cloth__coloured *c);
 
+/* Thread `part` of `parts` takes [*lo, *hi) of n items (vertices, triangles): an even,
+ * contiguous split that depends only on the part and the count. */
+void cloth__share(int n, int part, int parts, int *lo, int *hi);
+
 /* Thread `part` of `parts` takes items [*lo, *hi) of colour q: contiguous, cut at
  * multiples of 8 (whole vector lanes); depends only on the part and the count. */
 void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,

@@ -440,8 +440,8 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
     int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count();
-        int v0 = (int)((long)n * part / parts), v1 = (int)((long)n * (part + 1) / parts);
+        int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
+        cloth__share(n, part, parts, &v0, &v1);
         cloth__pad(w->p, w->p4, v0, v1);
         CLOTH__BARRIER
         for (int it = 0; it < passes; it++) {

@@ -319,13 +319,6 @@ static int collide(cloth_sim *sim)
     return collide_range(sim, sim->x, 3, 0, sim->mesh->n);
 }
 
-/* A thread's share [lo, hi) of the n vertices. */
-static void vertex_share(int n, int part, int parts, int *lo, int *hi)
-{
-    *lo = (int)((long)n * part / parts);
-    *hi = (int)((long)n * (part + 1) / parts);
-}
-
 /* verlet.order = coloured, mode relax: each pass relaxes the colours in turn, each split
  * among the threads, then the obstacles split by vertex; on the padded positions w->x4
  * (each thread copies its share of the vertices in and out). */
@@ -338,7 +331,7 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, v0, v1;
-        vertex_share(sim->mesh->n, part, parts, &v0, &v1);
+        cloth__share(sim->mesh->n, part, parts, &v0, &v1);
         cloth__pad(sim->x, w->x4, v0, v1);
         CLOTH__BARRIER
         for (int pass = 0; pass < passes; pass++) {
@@ -369,7 +362,7 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, sweep = 0;
         int more = 1, v0, v1;
-        vertex_share(sim->mesh->n, part, parts, &v0, &v1);
+        cloth__share(sim->mesh->n, part, parts, &v0, &v1);
         cloth__pad(sim->x, w->x4, v0, v1);
         CLOTH__BARRIER
         while (more && sweep < vd->strain_passes) {
