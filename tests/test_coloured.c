@@ -201,8 +201,9 @@ START_TEST(blocks_are_the_scalar_loop)
     double *lambda0 = malloc(sizeof(double) * (size_t)c->n);
     double *lambda1 = malloc(sizeof(double) * (size_t)c->n);
     memcpy(lambda0, c->lambda, sizeof(double) * (size_t)c->n);
-    static const char *const loops[] = {"relax", "provot", "xpbd", "springs"};
-    for (int loop = 0; loop < 4; loop++) {
+    static const char *const loops[] = {"relax", "provot", "xpbd", "springs",
+                                        "springs without damping"};
+    for (int loop = 0; loop < 5; loop++) {
         int counted[2] = {0, 0};
         double **pos[2] = {one, many};
         for (int way = 0; way < 2; way++) { /* 0: whole colours, 1: one item at a time */
@@ -223,18 +224,19 @@ START_TEST(blocks_are_the_scalar_loop)
                         else if (loop == 2)
                             cloth__coloured_xpbd(c, p[0], j, end);
                         else
-                            cloth__coloured_springs(c, m, p[0], p[1], 0.03, p[2], j, end);
+                            cloth__coloured_springs(c, m, p[0], p[1], loop == 3 ? 0.03 : 0,
+                                                    p[2], j, end);
                     }
                 }
             if (way == 0)
                 memcpy(lambda1, c->lambda, sizeof(double) * (size_t)c->n);
         }
-        int k = loop == 3 ? 2 : 0;
+        int k = loop >= 3 ? 2 : 0;
         cloth__unpad(one[k], out[0], 0, n);
         cloth__unpad(many[k], out[1], 0, n);
         ck_assert_msg(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0,
                       "%s: blocks and single items differ", loops[loop]);
-        ck_assert_msg(memcmp(out[0], loop == 3 ? v : x, sizeof(double) * 3 * (size_t)n) != 0,
+        ck_assert_msg(memcmp(out[0], loop >= 3 ? v : x, sizeof(double) * 3 * (size_t)n) != 0,
                       "%s moved nothing", loops[loop]);
         ck_assert(memcmp(lambda1, c->lambda, sizeof(double) * (size_t)c->n) == 0);
         ck_assert_int_eq(counted[0], counted[1]);

@@ -285,6 +285,9 @@ CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
     const int *ia = c->ia, *ib = c->ib, *spring = c->spring;
     const double *rest = c->rest;
     const cloth_spring *springs = m->springs;
+    int damped = v != NULL;
+    if (!damped)
+        v = x; /* read, never used: a select, not a branch, keeps the loop vectorisable */
     CLOTH__PRAGMA(omp simd)
     for (int j = lo; j < hi; j++) {
         int a = ia[j], b = ib[j];
@@ -292,9 +295,10 @@ CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
         double l = sqrt(dx * dx + dy * dy + dz * dz);
         double r = 1 / (l > 0 ? l : 1); /* l = 0: d = 0, so u = 0, no direction */
         double ux = dx * r, uy = dy * r, uz = dz * r;
-        double t = springs[spring[j]].k * (l - rest[j]) +
-                   cd * ((v[b] - v[a]) * ux + (v[b + 1] - v[a + 1]) * uy +
-                         (v[b + 2] - v[a + 2]) * uz);
+        double t = springs[spring[j]].k * (l - rest[j]);
+        double damping = cd * ((v[b] - v[a]) * ux + (v[b + 1] - v[a + 1]) * uy +
+                               (v[b + 2] - v[a + 2]) * uz);
+        t = damped ? t + damping : t;
         move_ends(f, a, b, t, t, ux, uy, uz);
     }
 }
@@ -302,10 +306,8 @@ CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
 void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
                              const double *v, double cd, double *f, int lo, int hi)
 {
-    if (!v || !(cd > 0)) { /* no damping term: c_d 0 times x's differences, never NaN */
-        v = x;
-        cd = 0;
-    }
+    if (!(cd > 0)) /* no damping term (and none of its reads) */
+        v = NULL;
     if (use_avx512(c->stride))
         lo = springs_avx512(c, m->springs, x, v, cd, f, lo, hi);
     springs_loop(c, m, x, v, cd, f, lo, hi);

@@ -95,7 +95,8 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
                            int hi);
 
 /* Hooke forces with spring damping of items [lo, hi), scattered into f:
- *   T = k (l - l0) + c_d (v_b - v_a).u,  f_a += T u,  f_b -= T u,  u = (x_b - x_a)/l. */
+ *   T = k (l - l0) + c_d (v_b - v_a).u,  f_a += T u,  f_b -= T u,  u = (x_b - x_a)/l;
+ * without the damping term (not computed, v not read) when c_d = 0 or v is NULL. */
 void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
                              const double *v, double cd, double *f, int lo, int hi);
 
