@@ -253,13 +253,20 @@ START_TEST(blocks_are_the_scalar_loop)
     ck_assert_int_eq(cloth__coloured_tris_create(m, 3, &t3, &err), CLOTH_OK);
     ck_assert_int_eq(cloth__coloured_create(m, ids, ns, 3, 0, &c3, &err), CLOTH_OK);
     cloth__force_env env = cloth__sim_force_env(sim);
-    cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], out[0]);
-    memset(out[1], 0, sizeof(double) * 3 * (size_t)n);
-    cloth__coloured_external_forces(env, t3, 1, x, v, 0.7, out[1]);
-    for (int q = 0; q < c3->colours.n_colours; q++)
-        cloth__coloured_springs(c3, m, x, v, env.material->spring_damping, out[1],
-                                c3->colours.start[q], c3->colours.start[q + 1]);
-    ck_assert(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0);
+    cloth_world_def calm = *env.world;
+    calm.turbulence = 0;
+    for (int turbulent = 1; turbulent >= 0; turbulent--) { /* the wind with gusts, without */
+        if (!turbulent)
+            env.world = &calm;
+        cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], out[0]);
+        memset(out[1], 0, sizeof(double) * 3 * (size_t)n);
+        cloth__coloured_external_forces(env, t3, 1, x, v, 0.7, out[1]);
+        for (int q = 0; q < c3->colours.n_colours; q++)
+            cloth__coloured_springs(c3, m, x, v, env.material->spring_damping, out[1],
+                                    c3->colours.start[q], c3->colours.start[q + 1]);
+        ck_assert_msg(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0,
+                      "turbulence %g: blocks and scalar loops differ", env.world->turbulence);
+    }
     cloth__coloured_tris_destroy(t4);
     cloth__coloured_tris_destroy(t3);
     cloth__coloured_destroy(c3);

@@ -361,15 +361,16 @@ cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
 
 /* Triangle drag of triangles [lo, hi) of one colour (terms/forces.c: F = 1/2 rho C_d A
  * (n.v_rel) |v_rel| n, a third to each corner, v_rel = wind gust - mean corner velocity). */
-CLONES static void drag_range(const cloth__coloured_tris *c, const double wind[3],
-                              double coeff, const double *x, const double *v, double *f,
-                              int lo, int hi)
+CLONES static void drag_range(const cloth__coloured_tris *c, int turbulent,
+                              const double wind[3], double coeff, const double *x,
+                              const double *v, double *f, int lo, int hi)
 {
     const int *i0 = c->i0, *i1 = c->i1, *i2 = c->i2;
     const double *gust = c->gust;
     CLOTH__PRAGMA(omp simd)
     for (int j = lo; j < hi; j++) {
         int a = i0[j], b = i1[j], d = i2[j];
+        double g = turbulent ? gust[j] : 1;
         double ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
         double qx = x[d] - x[a], qy = x[d + 1] - x[a + 1], qz = x[d + 2] - x[a + 2];
         double nx = uy * qz - uz * qy, ny = uz * qx - ux * qz, nz = ux * qy - uy * qx;
@@ -378,9 +379,9 @@ CLONES static void drag_range(const cloth__coloured_tris *c, const double wind[3
         nx *= r;
         ny *= r;
         nz *= r;
-        double rx = wind[0] * gust[j] - (v[a] + v[b] + v[d]) / 3,
-               ry = wind[1] * gust[j] - (v[a + 1] + v[b + 1] + v[d + 1]) / 3,
-               rz = wind[2] * gust[j] - (v[a + 2] + v[b + 2] + v[d + 2]) / 3;
+        double rx = wind[0] * g - (v[a] + v[b] + v[d]) / 3,
+               ry = wind[1] * g - (v[a + 1] + v[b + 1] + v[d + 1]) / 3,
+               rz = wind[2] * g - (v[a + 2] + v[b + 2] + v[d + 2]) / 3;
         double mag = coeff * 0.5 * twice_area * (nx * rx + ny * ry + nz * rz) *
                      sqrt(rx * rx + ry * ry + rz * rz) / 3;
         f[a] += mag * nx;
@@ -402,18 +403,20 @@ static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, in
 {
     const cloth_world_def *w = env.world;
     double coeff = 0.5 * w->air_density * w->drag_coefficient;
-    /* the gusts: sines, one triangle at a time */
-    int g0, g1;
-    cloth__share(c->n, part, parts, &g0, &g1);
-    for (int j = g0; j < g1; j++) {
-        double centroid[3];
-        for (int k = 0; k < 3 && w->turbulence > 0; k++)
-            centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
-        c->gust[j] = w->turbulence > 0
-                         ? 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid)
-                         : 1;
+    /* the gusts: sines, one triangle at a time (without turbulence the factor is 1, and
+     * wind 1 is wind exactly: the loops below then read no gusts) */
+    int turbulent = w->turbulence > 0;
+    if (turbulent) {
+        int g0, g1;
+        cloth__share(c->n, part, parts, &g0, &g1);
+        for (int j = g0; j < g1; j++) {
+            double centroid[3];
+            for (int k = 0; k < 3; k++)
+                centroid[k] = (x[c->i0[j] + k] + x[c->i1[j] + k] + x[c->i2[j] + k]) / 3;
+            c->gust[j] = 1 + w->turbulence * cloth__wind_noise(env.wind, t, centroid);
+        }
+        CLOTH__BARRIER
     }
-    CLOTH__BARRIER
     int padded = use_avx512(c->stride);
     for (int q = 0; q < c->colours.n_colours; q++) {
         const cloth__colouring *cc = &c->colours;
@@ -422,8 +425,8 @@ static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, in
         lo += cc->start[q];
         hi += cc->start[q];
         if (padded)
-            lo = drag_avx512(c, w->wind, coeff, x, v, f, lo, hi);
-        drag_range(c, w->wind, coeff, x, v, f, lo, hi);
+            lo = drag_avx512(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
+        drag_range(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
         CLOTH__BARRIER
     }
 }

@@ -107,7 +107,8 @@ typedef struct cloth__coloured_tris {
     int n;                      /* triangles                                          */
     int stride;                 /* doubles a vertex in the positions: 3, or 4 padded  */
     int *i0, *i1, *i2;          /* stride x the corners' vertex indices               */
-    double *gust;               /* 1 + turbulence noise at the centroid (this step)   */
+    double *gust;               /* 1 + turbulence noise at the centroid (this step;
+                                 * not read without turbulence)                      */
 } cloth__coloured_tris;
 
 cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,

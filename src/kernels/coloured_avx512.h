@@ -2,14 +2,17 @@
  * The xpbd, relax, Provot, spring-force and drag loops of coloured.c by hand for AVX-512
  * (with VL), eight springs at a time, without gather or scatter instructions, on padded
  * positions (cloth__pad: x, y, z and a spare double a vertex, 32-byte aligned).  Each
- * end's vertex is one aligned 256-bit load (and store), and eight of them are transposed
- * into x, y and z vectors by shuffles.  On the machine the benchmarks ran on, vgatherdpd
- * and vscatterdpd made the compiler's vectorised loops no faster than scalar code, and
- * the padding made these blocks 30-40 % faster than masked 256-bit loads and stores of
- * 3-double vertices (likely because a load that overlaps a masked store in flight waits
- * for it).  The arithmetic is the scalar loop's, operation for operation (no FMA: each
- * product is rounded, as with -ffp-contract=off), so the results are bit-identical to
- * it.  Private to coloured.c.
+ * end's vertex is one aligned 256-bit load (and store), two vertices to a 512-bit
+ * register ("pairs"); the componentwise updates are done on the pairs as loaded, and only
+ * the differences whose lengths (dot and cross products) are needed are transposed into
+ * x, y and z vectors.  On the machine the benchmarks ran on, vgatherdpd and vscatterdpd
+ * made the compiler's vectorised loops no faster than scalar code; the padding made the
+ * blocks 30-40 % faster than masked 256-bit loads and stores of 3-double vertices (likely
+ * because a load that overlaps a masked store in flight waits for it), and updating the
+ * pairs as loaded, instead of transposing every load and store, another 35-80 % (likely
+ * from the fewer shuffles: one port of the core executes them).  The arithmetic is the
+ * scalar loop's, operation for operation (no FMA: each product is rounded, as with
+ * -ffp-contract=off), so the results are bit-identical to it.  Private to coloured.c.
  */
 #ifndef CLOTH_KERNELS_COLOURED_AVX512_H
 #define CLOTH_KERNELS_COLOURED_AVX512_H
@@ -253,9 +256,9 @@ TARGET static int springs_avx512(const cloth__coloured *c, const cloth_spring *s
 }
 
 /* drag_range on whole blocks of 8 from lo, padded x, v and f: returns where they end */
-TARGET static int drag_avx512(const cloth__coloured_tris *c, const double wind[3],
-                              double coeff, const double *x, const double *v, double *f,
-                              int lo, int hi)
+TARGET static int drag_avx512(const cloth__coloured_tris *c, int turbulent,
+                              const double wind[3], double coeff, const double *x,
+                              const double *v, double *f, int lo, int hi)
 {
     const __m512d one = _mm512_set1_pd(1), three = _mm512_set1_pd(3);
     const __m512d half_coeff = _mm512_set1_pd(coeff * 0.5);
@@ -271,7 +274,7 @@ TARGET static int drag_avx512(const cloth__coloured_tris *c, const double wind[3
         __m512d r = _mm512_div_pd(one, ls);
         n = (vec8){_mm512_mul_pd(n.x, r), _mm512_mul_pd(n.y, r), _mm512_mul_pd(n.z, r)};
         /* v_rel = wind gust - (v_a + v_b + v_d) / 3 */
-        __m512d gust = _mm512_loadu_pd(c->gust + lo);
+        __m512d gust = turbulent ? _mm512_loadu_pd(c->gust + lo) : one;
         pairs vs = load_pairs(v, corner[0]), vb = load_pairs(v, corner[1]),
               vd = load_pairs(v, corner[2]);
         vec8 sum = transpose(add_pairs(add_pairs(vs, vb), vd));
@@ -321,11 +324,11 @@ static inline int springs_avx512(const cloth__coloured *c, const cloth_spring *s
     (void)c, (void)springs, (void)x, (void)v, (void)cd, (void)f, (void)hi;
     return lo;
 }
-static inline int drag_avx512(const cloth__coloured_tris *c, const double wind[3],
-                              double coeff, const double *x, const double *v, double *f,
-                              int lo, int hi)
+static inline int drag_avx512(const cloth__coloured_tris *c, int turbulent,
+                              const double wind[3], double coeff, const double *x,
+                              const double *v, double *f, int lo, int hi)
 {
-    (void)c, (void)wind, (void)coeff, (void)x, (void)v, (void)f, (void)hi;
+    (void)c, (void)turbulent, (void)wind, (void)coeff, (void)x, (void)v, (void)f, (void)hi;
     return lo;
 }
 #endif
