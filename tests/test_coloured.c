@@ -17,9 +17,13 @@
 
 /* ------------------------------------------------------------ the colouring */
 
-/* Every spring of a 30 x 24 grid (structural, shear, bend) gets one colour; no two of a
- * colour share a vertex; within a colour the springs keep their order; greedy needs at
- * most 2 d - 1 colours, d the largest number of springs at a vertex (12 inside a grid). */
+/* The order of a pass (terms/colour.h) over every spring of a 30 x 24 grid (structural,
+ * shear, bend) and a few long springs across it (as a seam between far-apart panels
+ * would be): every spring once; no two springs of a segment share a vertex, and a
+ * segment runs by lowest vertex; no two tiles of one parity share a vertex; a tile's
+ * springs span at most T, the long ones more; greedy needs between d and 2 d - 1 colours,
+ * d the largest number of springs at a vertex.  Every thread count's ranges cover each
+ * step once, within segments. */
 START_TEST(colours_share_no_vertex)
 {
     cloth_scene s;
@@ -29,39 +33,99 @@ START_TEST(colours_share_no_vertex)
     ck_assert(cloth_scene_set(&s, "mesh.ny=24", 2, &err) == CLOTH_OK);
     cloth_mesh *m;
     ck_assert_msg(cloth_mesh_create(&s, &m, &err) == CLOTH_OK, "%s", err.msg);
-    int *ends = malloc(sizeof(int) * 2 * m->n_springs), *degree = calloc(m->n, sizeof(int));
-    int *seen = malloc(sizeof(int) * m->n), *placed = calloc(m->n_springs, sizeof(int));
-    for (int j = 0; j < m->n_springs; j++) {
-        ends[2 * j] = m->springs[j].a;
-        ends[2 * j + 1] = m->springs[j].b;
-        degree[m->springs[j].a]++;
-        degree[m->springs[j].b]++;
+    const int n_long = 20, n_items = m->n_springs + n_long;
+    int *ends = malloc(sizeof(int) * 2 * n_items), *degree = calloc(m->n, sizeof(int));
+    int *seen = malloc(sizeof(int) * m->n), *placed = calloc(n_items, sizeof(int));
+    for (int j = 0; j < n_items; j++) {
+        int long_one = j >= m->n_springs, i = j - m->n_springs;
+        ends[2 * j] = long_one ? 3 * i : m->springs[j].a;
+        ends[2 * j + 1] = long_one ? m->n - 1 - 5 * i : m->springs[j].b;
+        degree[ends[2 * j]]++;
+        degree[ends[2 * j + 1]]++;
     }
     int d = 0;
     for (int i = 0; i < m->n; i++)
         d = degree[i] > d ? degree[i] : d;
     cloth__colouring c;
-    ck_assert_msg(cloth__colour_items(m->n_springs, 2, ends, m->n, &c, &err) == CLOTH_OK,
-                  "%s", err.msg);
-    ck_assert_int_eq(c.n_items, m->n_springs);
+    ck_assert_msg(cloth__colour_items(n_items, 2, ends, m->n, &c, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    ck_assert_int_eq(c.n_items, n_items);
     ck_assert_int_ge(c.n_colours, d); /* a vertex's springs all differ */
     ck_assert_int_le(c.n_colours, 2 * d - 1);
-    ck_assert_int_eq(c.start[0], 0);
-    ck_assert_int_eq(c.start[c.n_colours], m->n_springs);
-    for (int q = 0; q < c.n_colours; q++) {
+    int T = c.tile_size, tiles = c.n_tiles[0] + c.n_tiles[1];
+    ck_assert_int_ge(T, CLOTH__TILE_MIN);
+    ck_assert_int_eq(tiles, (m->n + T - 1) / T);
+    ck_assert_int_eq(c.segment[0], 0);
+    ck_assert_int_eq(c.segment[c.n_segments], n_items);
+    ck_assert_int_eq(c.tile[0], 0);
+    ck_assert_int_eq(c.n_steps, 2 + c.n_segments - c.tile[tiles]);
+    int longs = 0;
+    for (int g = 0; g < c.n_segments; g++) {
         for (int i = 0; i < m->n; i++)
             seen[i] = 0;
-        for (int k = c.start[q]; k < c.start[q + 1]; k++) {
-            int j = c.order[k];
-            ck_assert(k == c.start[q] || c.order[k - 1] < j);
-            ck_assert_msg(!seen[ends[2 * j]] && !seen[ends[2 * j + 1]],
-                          "colour %d: spring %d shares a vertex", q, j);
-            seen[ends[2 * j]] = seen[ends[2 * j + 1]] = 1;
+        for (int k = c.segment[g]; k < c.segment[g + 1]; k++) {
+            int j = c.order[k], a = ends[2 * j], b = ends[2 * j + 1];
+            int low = a < b ? a : b, span = abs(b - a);
+            if (k > c.segment[g]) {
+                int p = c.order[k - 1], plow = ends[2 * p] < ends[2 * p + 1] ? ends[2 * p]
+                                                                            : ends[2 * p + 1];
+                ck_assert(plow < low || (plow == low && p < j));
+            }
+            ck_assert_msg(!seen[a] && !seen[b], "segment %d: spring %d shares a vertex", g, j);
+            seen[a] = seen[b] = 1;
             placed[j]++;
+            if (g >= c.tile[tiles]) {
+                ck_assert_msg(span > T, "spring %d of span %d among the long ones", j, span);
+                longs++;
+            } else {
+                ck_assert_msg(span <= T, "spring %d of span %d in a tile", j, span);
+            }
         }
     }
-    for (int j = 0; j < m->n_springs; j++)
+    ck_assert_int_gt(longs, 0);
+    ck_assert_int_le(longs, n_long);
+    for (int j = 0; j < n_items; j++)
         ck_assert_int_eq(placed[j], 1);
+    /* tiles of one parity share no vertex: seen[v] = the tile that touched v */
+    for (int phase = 0; phase < 2; phase++) {
+        for (int i = 0; i < m->n; i++)
+            seen[i] = -1;
+        int first = phase ? c.n_tiles[0] : 0;
+        for (int t = first; t < first + c.n_tiles[phase]; t++)
+            for (int k = c.segment[c.tile[t]]; k < c.segment[c.tile[t + 1]]; k++)
+                for (int e = 0; e < 2; e++) {
+                    int v = ends[2 * c.order[k] + e];
+                    ck_assert_msg(seen[v] < 0 || seen[v] == t, "tiles %d and %d share %d",
+                                  seen[v], t, v);
+                    seen[v] = t;
+                }
+    }
+    /* the threads' ranges: each position of a step once, each range in one segment */
+    for (int parts = 1; parts <= 3; parts++)
+        for (int step = 0; step < c.n_steps; step++) {
+            int from = step < 2 ? c.segment[c.tile[step ? c.n_tiles[0] : 0]]
+                                : c.segment[c.tile[tiles] + step - 2];
+            int to = step == 0   ? c.segment[c.tile[c.n_tiles[0]]]
+                     : step == 1 ? c.segment[c.tile[tiles]]
+                                 : c.segment[c.tile[tiles] + step - 1];
+            int *hits = calloc(n_items + 1, sizeof(int));
+            for (int part = 0; part < parts; part++) {
+                int lo, hi;
+                for (int k = 0; cloth__colouring_range(&c, step, part, parts, k, &lo, &hi); k++) {
+                    int g = 0;
+                    while (c.segment[g + 1] <= lo)
+                        g++;
+                    ck_assert_msg(hi <= c.segment[g + 1], "a range across segments");
+                    if (step >= 2)
+                        ck_assert_int_eq((lo - c.segment[g]) % 8, 0);
+                    for (int q = lo; q < hi; q++)
+                        hits[q]++;
+                }
+            }
+            for (int q = 0; q < n_items; q++)
+                ck_assert_int_eq(hits[q], q >= from && q < to);
+            free(hits);
+        }
     cloth__colouring_free(&c);
     free(ends);
     free(degree);
@@ -91,7 +155,8 @@ END_TEST
 /* ------------------------------------------------------ threads change nothing */
 
 /* The Verlet cloth web demo's scene shrunk (wind with turbulence, the moving sphere, so
- * that the obstacle passes run split among threads too), per kernel and variant. */
+ * that the obstacle passes run split among threads too), per kernel and variant; 41 x 31
+ * vertices, so that each parity has more than one tile (terms/colour.h) to share out. */
 static const struct {
     const char *kernel;
     int substeps;
@@ -110,7 +175,7 @@ static cloth_sim *hanging(int variant, const char *order, int threads)
 {
     char text[2048];
     snprintf(text, sizeof text,
-             "[mesh]\nnx = 17\nny = 13\nspacing = 0.18\npins = top-row\n"
+             "[mesh]\nnx = 41\nny = 31\nspacing = 0.072\npins = top-row\n"
              "[material]\nk_structural = 500\nk_shear = 200\nk_bend = 50\n"
              "vertex_mass = 0.01\nspring_damping = 0.02\n"
              "[world]\nwind = 0 0 2\nturbulence = 0.5\nair_damping = 0.001\n"
@@ -182,7 +247,7 @@ START_TEST(blocks_are_the_scalar_loop)
         out[k] = malloc(sizeof(double) * 3 * (size_t)n);
     unsigned seed = 12345;
     for (int i = 0; i < 3 * n; i++) {
-        x[i] = m->x0[i] + 0.06 * noise(&seed); /* spacing 0.18: up to a third */
+        x[i] = m->x0[i] + 0.024 * noise(&seed); /* spacing 0.072: up to a third */
         v[i] = noise(&seed);
     }
     for (int s = 0; s < ns; s++)
@@ -213,8 +278,8 @@ START_TEST(blocks_are_the_scalar_loop)
             cloth__pad(v, p[2], 0, n); /* forces: start from anything */
             memcpy(c->lambda, lambda0, sizeof(double) * (size_t)c->n);
             for (int pass = 0; pass < 2; pass++)
-                for (int q = 0; q < c->colours.n_colours; q++) {
-                    int lo = c->colours.start[q], hi = c->colours.start[q + 1];
+                for (int g = 0; g < c->colours.n_segments; g++) {
+                    int lo = c->colours.segment[g], hi = c->colours.segment[g + 1];
                     for (int j = lo; j < hi; j = way ? j + 1 : hi) {
                         int end = way ? j + 1 : hi;
                         if (loop == 0)
@@ -261,9 +326,9 @@ START_TEST(blocks_are_the_scalar_loop)
         cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], out[0]);
         memset(out[1], 0, sizeof(double) * 3 * (size_t)n);
         cloth__coloured_external_forces(env, t3, 1, x, v, 0.7, out[1]);
-        for (int q = 0; q < c3->colours.n_colours; q++)
+        for (int g = 0; g < c3->colours.n_segments; g++)
             cloth__coloured_springs(c3, m, x, v, env.material->spring_damping, out[1],
-                                    c3->colours.start[q], c3->colours.start[q + 1]);
+                                    c3->colours.segment[g], c3->colours.segment[g + 1]);
         ck_assert_msg(memcmp(out[0], out[1], sizeof(double) * 3 * (size_t)n) == 0,
                       "turbulence %g: blocks and scalar loops differ", env.world->turbulence);
     }

@@ -44,36 +44,6 @@ void cloth__coloured_destroy(cloth__coloured *c)
     free(c);
 }
 
-/* qsort's comparison of (key, item) pairs */
-static int by_key(const void *p, const void *q)
-{
-    const long *a = p, *b = q;
-    return (*a > *b) - (*a < *b);
-}
-
-/* Each colour's items by their lower vertex (then their id), so that a colour's loop
- * sweeps the positions once, front to back; the order within a colour changes no number
- * (its items share no vertex).  0 when out of memory. */
-static int sort_colours(cloth__colouring *c, const int *ends)
-{
-    long *keys = malloc(sizeof(long) * (size_t)(c->n_items + 1));
-    if (!keys)
-        return 0;
-    for (int q = 0; q < c->n_colours; q++) {
-        int first = c->start[q], n = c->start[q + 1] - first;
-        for (int j = 0; j < n; j++) {
-            int item = c->order[first + j];
-            int a = ends[2 * item], b = ends[2 * item + 1];
-            keys[j] = (long)(a < b ? a : b) * c->n_items + item;
-        }
-        qsort(keys, (size_t)n, sizeof(long), by_key);
-        for (int j = 0; j < n; j++)
-            c->order[first + j] = (int)(keys[j] % c->n_items);
-    }
-    free(keys);
-    return 1;
-}
-
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
                                     int stride, int with_pbd, cloth__coloured **out,
                                     cloth_error *err)
@@ -88,8 +58,6 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
         ends[2 * j + 1] = m->springs[ids[j]].b;
     }
     cloth_status st = cloth__colour_items(count, 2, ends, m->n, &c->colours, err);
-    if (st == CLOTH_OK && !sort_colours(&c->colours, ends))
-        goto fail_memory;
     free(ends);
     ends = NULL;
     if (st != CLOTH_OK) {
@@ -151,25 +119,6 @@ void cloth__unpad(const double *x4, double *x, int lo, int hi)
         x[3 * i + 1] = x4[4 * i + 1];
         x[3 * i + 2] = x4[4 * i + 2];
     }
-}
-
-void cloth__share(int n, int part, int parts, int *lo, int *hi)
-{
-    *lo = (int)((long)n * part / parts);
-    *hi = (int)((long)n * (part + 1) / parts);
-}
-
-void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
-                           int *hi)
-{
-    int first = c->colours.start[q], n = c->colours.start[q + 1] - first;
-    int lanes = (n + 7) / 8; /* blocks of 8 items */
-    *lo = first + (int)((long)lanes * part / parts) * 8;
-    *hi = first + (int)((long)lanes * (part + 1) / parts) * 8;
-    if (*lo > first + n)
-        *lo = first + n;
-    if (*hi > first + n)
-        *hi = first + n;
 }
 
 /* x_a += s_a d, x_b -= s_b d (inlined into the vector loops) */
@@ -396,8 +345,9 @@ CLONES static void drag_range(const cloth__coloured_tris *c, int turbulent,
     }
 }
 
-/* The gusts of the triangles, then their drag colour by colour: thread `part` of `parts`
- * of the caller's parallel region (a barrier after the gusts and after each colour). */
+/* The gusts of the triangles, then their drag in the tiled order (terms/colour.h): thread
+ * `part` of `parts` of the caller's parallel region (a barrier after the gusts and after
+ * each step). */
 static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, int part,
                          int parts, const double *x, const double *v, double t, double *f)
 {
@@ -418,15 +368,13 @@ static void drag_colours(cloth__force_env env, const cloth__coloured_tris *c, in
         CLOTH__BARRIER
     }
     int padded = use_avx512(c->stride);
-    for (int q = 0; q < c->colours.n_colours; q++) {
-        const cloth__colouring *cc = &c->colours;
-        int lo, hi;
-        cloth__share(cc->start[q + 1] - cc->start[q], part, parts, &lo, &hi);
-        lo += cc->start[q];
-        hi += cc->start[q];
-        if (padded)
-            lo = drag_avx512(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
-        drag_range(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
+    const cloth__colouring *order = &c->colours;
+    for (int step = 0; step < order->n_steps; step++) {
+        CLOTH__RANGES(order, step, part, parts, lo, hi) {
+            if (padded)
+                lo = drag_avx512(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
+            drag_range(c, turbulent, w->wind, coeff, x, v, f, lo, hi);
+        }
         CLOTH__BARRIER
     }
 }
@@ -455,7 +403,7 @@ void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tr
     double cd = env.material->spring_damping, air = w->air_damping;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, v0, v1;
+        int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
         cloth__share(n, part, parts, &v0, &v1);
         cloth__pad(x, x4, v0, v1);
         cloth__pad(v, v4, v0, v1);
@@ -469,9 +417,10 @@ void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tr
             for (int k = 0; k < 3; k++)
                 f4[4 * i + k] -= air * v4[4 * i + k];
         CLOTH__BARRIER
-        for (int q = 0; q < springs->colours.n_colours; q++) {
-            cloth__coloured_share(springs, q, part, parts, &lo, &hi);
-            cloth__coloured_springs(springs, m, x4, v4, cd, f4, lo, hi);
+        const cloth__colouring *order = &springs->colours;
+        for (int step = 0; step < order->n_steps; step++) {
+            CLOTH__RANGES(order, step, part, parts, lo, hi)
+                cloth__coloured_springs(springs, m, x4, v4, cd, f4, lo, hi);
             CLOTH__BARRIER
         }
         cloth__unpad(f4, f, v0, v1);

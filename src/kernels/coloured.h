@@ -1,13 +1,15 @@
 /*
  * Coloured Gauss-Seidel (and coloured force scatter) for the kernels that work spring by
  * spring: explicit, verlet, pbd.  A kernel hands over the springs it projects; they are
- * coloured (terms/colour.h) so that no two springs of a colour share a vertex, and kept
- * as structure of arrays in colour order.  A colour's loop has no dependencies: the
+ * coloured so that no two springs of a colour share a vertex, put in the tiled order of
+ * terms/colour.h (tiles of nearby vertices, colour by colour within a tile), and kept as
+ * structure of arrays in that order.  A run of one colour has no dependencies: the
  * compiler vectorises it (gathers and scatters; an AVX-512 and an AVX2 clone beside the
- * plain one, chosen at load time) and threads split it; every vertex is written by one
- * spring of a colour and the colours run in a fixed order, so the numbers do not depend
- * on the thread count, nor on the clone (-ffp-contract=off and no approximate sqrt or
- * division: each lane rounds as the scalar code does).
+ * plain one, chosen at load time), and the hand-written AVX-512 blocks take it eight
+ * springs at a time; threads take whole tiles.  Every vertex sees its springs in an
+ * order fixed by the mesh alone, so the numbers do not depend on the thread count, nor
+ * on the clone (-ffp-contract=off and no approximate sqrt or division: each lane rounds
+ * as the scalar code does).
  *
  * Threads: OpenMP (run.threads); without -fopenmp the pragmas vanish and everything runs
  * on one thread with the same results.
@@ -34,13 +36,20 @@ static inline int cloth__thread_count(void) { return 1; }
 #endif
 #define CLOTH__BARRIER CLOTH__PRAGMA(omp barrier)
 
+/* Thread `part` of `parts`'s ranges [lo, hi) of items in step `step` of a pass in the
+ * tiled order `order` (terms/colour.h): the loop's body runs once a range; the threads
+ * meet at a barrier after each step. */
+#define CLOTH__RANGES(order, step, part, parts, lo, hi)                                    \
+    for (int k_ = 0, lo, hi; cloth__colouring_range(order, step, part, parts, k_, &lo, &hi); \
+         k_++)
+
 /* Starts the OpenMP team of `threads` threads (the runtime keeps it for the parallel
  * regions that follow), so that a step's first region creates no threads. */
 void cloth__coloured_start_threads(int threads);
 
-/* Springs in colour order, structure of arrays; item j is mesh spring spring[j]. */
+/* Springs in the order of a pass, structure of arrays; item j is mesh spring spring[j]. */
 typedef struct cloth__coloured {
-    cloth__colouring colours;   /* colour c is items [colours.start[c], start[c+1])   */
+    cloth__colouring colours;   /* the order of a pass: item j is colours.order[j]    */
     int n;                      /* items                                              */
     int stride;                 /* doubles a vertex in the positions: 3, or 4 padded  */
     int *spring;                /* the mesh spring of each item                       */
@@ -58,15 +67,6 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
                                     int stride, int with_pbd, cloth__coloured **out,
                                     cloth_error *err);
 void cloth__coloured_destroy(cloth__coloured *c);
-
-/* Thread `part` of `parts` takes [*lo, *hi) of n items (vertices, triangles): an even,
- * contiguous split that depends only on the part and the count. */
-void cloth__share(int n, int part, int parts, int *lo, int *hi);
-
-/* Thread `part` of `parts` takes items [*lo, *hi) of colour q: contiguous, cut at
- * multiples of 8 (whole vector lanes); depends only on the part and the count. */
-void cloth__coloured_share(const cloth__coloured *c, int q, int part, int parts, int *lo,
-                           int *hi);
 
 /* Padded positions: x, y, z and a spare double a vertex, 32-byte aligned, so that the
  * AVX-512 blocks (coloured_avx512.h) load and store a vertex whole.  The projecting
@@ -103,7 +103,7 @@ void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, cons
 /* The triangles in colour order for the wind's drag (terms/forces.c's cloth__add_wind):
  * the corners' offsets and, per step, the gust factor of each triangle. */
 typedef struct cloth__coloured_tris {
-    cloth__colouring colours;   /* colour c is triangles [start[c], start[c + 1])     */
+    cloth__colouring colours;   /* the order of a pass: triangle j is colours.order[j] */
     int n;                      /* triangles                                          */
     int stride;                 /* doubles a vertex in the positions: 3, or 4 padded  */
     int *i0, *i1, *i2;          /* stride x the corners' vertex indices               */

@@ -429,10 +429,11 @@ static void prepare_coloured(const cloth_sim *sim, cloth__pbd *w, double h)
     }
 }
 
-/* pbd.order = coloured: each pass projects the colours in turn, each colour split among
- * the threads (a barrier after each), then the hinges (one thread: they are few and not
- * coloured), then the obstacles split by vertex; on the padded positions w->p4 (each
- * thread copies its share of the vertices in and out). */
+/* pbd.order = coloured: each pass projects the constraints in the tiled order
+ * (kernels/coloured.h), split among the threads (a barrier after each step), then the
+ * hinges (one thread: they are few and not coloured), then the obstacles split by
+ * vertex; on the padded positions w->p4 (each thread copies its share of the vertices in
+ * and out). */
 static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, double h)
 {
     cloth__coloured *c = w->col;
@@ -445,10 +446,9 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
         cloth__pad(w->p, w->p4, v0, v1);
         CLOTH__BARRIER
         for (int it = 0; it < passes; it++) {
-            for (int q = 0; q < c->colours.n_colours; q++) {
-                int lo, hi;
-                cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                cloth__coloured_xpbd(c, w->p4, lo, hi);
+            for (int step = 0; step < c->colours.n_steps; step++) {
+                CLOTH__RANGES(&c->colours, step, part, parts, lo, hi)
+                    cloth__coloured_xpbd(c, w->p4, lo, hi);
                 CLOTH__BARRIER
             }
             if (w->n_hinges) {

@@ -319,8 +319,8 @@ static int collide(cloth_sim *sim)
     return collide_range(sim, sim->x, 3, 0, sim->mesh->n);
 }
 
-/* verlet.order = coloured, mode relax: each pass relaxes the colours in turn, each split
- * among the threads, then the obstacles split by vertex; on the padded positions w->x4
+/* verlet.order = coloured, mode relax: each pass relaxes the springs in the tiled order
+ * (kernels/coloured.h), split among the threads, then the obstacles split by vertex; on the padded positions w->x4
  * (each thread copies its share of the vertices in and out). */
 static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 {
@@ -330,14 +330,14 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, v0, v1;
+        int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
         cloth__share(sim->mesh->n, part, parts, &v0, &v1);
         cloth__pad(sim->x, w->x4, v0, v1);
         CLOTH__BARRIER
         for (int pass = 0; pass < passes; pass++) {
-            for (int q = 0; q < c->colours.n_colours; q++) {
-                cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                cloth__coloured_relax(c, w->x4, half_k, lo, hi);
+            for (int step = 0; step < c->colours.n_steps; step++) {
+                CLOTH__RANGES(&c->colours, step, part, parts, lo, hi)
+                    cloth__coloured_relax(c, w->x4, half_k, lo, hi);
                 CLOTH__BARRIER
             }
             if (obstacles) {
@@ -349,8 +349,8 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     }
 }
 
-/* verlet.order = coloured: Provot's sweeps by colour, each followed by the obstacles, on
- * the padded positions w->x4; returns the sweeps made and sets *changed to the last one's
+/* verlet.order = coloured: Provot's sweeps in the tiled order, each followed by the
+ * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to the last one's
  * corrections.  Every thread adds the per-thread tallies in the same order, so all agree
  * on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
@@ -360,16 +360,16 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
     int threads = sim->scene.run.threads, sweeps = 0, last = 0;
     CLOTH__PARALLEL(threads)
     {
-        int part = cloth__thread_id(), parts = cloth__thread_count(), lo, hi, sweep = 0;
+        int part = cloth__thread_id(), parts = cloth__thread_count(), sweep = 0;
         int more = 1, v0, v1;
         cloth__share(sim->mesh->n, part, parts, &v0, &v1);
         cloth__pad(sim->x, w->x4, v0, v1);
         CLOTH__BARRIER
         while (more && sweep < vd->strain_passes) {
             int count = 0, *tally = w->tally[sweep & 1];
-            for (int q = 0; q < c->colours.n_colours; q++) {
-                cloth__coloured_share(c, q, part, parts, &lo, &hi);
-                count += cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
+            for (int step = 0; step < c->colours.n_steps; step++) {
+                CLOTH__RANGES(&c->colours, step, part, parts, lo, hi)
+                    count += cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
                 CLOTH__BARRIER
             }
             tally[part] = count + collide_range(sim, w->x4, 4, v0, v1);
