@@ -35,6 +35,7 @@ void cloth__coloured_destroy(cloth__coloured *c)
     free(c->ia);
     free(c->ib);
     free(c->rest);
+    free(c->k);
     free(c->wa);
     free(c->wb);
     free(c->gain);
@@ -68,7 +69,8 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
     c->n = count;
     c->stride = stride;
     int ok = (c->spring = malloc(ni)) && (c->ia = malloc(ni)) && (c->ib = malloc(ni)) &&
-             (c->rest = malloc(nd)) && (c->wa = malloc(nd)) && (c->wb = malloc(nd));
+             (c->rest = malloc(nd)) && (c->k = malloc(nd)) && (c->wa = malloc(nd)) &&
+             (c->wb = malloc(nd));
     if (ok && with_pbd)
         ok = (c->gain = malloc(nd)) && (c->inv_den = malloc(nd)) && (c->alpha = malloc(nd)) &&
              (c->lambda = calloc((size_t)count + 1, sizeof(double)));
@@ -80,6 +82,7 @@ cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int cou
         c->ia[j] = stride * sp->a;
         c->ib[j] = stride * sp->b;
         c->rest[j] = sp->rest;
+        c->k[j] = sp->k;
         c->wa[j] = c->wb[j] = 0;
     }
     *out = c;
@@ -227,13 +230,11 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
     return count + provot_loop(c, x, factor, tol, lo, hi);
 }
 
-CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
-                                const double *x, const double *v, double cd, double *f,
-                                int lo, int hi)
+CLONES static void springs_loop(const cloth__coloured *c, const double *x, const double *v,
+                                double cd, double *f, int lo, int hi)
 {
-    const int *ia = c->ia, *ib = c->ib, *spring = c->spring;
-    const double *rest = c->rest;
-    const cloth_spring *springs = m->springs;
+    const int *ia = c->ia, *ib = c->ib;
+    const double *rest = c->rest, *k = c->k;
     int damped = v != NULL;
     if (!damped)
         v = x; /* read, never used: a select, not a branch, keeps the loop vectorisable */
@@ -244,7 +245,7 @@ CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
         double l = sqrt(dx * dx + dy * dy + dz * dz);
         double r = 1 / (l > 0 ? l : 1); /* l = 0: d = 0, so u = 0, no direction */
         double ux = dx * r, uy = dy * r, uz = dz * r;
-        double t = springs[spring[j]].k * (l - rest[j]);
+        double t = k[j] * (l - rest[j]);
         double damping = cd * ((v[b] - v[a]) * ux + (v[b + 1] - v[a + 1]) * uy +
                                (v[b + 2] - v[a + 2]) * uz);
         t = damped ? t + damping : t;
@@ -252,14 +253,20 @@ CLONES static void springs_loop(const cloth__coloured *c, const cloth_mesh *m,
     }
 }
 
-void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
-                             const double *v, double cd, double *f, int lo, int hi)
+void cloth__coloured_copy_k(cloth__coloured *c, const cloth_mesh *m)
+{
+    for (int j = 0; j < c->n; j++)
+        c->k[j] = m->springs[c->spring[j]].k;
+}
+
+void cloth__coloured_springs(const cloth__coloured *c, const double *x, const double *v,
+                             double cd, double *f, int lo, int hi)
 {
     if (!(cd > 0)) /* no damping term (and none of its reads) */
         v = NULL;
     if (use_avx512(c->stride))
-        lo = springs_avx512(c, m->springs, x, v, cd, f, lo, hi);
-    springs_loop(c, m, x, v, cd, f, lo, hi);
+        lo = springs_avx512(c, x, v, cd, f, lo, hi);
+    springs_loop(c, x, v, cd, f, lo, hi);
 }
 
 /* ------------------------------------------------------------ triangle drag */
@@ -420,7 +427,7 @@ void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tr
         const cloth__colouring *order = &springs->colours;
         for (int step = 0; step < order->n_steps; step++) {
             CLOTH__RANGES(order, step, part, parts, lo, hi)
-                cloth__coloured_springs(springs, m, x4, v4, cd, f4, lo, hi);
+                cloth__coloured_springs(springs, x4, v4, cd, f4, lo, hi);
             CLOTH__BARRIER
         }
         cloth__unpad(f4, f, v0, v1);

@@ -55,13 +55,15 @@ typedef struct cloth__coloured {
     int *spring;                /* the mesh spring of each item                       */
     int *ia, *ib;               /* stride a, stride b: offsets of the ends            */
     double *rest;               /* rest length l0                                     */
+    double *k;                  /* stiffness k, copied from the mesh (explicit copies
+                                 * it again when live.c changes it)                   */
     double *wa, *wb;            /* per-end weights (inverse masses, or end factors)   */
     double *gain, *inv_den, *alpha; /* pbd: k' or 1, 1/(w_a + w_b + alpha~), alpha~   */
     double *lambda;             /* pbd: XPBD multipliers                              */
 } cloth__coloured;
 
 /* Colours the mesh springs ids[0 .. count) (the caller's selection, in its order) and
- * fills spring, ia, ib (for positions of `stride` doubles a vertex), rest; the weights
+ * fills spring, ia, ib (for positions of `stride` doubles a vertex), rest, k; the weights
  * are the caller's to fill.  with_pbd also allocates gain, inv_den, alpha, lambda. */
 cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
                                     int stride, int with_pbd, cloth__coloured **out,
@@ -97,8 +99,11 @@ int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double 
 /* Hooke forces with spring damping of items [lo, hi), scattered into f:
  *   T = k (l - l0) + c_d (v_b - v_a).u,  f_a += T u,  f_b -= T u,  u = (x_b - x_a)/l;
  * without the damping term (not computed, v not read) when c_d = 0 or v is NULL. */
-void cloth__coloured_springs(const cloth__coloured *c, const cloth_mesh *m, const double *x,
-                             const double *v, double cd, double *f, int lo, int hi);
+void cloth__coloured_springs(const cloth__coloured *c, const double *x, const double *v,
+                             double cd, double *f, int lo, int hi);
+
+/* c->k <- the mesh springs' k (after a live change of the stiffness) */
+void cloth__coloured_copy_k(cloth__coloured *c, const cloth_mesh *m);
 
 /* The triangles in colour order for the wind's drag (terms/forces.c's cloth__add_wind):
  * the corners' offsets and, per step, the gust factor of each triangle. */

@@ -226,22 +226,18 @@ TARGET static int provot_avx512(cloth__coloured *c, double *x, double factor, do
 
 /* springs_loop on whole blocks of 8 from lo, padded x, v and f (d = x_b - x_a; v NULL
  * when there is no damping term): returns where they end */
-TARGET static int springs_avx512(const cloth__coloured *c, const cloth_spring *springs,
-                                 const double *x, const double *v, double cd, double *f,
-                                 int lo, int hi)
+TARGET static int springs_avx512(const cloth__coloured *c, const double *x, const double *v,
+                                 double cd, double *f, int lo, int hi)
 {
     const __m512d damping = _mm512_set1_pd(cd), one = _mm512_set1_pd(1);
     for (; lo + 8 <= hi; lo += 8) {
-        const int *ia = c->ia + lo, *ib = c->ib + lo, *s = c->spring + lo;
+        const int *ia = c->ia + lo, *ib = c->ib + lo;
         pairs d = sub_pairs(load_pairs(x, ib), load_pairs(x, ia));
         vec8 dt = transpose(d);
         __m512d ls, l = length8(dt, &ls), r = _mm512_div_pd(one, ls);
-        /* k from the mesh's springs (the viewer's slider changes them between frames) */
-        __m512d k = _mm512_setr_pd(springs[s[0]].k, springs[s[1]].k, springs[s[2]].k,
-                                   springs[s[3]].k, springs[s[4]].k, springs[s[5]].k,
-                                   springs[s[6]].k, springs[s[7]].k);
         /* t = k (l - l0) [+ c_d (v_b - v_a).u], u = d r */
-        __m512d t = _mm512_mul_pd(k, _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo)));
+        __m512d t = _mm512_mul_pd(_mm512_loadu_pd(c->k + lo),
+                                  _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo)));
         if (v) {
             vec8 u = {_mm512_mul_pd(dt.x, r), _mm512_mul_pd(dt.y, r), _mm512_mul_pd(dt.z, r)};
             vec8 dv = transpose(sub_pairs(load_pairs(v, ib), load_pairs(v, ia)));
@@ -317,11 +313,10 @@ static inline int provot_avx512(cloth__coloured *c, double *x, double factor, do
     (void)c, (void)x, (void)factor, (void)tol, (void)hi, (void)count;
     return lo;
 }
-static inline int springs_avx512(const cloth__coloured *c, const cloth_spring *springs,
-                                 const double *x, const double *v, double cd, double *f,
-                                 int lo, int hi)
+static inline int springs_avx512(const cloth__coloured *c, const double *x, const double *v,
+                                 double cd, double *f, int lo, int hi)
 {
-    (void)c, (void)springs, (void)x, (void)v, (void)cd, (void)f, (void)hi;
+    (void)c, (void)x, (void)v, (void)cd, (void)f, (void)hi;
     return lo;
 }
 static inline int drag_avx512(const cloth__coloured_tris *c, int turbulent,

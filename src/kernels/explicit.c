@@ -48,6 +48,8 @@ typedef struct cloth__explicit {
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
+    unsigned stiffness_version; /* ... and sim->stiffness_version when springs->k was
+                                 * copied                                             */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -116,6 +118,7 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
             return st;
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
+        w->stiffness_version = sim->stiffness_version;
     }
     if (self != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(sim->mesh, self,
@@ -290,6 +293,10 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
     cloth__explicit *w = work;
     cloth_status st, integrated = CLOTH_OK;
     double c_old[3];
+    if (w && w->springs && w->stiffness_version != sim->stiffness_version) {
+        cloth__coloured_copy_k(w->springs, sim->mesh); /* a live change of k */
+        w->stiffness_version = sim->stiffness_version;
+    }
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
     if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_TRIANGLES)
         memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);

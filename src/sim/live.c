@@ -77,6 +77,7 @@ cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *
     case LIVE_STIFFNESS:
         for (int s = 0; s < sim->mesh->n_springs; s++)
             sim->mesh->springs[s].k = next.material.k[sim->mesh->springs[s].family];
+        sim->stiffness_version++;
         cloth__sim_energy_reference(sim);
         break;
     case LIVE_ENERGY:

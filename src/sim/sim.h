@@ -18,6 +18,8 @@ struct cloth_sim {
     void *work;                 /* the kernel's own memory                           */
     int kernel_stale;           /* the pin set changed since the work was built: the
                                  * next frame rebuilds it first                      */
+    unsigned stiffness_version; /* live.c adds 1 whenever it changes springs' k (for
+                                 * kernels that keep a copy)                         */
 
     /* state (3n each) */
     double *x;                  /* positions                                         */
