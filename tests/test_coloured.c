@@ -323,7 +323,7 @@ START_TEST(blocks_are_the_scalar_loop)
     for (int turbulent = 1; turbulent >= 0; turbulent--) { /* the wind with gusts, without */
         if (!turbulent)
             env.world = &calm;
-        cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], out[0]);
+        cloth__coloured_forces(env, t4, c, 1, x, v, 0.7, one[0], one[1], one[2], NULL, out[0]);
         memset(out[1], 0, sizeof(double) * 3 * (size_t)n);
         cloth__coloured_external_forces(env, t3, 1, x, v, 0.7, out[1]);
         for (int g = 0; g < c3->colours.n_segments; g++)

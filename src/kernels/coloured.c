@@ -402,34 +402,43 @@ void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured
 void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
                             const cloth__coloured *springs, int threads, const double *x,
                             const double *v, double t, double *x4, double *v4, double *f4,
-                            double *f)
+                            const double *inv_mass, double *f)
 {
     const cloth_mesh *m = env.mesh;
     const cloth_world_def *w = env.world;
     int n = m->n, drag = 0.5 * w->air_density * w->drag_coefficient != 0 && tris->n > 0;
     double cd = env.material->spring_damping, air = w->air_damping;
+    const double *g = w->gravity;
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
         cloth__share(n, part, parts, &v0, &v1);
         cloth__pad(x, x4, v0, v1);
         cloth__pad(v, v4, v0, v1);
-        for (int i = v0; i < v1; i++) /* 0 + m g: cloth__add_gravity on a zeroed f */
-            for (int k = 0; k < 3; k++)
-                f4[4 * i + k] = 0.0 + m->mass[i] * w->gravity[k];
+        for (int i = v0; i < v1; i++) { /* 0 + m g: cloth__add_gravity on a zeroed f */
+            double mi = m->mass[i];
+            f4[4 * i] = 0.0 + mi * g[0];
+            f4[4 * i + 1] = 0.0 + mi * g[1];
+            f4[4 * i + 2] = 0.0 + mi * g[2];
+            f4[4 * i + 3] = 0;
+        }
         CLOTH__BARRIER
         if (drag)
             drag_colours(env, tris, part, parts, x4, v4, t, f4);
-        for (int i = v0; i < v1 && air != 0; i++) /* cloth__add_air_damping */
-            for (int k = 0; k < 3; k++)
-                f4[4 * i + k] -= air * v4[4 * i + k];
+        for (int j = 4 * v0; j < 4 * v1 && air != 0; j++) /* cloth__add_air_damping */
+            f4[j] -= air * v4[j];
         CLOTH__BARRIER
-        const cloth__colouring *order = &springs->colours;
-        for (int step = 0; step < order->n_steps; step++) {
+        const cloth__colouring *order = springs ? &springs->colours : NULL;
+        for (int step = 0; order && step < order->n_steps; step++) {
             CLOTH__RANGES(order, step, part, parts, lo, hi)
                 cloth__coloured_springs(springs, x4, v4, cd, f4, lo, hi);
             CLOTH__BARRIER
         }
-        cloth__unpad(f4, f, v0, v1);
+        if (inv_mass) /* a = f / m, as f[i] *= inv_mass[i] after the sums */
+            for (int i = v0; i < v1; i++)
+                for (int k = 0; k < 3; k++)
+                    f[3 * i + k] = f4[4 * i + k] * inv_mass[i];
+        else
+            cloth__unpad(f4, f, v0, v1);
     }
 }

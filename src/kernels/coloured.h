@@ -120,21 +120,23 @@ cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
                                          cloth__coloured_tris **out, cloth_error *err);
 void cloth__coloured_tris_destroy(cloth__coloured_tris *c);
 
-/* Gravity, the wind's triangle drag colour by colour (split among the threads of the
+/* Gravity, the wind's triangle drag in the tiled order (split among the threads of the
  * caller's run.threads) and air damping, added to f: cloth__add_external_forces in
- * another order of the drag's sums (v not NULL; c made with stride 3). */
+ * another order of the drag's sums (v not NULL; c made with stride 3).  The scalar
+ * loops on unpadded arrays: the tests' reference for cloth__coloured_forces. */
 void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
                                      int threads, const double *x, const double *v,
                                      double t, double *f);
 
-/* explicit.order = coloured: every force on x, v (3n, v not NULL) at time t into f (3n,
- * overwritten): cloth__coloured_external_forces on a zeroed f, then
- * cloth__coloured_springs colour by colour, the same sums in the same order, in one
- * parallel region on the padded copies x4, v4, f4 (tris and springs made with stride 4;
- * the hand-written AVX-512 blocks run on them). */
+/* The coloured orders' forces on x, v (3n, v not NULL) at time t into f (3n,
+ * overwritten): cloth__coloured_external_forces on a zeroed f, then (springs not NULL:
+ * explicit) cloth__coloured_springs in the tiled order, the same sums in the same order,
+ * in one parallel region on the padded copies x4, v4, f4 (tris and springs made with
+ * stride 4; the hand-written AVX-512 blocks run on them).  With inv_mass not NULL, f gets
+ * the accelerations f_i inv_mass_i instead. */
 void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
                             const cloth__coloured *springs, int threads, const double *x,
                             const double *v, double t, double *x4, double *v4, double *f4,
-                            double *f);
+                            const double *inv_mass, double *f);
 
 #endif

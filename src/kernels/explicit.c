@@ -138,15 +138,15 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
 static cloth_status accelerations_at(cloth_sim *sim, const cloth__explicit *w,
                                      const double *x, const double *v, double t, double *out)
 {
-    cloth_status st = CLOTH_OK;
     if (w && w->springs) { /* explicit.order = coloured: threads, padded copies */
         cloth__coloured_forces(cloth__sim_force_env(sim), w->tris, w->springs,
-                               sim->scene.run.threads, x, v, t, w->x4, w->v4, w->f4, out);
-    } else {
-        memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-        cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
-        st = cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
+                               sim->scene.run.threads, x, v, t, w->x4, w->v4, w->f4,
+                               sim->mesh->inv_mass, out);
+        return CLOTH_OK;
     }
+    memset(out, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
+    cloth__add_external_forces(cloth__sim_force_env(sim), x, v, t, out);
+    cloth_status st = cloth__add_spring_forces(cloth__sim_force_env(sim), x, v, out);
     for (int i = 0; i < sim->mesh->n; i++)
         for (int c = 0; c < 3; c++)
             out[3 * i + c] *= sim->mesh->inv_mass[i];

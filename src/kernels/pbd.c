@@ -95,7 +95,9 @@ typedef struct cloth__pbd {
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
-    double *p4;                 /* ... and p padded for its passes (cloth__pad)       */
+    double *p4;                 /* ... and p padded for its passes (cloth__pad), and
+                                 * x for the external forces                          */
+    double *v4, *f4;            /* ... and v and f padded for the external forces     */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -112,6 +114,8 @@ static void pbd_destroy(void *work)
     cloth__coloured_destroy(w->col);
     cloth__coloured_tris_destroy(w->tris);
     free(w->p4);
+    free(w->v4);
+    free(w->f4);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -137,10 +141,11 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     cloth_status st = cloth__coloured_create(m, ids, count, 4, 1, &w->col, err);
     free(ids);
     if (st == CLOTH_OK)
-        st = cloth__coloured_tris_create(m, 3, &w->tris, err);
+        st = cloth__coloured_tris_create(m, 4, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
-    if (!(w->p4 = cloth__padded_alloc(m->n)))
+    if (!(w->p4 = cloth__padded_alloc(m->n)) || !(w->v4 = cloth__padded_alloc(m->n)) ||
+        !(w->f4 = cloth__padded_alloc(m->n)))
         return cloth__fail(err, CLOTH_ENOMEM, "pbd: out of memory for %d vertices", m->n);
     cloth__coloured *c = w->col;
     for (int j = 0; j < c->n; j++) {
@@ -291,12 +296,13 @@ static void predict(cloth_sim *sim, cloth__pbd *w, double h)
 {
     const cloth_mesh *m = sim->mesh;
     double *f = sim->force;
-    memset(f, 0, sizeof(double) * 3 * (size_t)m->n);
-    if (w->tris)
-        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
-                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
-    else
+    if (w->tris) { /* pbd.order = coloured: the drag's blocks on padded copies */
+        cloth__coloured_forces(cloth__sim_force_env(sim), w->tris, NULL, sim->scene.run.threads,
+                               sim->x, sim->v, sim->t, w->p4, w->v4, w->f4, NULL, f);
+    } else {
+        memset(f, 0, sizeof(double) * 3 * (size_t)m->n);
         cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    }
     for (int i = 0; i < m->n; i++)
         for (int k = 0; k < 3; k++)
             sim->v[3 * i + k] += h * m->inv_mass[i] * f[3 * i + k];

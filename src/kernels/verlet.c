@@ -75,7 +75,9 @@ typedef struct cloth__verlet {
     cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
     cloth__coloured *provot;    /* ... and the limited springs                        */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
-    double *x4;                 /* ... and the positions padded for its passes        */
+    double *x4;                 /* ... and the positions padded for its passes (and
+                                 * the external forces)                               */
+    double *v4, *f4;            /* ... and v and f padded for the external forces     */
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
 } cloth__verlet;
@@ -92,6 +94,8 @@ static void verlet_destroy(void *work)
     cloth__coloured_destroy(w->provot);
     cloth__coloured_tris_destroy(w->tris);
     free(w->x4);
+    free(w->v4);
+    free(w->f4);
     cloth__self_collision_destroy(w->self);
     free(w);
 }
@@ -113,10 +117,11 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     if (st == CLOTH_OK)
         st = cloth__coloured_create(m, w->limited, w->n_limited, 4, 0, &w->provot, err);
     if (st == CLOTH_OK)
-        st = cloth__coloured_tris_create(m, 3, &w->tris, err);
+        st = cloth__coloured_tris_create(m, 4, &w->tris, err);
     if (st != CLOTH_OK)
         return st;
-    if (!(w->x4 = cloth__padded_alloc(m->n)))
+    if (!(w->x4 = cloth__padded_alloc(m->n)) || !(w->v4 = cloth__padded_alloc(m->n)) ||
+        !(w->f4 = cloth__padded_alloc(m->n)))
         return cloth__fail(err, CLOTH_ENOMEM, "verlet: out of memory for %d vertices", m->n);
     for (int j = 0; j < w->relax->n; j++) {
         const cloth_spring *sp = &m->springs[w->relax->spring[j]];
@@ -232,12 +237,13 @@ static void verlet_begin_frame(cloth_sim *sim, void *work)
 static void compute_accelerations(cloth_sim *sim, const cloth__verlet *w)
 {
     double *f = sim->force;
-    memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    if (w->tris)
-        cloth__coloured_external_forces(cloth__sim_force_env(sim), w->tris,
-                                        sim->scene.run.threads, sim->x, sim->v, sim->t, f);
-    else
+    if (w->tris) { /* verlet.order = coloured: the drag's blocks on padded copies */
+        cloth__coloured_forces(cloth__sim_force_env(sim), w->tris, NULL, sim->scene.run.threads,
+                               sim->x, sim->v, sim->t, w->x4, w->v4, w->f4, NULL, f);
+    } else {
+        memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
         cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
+    }
     if (sim->scene.verlet.mode == CLOTH_VERLET_PROVOT)
         cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
     for (int i = 0; i < sim->mesh->n; i++)
@@ -320,8 +326,8 @@ static int collide(cloth_sim *sim)
 }
 
 /* verlet.order = coloured, mode relax: each pass relaxes the springs in the tiled order
- * (kernels/coloured.h), split among the threads, then the obstacles split by vertex; on the padded positions w->x4
- * (each thread copies its share of the vertices in and out). */
+ * (kernels/coloured.h), split among the threads, then the obstacles split by vertex; on
+ * the padded positions w->x4 (each thread copies its share of the vertices in and out). */
 static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 {
     cloth__coloured *c = w->relax;
@@ -350,8 +356,8 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 }
 
 /* verlet.order = coloured: Provot's sweeps in the tiled order, each followed by the
- * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to the last one's
- * corrections.  Every thread adds the per-thread tallies in the same order, so all agree
+ * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to
+ * the last one's corrections.  Every thread adds the per-thread tallies in the same order, so all agree
  * on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
