@@ -8,7 +8,10 @@
  * an `order` key runs three ways: sequential on one thread, coloured on one thread,
  * coloured on two (run.threads); the others run once.  A row is run three times (once
  * if it takes more than 5 s), the same steps from the same start, and the fastest run is
- * reported: on a shared machine the speed wanders by tens of percent.  Reported per row:
+ * reported: on a shared machine the speed wanders by tens of percent, in spells of
+ * minutes, so the runs go in three rounds over all the rows (each row's runs minutes
+ * apart, every row meeting the same spells) and the table is printed at the end
+ * (progress on stderr).  Reported per row:
  *   ms_per_frame    wall time of a frame's steps (60 frames a second)
  *   passes_per_step the step's passes (stats.iterations; verlet: the relaxation's and
  *                   Provot's sweeps)
@@ -86,19 +89,21 @@ static double triad_bandwidth(int threads)
 /* Bytes a spring visit moves when the mesh is out of cache.  Sequential (the mesh's
  * springs, 32 bytes each): the spring, both ends' positions read and written (96), for pbd
  * their inverse masses (16) and lambda read and written (16).  Coloured (structure of
- * arrays; a colour sweeps the whole mesh, so each visit brings its own ends): indices (8),
- * rest length (8), positions (96); pbd adds w_a, w_b, k', alpha~, 1/den (40) and lambda
- * (16); verlet w_a, w_b (16).  explicit reads positions and velocities (48 + 48) and
- * reads and writes forces (96), with the spring (32) or, coloured, indices and rest
- * length (16) and the spring's index and record for k (36). */
-static double bytes_per_visit(const char *kernel, int coloured)
+ * arrays, in tiles whose vertices stay in cache across their colours): the item's
+ * numbers, indices (8) and rest length (8), pbd's w_a, w_b, k', alpha~, 1/den (40) and
+ * lambda read and written (16), verlet's w_a, w_b (16); and each padded vertex (32 bytes)
+ * read and written once a pass, 64 bytes over the springs a vertex has (`per_vertex`).
+ * explicit reads positions and velocities (48 + 48) and reads and writes forces (96),
+ * with the spring (32); coloured, indices, rest length and k (24), and a vertex's x, v
+ * read and f read and written (128 over the springs a vertex has). */
+static double bytes_per_visit(const char *kernel, int coloured, double per_vertex)
 {
     if (strcmp(kernel, "pbd") == 0)
-        return coloured ? 8 + 8 + 96 + 40 + 16 : 32 + 96 + 16 + 16;
+        return coloured ? 8 + 8 + 40 + 16 + 64 / per_vertex : 32 + 96 + 16 + 16;
     if (strcmp(kernel, "verlet") == 0)
-        return coloured ? 8 + 8 + 96 + 16 : 32 + 96 + 16;
+        return coloured ? 8 + 8 + 16 + 64 / per_vertex : 32 + 96 + 16;
     if (strcmp(kernel, "explicit") == 0)
-        return coloured ? 16 + 36 + 48 + 48 + 96 : 32 + 48 + 48 + 96;
+        return coloured ? 24 + 128 / per_vertex : 32 + 48 + 48 + 96;
     return NAN;
 }
 
@@ -160,74 +165,86 @@ static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double 
     return steps;
 }
 
-/* One row: the kernel on an nx x ny grid in the given order on `threads` threads, for
- * `steps` steps (0: at least 0.4 s and 3 frames); returns the steps it made. */
-static long bench_one(const cloth_kernel_facts *facts, int nx, int ny, const char *order,
-                      int threads, const double triad[2], long steps_wanted)
+/* One row of the table: the kernel on an nx x ny grid in the given order on `threads`
+ * threads; its fastest run so far. */
+typedef struct row {
+    cloth_kernel_facts facts;
+    int nx, ny, threads;
+    const char *order;          /* "sequential", "coloured", or NULL (no order key)   */
+    int sibling;                /* the row whose steps it takes (itself: its own)     */
+    long steps;                 /* steps of a run (0 until the first run)             */
+    double elapsed, cpu;        /* the fastest run's wall and CPU time (s)            */
+    double visits;              /* spring visits of a run                             */
+    double passes;              /* passes a step                                      */
+    int vertices, springs;
+    double bytes;               /* bytes a visit                                      */
+} row;
+
+/* Runs r once (its sibling's steps; 0: the first run of a first row decides); returns 0
+ * when the scene or a step failed. */
+static int run_row(row *r, const row *rows)
 {
-    const char *kernel = facts->name;
+    const char *kernel = r->facts.name;
     cloth_scene s;
     cloth_default_scene(&s);
     char key[96];
-    int substeps = facts->frame_substeps;
+    int substeps = r->facts.frame_substeps;
     int ok = set_key(&s, 1, "run.kernel=%s", kernel, 0) &&
-             set_key(&s, 2, "mesh.nx=%g", NULL, nx) &&
-             set_key(&s, 3, "mesh.ny=%g", NULL, ny) &&
+             set_key(&s, 2, "mesh.nx=%g", NULL, r->nx) &&
+             set_key(&s, 3, "mesh.ny=%g", NULL, r->ny) &&
              /* the same 2.9 m wide cloth at every size */
-             set_key(&s, 4, "mesh.spacing=%.17g", NULL, 2.9 / (nx - 1)) &&
+             set_key(&s, 4, "mesh.spacing=%.17g", NULL, 2.9 / (r->nx - 1)) &&
              set_key(&s, 5, "run.dt=%.17g", NULL, 1.0 / 60) &&
              set_key(&s, 6, "run.substeps=%g", NULL, substeps) &&
-             set_key(&s, 7, "run.threads=%g", NULL, threads);
-    if (ok && order) {
+             set_key(&s, 7, "run.threads=%g", NULL, r->threads);
+    if (ok && r->order) {
         snprintf(key, sizeof key, "%s.order=%%s", kernel);
-        ok = set_key(&s, 8, key, order, 0);
+        ok = set_key(&s, 8, key, r->order, 0);
     }
-    if (ok && facts->cond_off) {
-        snprintf(key, sizeof key, "%s.%s", kernel, facts->cond_off);
+    if (ok && r->facts.cond_off) {
+        snprintf(key, sizeof key, "%s.%s", kernel, r->facts.cond_off);
         ok = set_key(&s, 9, "%s", key, 0);
     }
-    if (!ok) {
-        fprintf(stderr, "bench: %s %dx%d: a key\n", kernel, nx, ny);
-        return 0;
-    }
-    /* the same steps from the same start, repeated; the fastest run counts (the machine's
-     * speed wanders with its neighbours') */
-    long steps = 0, passes = 0;
-    double elapsed = INFINITY, cpu = 0;
     cloth_sim *sim = NULL;
-    for (int run = 0; run < REPEATS && (run == 0 || elapsed < 5); run++) {
-        cloth_sim_destroy(sim);
-        cloth_error err = {""};
-        if (cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
-            fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, nx, ny, err.msg);
-            return 0;
-        }
-        double t, c;
-        long n = timed_steps(sim, steps_wanted > 0 ? steps_wanted : steps, &passes, &t, &c);
-        if (run > 0 && n != steps)
-            break; /* a step failed: keep the first run's numbers */
-        steps = n;
-        if (t < elapsed) {
-            elapsed = t;
-            cpu = c;
-        }
+    cloth_error err = {""};
+    if (!ok || cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+        fprintf(stderr, "bench: %s %dx%d: %s\n", kernel, r->nx, r->ny,
+                ok ? err.msg : "a key");
+        return 0;
     }
-    if (steps == 0) {
+    long want = rows[r->sibling].steps, passes;
+    double t, c;
+    long n = timed_steps(sim, want, &passes, &t, &c);
+    if (n == 0 || (want > 0 && n != want)) { /* a step failed */
         cloth_sim_destroy(sim);
         return 0;
     }
-    const cloth_mesh *m = cloth_sim_mesh(sim);
-    double per_step = fmax(1.0, (double)passes / steps);
-    double visits = step_visits(sim, kernel, (double)passes / steps) * steps;
-    double bytes = bytes_per_visit(kernel, order && strcmp(order, "coloured") == 0);
-    double rate = visits / elapsed;
-    printf("%s,%s,%d,%d,%d,%d,%d,%d,%.4g,%.4g,%.4g,%.4g,%.0f,%.3g,%.2f\n", kernel,
-           order ? order : "-", threads, nx, ny, m->n, m->n_springs, substeps,
-           1e3 * elapsed / steps * substeps, per_step, rate, visits / cpu, bytes,
-           rate * bytes / triad[threads > 1], load_now());
-    fflush(stdout);
+    if (r->steps == 0) { /* the first run: what a run is */
+        const cloth_mesh *m = cloth_sim_mesh(sim);
+        r->steps = n;
+        r->passes = fmax(1.0, (double)passes / n);
+        r->visits = step_visits(sim, kernel, (double)passes / n) * n;
+        r->vertices = m->n;
+        r->springs = m->n_springs;
+        r->bytes = bytes_per_visit(kernel, r->order && strcmp(r->order, "coloured") == 0,
+                                   (double)m->n_springs / m->n);
+    }
+    if (t < r->elapsed) {
+        r->elapsed = t;
+        r->cpu = c;
+    }
     cloth_sim_destroy(sim);
-    return steps;
+    return 1;
+}
+
+static void print_row(const row *r, const double triad[2])
+{
+    double rate = r->visits / r->elapsed;
+    printf("%s,%s,%d,%d,%d,%d,%d,%d,%.4g,%.4g,%.4g,%.4g,%.0f,%.3g,%.2f\n", r->facts.name,
+           r->order ? r->order : "-", r->threads, r->nx, r->ny, r->vertices, r->springs,
+           r->facts.frame_substeps, 1e3 * r->elapsed / r->steps * r->facts.frame_substeps,
+           r->passes, rate, r->visits / r->cpu, r->bytes,
+           rate * r->bytes / triad[r->threads > 1], load_now());
 }
 
 /* bench [KERNEL [NX]]: only that kernel (and that grid width), for profiling one row */
@@ -244,9 +261,12 @@ int main(int argc, char **argv)
     for (int t = 0; t < 2; t++)
         printf("triad,-,%d,0,0,0,0,0,0,0,%.4g,%.4g,1,1,%.2f\n", t + 1, triad[t], triad[t],
                load_now());
+    /* the rows: a kernel with an order key runs sequential, coloured, coloured on 2
+     * threads, the coloured rows taking the sequential row's steps */
+    static row rows[64];
+    int n_rows = 0;
     cloth_kernel_facts facts;
     for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
-        /* a kernel with an order key runs sequential and coloured, coloured on 2 threads */
         if (only && strcmp(only, facts.name) != 0)
             continue;
         cloth_scene probe;
@@ -260,16 +280,27 @@ int main(int argc, char **argv)
             if ((facts.dense_max > 0 && 3 * nx * ny > facts.dense_max) ||
                 (only_nx > 0 && nx != only_nx))
                 continue;
-            if (!ordered) {
-                bench_one(&facts, nx, ny, NULL, 1, triad, 0);
-                continue;
-            }
-            long steps = bench_one(&facts, nx, ny, "sequential", 1, triad, 0);
-            if (steps > 0) {
-                bench_one(&facts, nx, ny, "coloured", 1, triad, steps);
-                bench_one(&facts, nx, ny, "coloured", 2, triad, steps);
-            }
+            for (int way = 0; way < (ordered ? 3 : 1) && n_rows < 64; way++, n_rows++)
+                rows[n_rows] = (row){facts, nx, ny, way == 2 ? 2 : 1,
+                                     ordered ? (way ? "coloured" : "sequential") : NULL,
+                                     n_rows - way, 0, INFINITY, 0, 0, 0, 0, 0, 0};
         }
     }
+    /* REPEATS rounds over all the rows, so that a row's runs are minutes apart and the
+     * machine's slow and fast spells fall on every row alike; a row counts its fastest
+     * run, and runs once when it takes over 5 s (or failed) */
+    int failed[64] = {0};
+    for (int round = 0; round < REPEATS; round++)
+        for (int i = 0; i < n_rows; i++) {
+            row *r = &rows[i];
+            if (failed[i] || failed[r->sibling] || (round > 0 && r->elapsed > 5))
+                continue;
+            fprintf(stderr, "bench: round %d, %s %s %d thread(s) %dx%d\n", round + 1,
+                    r->facts.name, r->order ? r->order : "-", r->threads, r->nx, r->ny);
+            failed[i] = !run_row(r, rows);
+        }
+    for (int i = 0; i < n_rows; i++)
+        if (rows[i].steps > 0 && !failed[i])
+            print_row(&rows[i], triad);
     return 0;
 }
