@@ -111,7 +111,8 @@ START_TEST(colours_share_no_vertex)
             int *hits = calloc(n_items + 1, sizeof(int));
             for (int part = 0; part < parts; part++) {
                 int lo, hi;
-                for (int k = 0; cloth__colouring_range(&c, step, part, parts, k, &lo, &hi); k++) {
+                for (int k = 0; cloth__colouring_range(&c, step, part, parts, k, &lo, &hi);
+                     k++) {
                     int g = 0;
                     while (c.segment[g + 1] <= lo)
                         g++;
@@ -244,7 +245,8 @@ START_TEST(shuffled_ids_give_bit_identical_results)
             x[id[j * nx + i]][2] = 0;
         }
     for (int v = 0; v < n; v++)
-        len += (size_t)snprintf(obj + len, size - len, "v %g %g %g\n", x[v][0], x[v][1], x[v][2]);
+        len += (size_t)snprintf(obj + len, size - len, "v %g %g %g\n", x[v][0], x[v][1],
+                                x[v][2]);
     for (int j = 0; j + 1 < ny; j++)
         for (int i = 0; i + 1 < nx; i++) {
             int a = id[j * nx + i] + 1, b = id[j * nx + i + 1] + 1;
@@ -261,7 +263,8 @@ START_TEST(shuffled_ids_give_bit_identical_results)
             char text[2048];
             snprintf(text, sizeof text,
                      "[mesh]\nobj = %s\npins =%s\n[world]\nwind = 1 0 2\nturbulence = 0.3\n"
-                     "[run]\nkernel = %s\nsubsteps = %d\nthreads = %d\n[%s]\norder = coloured\n",
+                     "[run]\nkernel = %s\nsubsteps = %d\nthreads = %d\n"
+                     "[%s]\norder = coloured\n",
                      path, pins, kernels[k], k == 0 ? 40 : 5, t + 1, kernels[k]);
             sim[t] = tu_sim(text, "shuffled.ini");
             tu_frames(sim[t], 10);

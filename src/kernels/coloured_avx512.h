@@ -107,8 +107,10 @@ TARGET static inline pairs untranspose(vec8 a)
     const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
     const __m512i hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
     const __m512d zero = _mm512_setzero_pd();
-    __m512d t0 = _mm512_permutex2var_pd(a.x, lo, a.z), t2 = _mm512_permutex2var_pd(a.x, hi, a.z);
-    __m512d t1 = _mm512_permutex2var_pd(a.y, lo, zero), t3 = _mm512_permutex2var_pd(a.y, hi, zero);
+    __m512d t0 = _mm512_permutex2var_pd(a.x, lo, a.z);
+    __m512d t2 = _mm512_permutex2var_pd(a.x, hi, a.z);
+    __m512d t1 = _mm512_permutex2var_pd(a.y, lo, zero);
+    __m512d t3 = _mm512_permutex2var_pd(a.y, hi, zero);
     return (pairs){_mm512_unpacklo_pd(t0, t1), _mm512_unpackhi_pd(t0, t1),
                    _mm512_unpacklo_pd(t2, t3), _mm512_unpackhi_pd(t2, t3)};
 }
@@ -120,6 +122,12 @@ TARGET static inline pairs spread(__m512d s)
                    _mm512_permutexvar_pd(_mm512_setr_epi64(1, 1, 1, 1, 5, 5, 5, 5), s),
                    _mm512_permutexvar_pd(_mm512_setr_epi64(2, 2, 2, 2, 6, 6, 6, 6), s),
                    _mm512_permutexvar_pd(_mm512_setr_epi64(3, 3, 3, 3, 7, 7, 7, 7), s)};
+}
+
+/* w_j s_j (w loaded from w[0..7]) in all four doubles of vertex j: an end's factor */
+TARGET static inline pairs spread_times(const double *w, __m512d s)
+{
+    return spread(_mm512_mul_pd(_mm512_loadu_pd(w), s));
 }
 
 /* a.b = (ax bx + ay by) + az bz, the scalar loops' order */
@@ -148,17 +156,16 @@ TARGET static int xpbd_avx512(cloth__coloured *c, double *p, int lo, int hi)
         /* dl = (-k' (l - l0) - alpha~ lambda) inv_den, 0 where l = 0; -k' exactly (-0
          * for 0), as the scalar negation */
         __m512d neg_gain = _mm512_mul_pd(_mm512_set1_pd(-1), _mm512_loadu_pd(c->gain + lo));
+        __m512d stretch = _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo));
         __m512d dl = _mm512_mul_pd(
-            _mm512_sub_pd(_mm512_mul_pd(neg_gain, _mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo))),
+            _mm512_sub_pd(_mm512_mul_pd(neg_gain, stretch),
                           _mm512_mul_pd(_mm512_loadu_pd(c->alpha + lo), lambda)),
             _mm512_loadu_pd(c->inv_den + lo));
         dl = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(l, _mm512_setzero_pd(), _CMP_GT_OQ), dl);
         __m512d s = _mm512_div_pd(dl, ls);
         _mm512_storeu_pd(c->lambda + lo, _mm512_add_pd(lambda, dl));
-        store_pairs(p, c->ia + lo,
-                    add_scaled_pairs(a, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s)), d));
-        store_pairs(p, c->ib + lo,
-                    sub_scaled_pairs(b, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s)), d));
+        store_pairs(p, c->ia + lo, add_scaled_pairs(a, spread_times(c->wa + lo, s), d));
+        store_pairs(p, c->ib + lo, sub_scaled_pairs(b, spread_times(c->wb + lo, s), d));
     }
     return lo;
 }
@@ -173,10 +180,8 @@ TARGET static int relax_avx512(cloth__coloured *c, double *x, double half_k, int
         /* s = (l - l0) / ls half_k */
         __m512d s = _mm512_mul_pd(
             _mm512_div_pd(_mm512_sub_pd(l, _mm512_loadu_pd(c->rest + lo)), ls), hk);
-        store_pairs(x, c->ia + lo,
-                    add_scaled_pairs(a, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s)), d));
-        store_pairs(x, c->ib + lo,
-                    sub_scaled_pairs(b, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s)), d));
+        store_pairs(x, c->ia + lo, add_scaled_pairs(a, spread_times(c->wa + lo, s), d));
+        store_pairs(x, c->ib + lo, sub_scaled_pairs(b, spread_times(c->wb + lo, s), d));
     }
     return lo;
 }
@@ -213,8 +218,8 @@ TARGET static int provot_avx512(cloth__coloured *c, double *x, double factor, do
         /* where over: x_a += w_a s d, x_b -= w_b s d, s = (l - limit) / ls; elsewhere the
          * vertices keep their bits (as the scalar loop, which does not touch them) */
         __m512d s = _mm512_div_pd(_mm512_sub_pd(l, limit), ls);
-        pairs na = add_scaled_pairs(a, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wa + lo), s)), d);
-        pairs nb = sub_scaled_pairs(b, spread(_mm512_mul_pd(_mm512_loadu_pd(c->wb + lo), s)), d);
+        pairs na = add_scaled_pairs(a, spread_times(c->wa + lo, s), d);
+        pairs nb = sub_scaled_pairs(b, spread_times(c->wb + lo, s), d);
         a = blend_pairs(over, a, na);
         b = blend_pairs(over, b, nb);
         store_pairs(x, c->ia + lo, a);

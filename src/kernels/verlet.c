@@ -357,8 +357,8 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 
 /* verlet.order = coloured: Provot's sweeps in the tiled order, each followed by the
  * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to
- * the last one's corrections.  Every thread adds the per-thread tallies in the same order, so all agree
- * on when to stop. */
+ * the last one's corrections.  Every thread adds the per-thread tallies in the same
+ * order, so all agree on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
     cloth__coloured *c = w->provot;
