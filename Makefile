@@ -126,7 +126,13 @@ check: deps
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	@tests/engines/check_engines.sh $(BUILD)/cloth
 	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
-	cd tests && CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
+	@# the suites in two processes at once (test_cloth K/2), one a core; their logs after
+	cd tests && { CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) \
+	  ../$(BUILD)/test_cloth 0/2 >../$(BUILD)/test_cloth-0.log 2>&1 & first=$$!; \
+	  CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) \
+	  ../$(BUILD)/test_cloth 1/2 >../$(BUILD)/test_cloth-1.log 2>&1; second=$$?; \
+	  wait $$first; first=$$?; cat ../$(BUILD)/test_cloth-0.log ../$(BUILD)/test_cloth-1.log; \
+	  [ $$first = 0 ] && [ $$second = 0 ]; }
 
 # ------------------------------------------------------------------ coursework kit
 # assignments/ (README, For instructors): `make assignment` lists the assignments;

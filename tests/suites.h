@@ -11,8 +11,8 @@
     X(explicit) \
     X(verlet) \
     X(pbd) \
-    X(coloured) \
     X(run) \
+    X(coloured) \
     X(columns) \
     X(sweep) \
     X(barrier) \
