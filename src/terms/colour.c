@@ -40,9 +40,9 @@ static int greedy(int n_items, int arity, const int *ends, int n_vertices,
 }
 
 /* An item's place in a pass: its group (even tile, odd tile, or the long items), colour,
- * lowest vertex, id; sorted in that order. */
+ * lowest vertex, id, sorted in that order; and its span (highest minus lowest vertex). */
 typedef struct place {
-    int group, colour, low, item;
+    int group, colour, low, item, span;
 } place;
 
 static int by_place(const void *p, const void *q)
@@ -92,8 +92,8 @@ cloth_status cloth__colour_items(int n_items, int arity, const int *ends, int n_
             low = v < low ? v : low;
             high = v > high ? v : high;
         }
-        at[i] = (place){0, colour[i], low, i};
-        span[i] = high - low;
+        at[i] = (place){0, colour[i], low, i, high - low};
+        span[i] = high - low; /* sorted below for the percentile */
     }
     qsort(span, (size_t)n_items, sizeof(int), by_int);
     int p99 = n_items > 0 ? span[(int)(0.99 * (n_items - 1))] : 0;
@@ -101,14 +101,11 @@ cloth_status cloth__colour_items(int n_items, int arity, const int *ends, int n_
     int tiles = (n_vertices + c->tile_size - 1) / c->tile_size;
     c->n_tiles[0] = (tiles + 1) / 2;
     c->n_tiles[1] = tiles / 2;
-    for (int i = 0; i < n_items; i++) { /* the span again (span[] is sorted now) */
-        int high = at[i].low;
-        for (int e = 0; e < arity; e++)
-            high = ends[arity * i + e] > high ? ends[arity * i + e] : high;
+    for (int i = 0; i < n_items; i++) {
         int t = at[i].low / c->tile_size;
-        at[i].group = high - at[i].low > c->tile_size ? tiles
-                      : t % 2 == 0                    ? t / 2
-                                                      : c->n_tiles[0] + t / 2;
+        at[i].group = at[i].span > c->tile_size ? tiles
+                      : t % 2 == 0              ? t / 2
+                                                : c->n_tiles[0] + t / 2;
     }
     qsort(at, (size_t)n_items, sizeof *at, by_place);
     c->order = malloc(sizeof(int) * ((size_t)n_items + 1));
