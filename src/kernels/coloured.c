@@ -316,13 +316,17 @@ cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
 }
 
 /* Triangle drag of triangles [lo, hi) of one colour (terms/forces.c: F = 1/2 rho C_d A
- * (n.v_rel) |v_rel| n, a third to each corner, v_rel = wind gust - mean corner velocity). */
+ * (n.v_rel) |v_rel| n, a third to each corner, v_rel = wind gust - mean corner velocity).
+ * With N = u x q = 2 A n unnormalised the same force is coeff/6 (N.v_rel) |v_rel| N / |N|
+ * = coeff/6 (N.v_rel) sqrt(v_rel.v_rel / N.N) N: a square root and a division a triangle
+ * instead of two and five (equal to terms/forces.c's to rounding). */
 CLONES static void drag_range(const cloth__coloured_tris *c, int turbulent,
                               const double wind[3], double coeff, const double *x,
                               const double *v, double *f, int lo, int hi)
 {
     const int *i0 = c->i0, *i1 = c->i1, *i2 = c->i2;
     const double *gust = c->gust;
+    const double sixth = coeff / 6, third = 1.0 / 3;
     CLOTH__PRAGMA(omp simd)
     for (int j = lo; j < hi; j++) {
         int a = i0[j], b = i1[j], d = i2[j];
@@ -330,16 +334,13 @@ CLONES static void drag_range(const cloth__coloured_tris *c, int turbulent,
         double ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
         double qx = x[d] - x[a], qy = x[d + 1] - x[a + 1], qz = x[d + 2] - x[a + 2];
         double nx = uy * qz - uz * qy, ny = uz * qx - ux * qz, nz = ux * qy - uy * qx;
-        double twice_area = sqrt(nx * nx + ny * ny + nz * nz);
-        double r = 1 / (twice_area > 0 ? twice_area : 1); /* 0 area: n = 0, no force */
-        nx *= r;
-        ny *= r;
-        nz *= r;
-        double rx = wind[0] * g - (v[a] + v[b] + v[d]) / 3,
-               ry = wind[1] * g - (v[a + 1] + v[b + 1] + v[d + 1]) / 3,
-               rz = wind[2] * g - (v[a + 2] + v[b + 2] + v[d + 2]) / 3;
-        double mag = coeff * 0.5 * twice_area * (nx * rx + ny * ry + nz * rz) *
-                     sqrt(rx * rx + ry * ry + rz * rz) / 3;
+        double nn = nx * nx + ny * ny + nz * nz;
+        double rx = wind[0] * g - (v[a] + v[b] + v[d]) * third,
+               ry = wind[1] * g - (v[a + 1] + v[b + 1] + v[d + 1]) * third,
+               rz = wind[2] * g - (v[a + 2] + v[b + 2] + v[d + 2]) * third;
+        /* 0 area: N = 0, no force */
+        double mag = sixth * (nx * rx + ny * ry + nz * rz) *
+                     sqrt((rx * rx + ry * ry + rz * rz) / (nn > 0 ? nn : 1));
         f[a] += mag * nx;
         f[a + 1] += mag * ny;
         f[a + 2] += mag * nz;

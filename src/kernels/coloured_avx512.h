@@ -261,8 +261,8 @@ TARGET static int drag_avx512(const cloth__coloured_tris *c, int turbulent,
                               const double wind[3], double coeff, const double *x,
                               const double *v, double *f, int lo, int hi)
 {
-    const __m512d one = _mm512_set1_pd(1), three = _mm512_set1_pd(3);
-    const __m512d half_coeff = _mm512_set1_pd(coeff * 0.5);
+    const __m512d one = _mm512_set1_pd(1), third = _mm512_set1_pd(1.0 / 3);
+    const __m512d sixth = _mm512_set1_pd(coeff / 6);
     for (; lo + 8 <= hi; lo += 8) {
         const int *corner[3] = {c->i0 + lo, c->i1 + lo, c->i2 + lo};
         pairs a = load_pairs(x, corner[0]);
@@ -271,25 +271,24 @@ TARGET static int drag_avx512(const cloth__coloured_tris *c, int turbulent,
         vec8 n = {_mm512_sub_pd(_mm512_mul_pd(u.y, q.z), _mm512_mul_pd(u.z, q.y)),
                   _mm512_sub_pd(_mm512_mul_pd(u.z, q.x), _mm512_mul_pd(u.x, q.z)),
                   _mm512_sub_pd(_mm512_mul_pd(u.x, q.y), _mm512_mul_pd(u.y, q.x))};
-        __m512d ls, area2 = length8(n, &ls); /* twice the area, and 1 where it is 0 */
-        __m512d r = _mm512_div_pd(one, ls);
-        n = (vec8){_mm512_mul_pd(n.x, r), _mm512_mul_pd(n.y, r), _mm512_mul_pd(n.z, r)};
+        /* N.N, and 1 where it is 0 */
+        __m512d nn = dot8(n, n);
+        nn = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(nn, _mm512_setzero_pd(), _CMP_GT_OQ), one,
+                                  nn);
         /* v_rel = wind gust - (v_a + v_b + v_d) / 3 */
         __m512d gust = turbulent ? _mm512_loadu_pd(c->gust + lo) : one;
         pairs vs = load_pairs(v, corner[0]), vb = load_pairs(v, corner[1]),
               vd = load_pairs(v, corner[2]);
         vec8 sum = transpose(add_pairs(add_pairs(vs, vb), vd));
         vec8 rel = {_mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[0]), gust),
-                                  _mm512_div_pd(sum.x, three)),
+                                  _mm512_mul_pd(sum.x, third)),
                     _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[1]), gust),
-                                  _mm512_div_pd(sum.y, three)),
+                                  _mm512_mul_pd(sum.y, third)),
                     _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(wind[2]), gust),
-                                  _mm512_div_pd(sum.z, three))};
-        /* mag = coeff 0.5 |2A| (n.v_rel) |v_rel| / 3, left to right as the scalar loop */
-        __m512d mag = _mm512_div_pd(
-            _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(half_coeff, area2), dot8(n, rel)),
-                          _mm512_sqrt_pd(dot8(rel, rel))),
-            three);
+                                  _mm512_mul_pd(sum.z, third))};
+        /* mag = coeff/6 (N.v_rel) sqrt(v_rel.v_rel / N.N), left to right as the scalar loop */
+        __m512d mag = _mm512_mul_pd(_mm512_mul_pd(sixth, dot8(n, rel)),
+                                    _mm512_sqrt_pd(_mm512_div_pd(dot8(rel, rel), nn)));
         /* f += mag n at each corner */
         pairs push = untranspose(
             (vec8){_mm512_mul_pd(mag, n.x), _mm512_mul_pd(mag, n.y), _mm512_mul_pd(mag, n.z)});
