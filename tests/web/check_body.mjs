@@ -138,13 +138,15 @@ try {
     `dragging the hand pulls it towards the target: ${d0.toFixed(3)} -> ${d1.toFixed(3)} m ` +
     `(moved ${dist(hand0, hand1).toFixed(3)} m)`);
   check(framesDuring > 5, `the cloth keeps stepping while the body is posed (${framesDuring} frames)`);
-  await page.screenshot({ path: path.join(outDir, '10-ik.png') });
   await page.mouse.up();
   const released = await page.waitForFunction(() => clothViewer.state.ik_joint === null, null,
     { timeout: 30000 }).then(() => true, () => false);
   check(released, 'mouse-up lets the hand go' + (released ? '' : ': the state still holds ' +
     JSON.stringify(await V(() => ({ ik_joint: clothViewer.state.ik_joint, frame: clothViewer.metrics.frame,
       connected: clothViewer.connected, errors: clothViewer.errors, log: window.testLog.slice(-12) })))));
+  // the body keeps the pose it was pulled into (taken after the release: no screenshot
+  // between a press and its release)
+  await page.screenshot({ path: path.join(outDir, '10-ik.png') });
   await sleep(500);
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
   const serverErrors = await V(() => clothViewer.errors);
