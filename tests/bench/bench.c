@@ -178,7 +178,10 @@ typedef struct row {
     double passes;              /* passes a step                                      */
     int vertices, springs;
     double bytes;               /* bytes a visit                                      */
+    int failed;                 /* the scene or a step failed: not run again          */
 } row;
+
+#define MAX_ROWS 64
 
 /* Runs r once (its sibling's steps; 0: the first run of a first row decides); returns 0
  * when the scene or a step failed. */
@@ -263,7 +266,7 @@ int main(int argc, char **argv)
                load_now());
     /* the rows: a kernel with an order key runs sequential, coloured, coloured on 2
      * threads, the coloured rows taking the sequential row's steps */
-    static row rows[64];
+    static row rows[MAX_ROWS];
     int n_rows = 0;
     cloth_kernel_facts facts;
     for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
@@ -280,27 +283,30 @@ int main(int argc, char **argv)
             if ((facts.dense_max > 0 && 3 * nx * ny > facts.dense_max) ||
                 (only_nx > 0 && nx != only_nx))
                 continue;
-            for (int way = 0; way < (ordered ? 3 : 1) && n_rows < 64; way++, n_rows++)
+            if (n_rows + 3 > MAX_ROWS) {
+                fprintf(stderr, "bench: more than %d rows: raise MAX_ROWS\n", MAX_ROWS);
+                return 1;
+            }
+            for (int way = 0; way < (ordered ? 3 : 1); way++, n_rows++)
                 rows[n_rows] = (row){facts, nx, ny, way == 2 ? 2 : 1,
                                      ordered ? (way ? "coloured" : "sequential") : NULL,
-                                     n_rows - way, 0, INFINITY, 0, 0, 0, 0, 0, 0};
+                                     n_rows - way, 0, INFINITY, 0, 0, 0, 0, 0, 0, 0};
         }
     }
     /* REPEATS rounds over all the rows, so that a row's runs are minutes apart and the
      * machine's slow and fast spells fall on every row alike; a row counts its fastest
      * run, and runs once when it takes over 5 s (or failed) */
-    int failed[64] = {0};
     for (int round = 0; round < REPEATS; round++)
         for (int i = 0; i < n_rows; i++) {
             row *r = &rows[i];
-            if (failed[i] || failed[r->sibling] || (round > 0 && r->elapsed > 5))
+            if (r->failed || rows[r->sibling].failed || (round > 0 && r->elapsed > 5))
                 continue;
             fprintf(stderr, "bench: round %d, %s %s %d thread(s) %dx%d\n", round + 1,
                     r->facts.name, r->order ? r->order : "-", r->threads, r->nx, r->ny);
-            failed[i] = !run_row(r, rows);
+            r->failed = !run_row(r, rows);
         }
     for (int i = 0; i < n_rows; i++)
-        if (rows[i].steps > 0 && !failed[i])
+        if (rows[i].steps > 0 && !rows[i].failed)
             print_row(&rows[i], triad);
     return 0;
 }
