@@ -107,8 +107,8 @@ $(BUILD)/test_faults: $(FAULT_OBJ) $(BUILD)/libcloth.a
 	@$(CC) $(CFLAGS) $(FAULT_WRAP) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # The viewer's commands are tested without sockets: the tests link them and cJSON.
-$(BUILD)/test_cloth: $(TEST_OBJ) $(BUILD)/obj/app/serve/commands.o \
-                     $(BUILD)/obj/app/serve/stream.o $(BUILD)/libcloth.a
+VIEWER = app/serve/commands app/serve/effectors app/serve/replay app/serve/stream
+$(BUILD)/test_cloth: $(TEST_OBJ) $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
@@ -389,22 +389,18 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) build/fuzz/libcloth.a
 	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
 	  build/fuzz/libcloth.a $(LDLIBS)
 
-# The viewer's commands live in the CLI (src/app/serve/commands.c, stream.c) and need cJSON.
+# The viewer's commands live in the CLI (src/app/serve, VIEWER above) and need cJSON.
 build/fuzz/fuzz_commands: tests/fuzz/fuzz_commands.c $(FUZZ_COMMON) \
-                          build/fuzz/obj/app/serve/commands.o build/fuzz/obj/app/serve/stream.o \
-                          build/fuzz/libcloth.a
+                          $(VIEWER:%=build/fuzz/obj/%.o) build/fuzz/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< tests/fuzz/fuzz_common.c \
-	  build/fuzz/obj/app/serve/commands.o build/fuzz/obj/app/serve/stream.o \
-	  build/fuzz/libcloth.a $(CJSON_LIBS) $(LDLIBS)
+	  $(VIEWER:%=build/fuzz/obj/%.o) build/fuzz/libcloth.a $(CJSON_LIBS) $(LDLIBS)
 
 $(BUILD)/replay_commands: tests/fuzz/fuzz_commands.c tests/fuzz/replay.c $(FUZZ_COMMON) \
-                          $(BUILD)/obj/app/serve/commands.o $(BUILD)/obj/app/serve/stream.o \
-                          $(BUILD)/libcloth.a
+                          $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
-	  $(BUILD)/obj/app/serve/commands.o $(BUILD)/obj/app/serve/stream.o \
-	  $(BUILD)/libcloth.a $(CJSON_LIBS) $(LDLIBS)
+	  $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.a $(CJSON_LIBS) $(LDLIBS)
 
 $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_COMMON) $(BUILD)/libcloth.a
 	@echo "  LD   $@"

@@ -1,10 +1,13 @@
 /*
  * The viewer's commands (commands.h): a table from message type to handler, a table of
- * the "set" controls with one handler each (what the server streams: stream.c).  Nothing
- * here knows a socket: serve.c hands each message in and carries the reply out, and a
- * kernel is known only by its facts (cloth_kernel_info), never by its name.
+ * the "set" controls with one handler each, and the clock (what the server streams:
+ * stream.c; the body's joints pulled by IK: effectors.c; a recording's samples shown:
+ * replay.c).  Nothing here knows a socket: serve.c hands each message in and carries the
+ * reply out, and a kernel is known only by its facts (cloth_kernel_info), never by its
+ * name.
  */
 #include "app/serve/commands.h"
+#include "terms/vec3.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -105,7 +108,7 @@ static int get_bool(const cJSON *o, const char *name, int *on, cloth__reply *r)
 /* Every change the page makes to the sim goes through here as a cloth_input, the one
  * entry point the replay uses too; with a session it is also recorded (events.jsonl).
  * 1 when the sim took it; otherwise the page is told why. */
-static int input(cloth__viewer *v, const cloth_input *in, int *vertex, cloth__reply *r)
+int cloth__viewer_input(cloth__viewer *v, const cloth_input *in, int *vertex, cloth__reply *r)
 {
     cloth_error err;
     cloth_status st = v->session ? cloth_session_input(v->session, in, vertex, &err)
@@ -122,7 +125,7 @@ static int apply(cloth__viewer *v, const char *assignment, cloth__reply *r)
 {
     cloth_input in = {.kind = CLOTH_INPUT_SET};
     snprintf(in.assignment, sizeof in.assignment, "%s", assignment);
-    return input(v, &in, NULL, r);
+    return cloth__viewer_input(v, &in, NULL, r);
 }
 
 cloth_kernel_facts cloth__viewer_kernel(const cloth__viewer *v)
@@ -302,107 +305,15 @@ static void cmd_set(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
     }
 }
 
-/* ------------------------------------------------------- the body's joints */
-
-/* The ends a page may pull, each turning the two joints above it (elbow and shoulder,
- * knee and hip). */
-static const struct {
-    const char *name;
-    int chain;
-} effectors[CLOTH__VIEW_EFFECTORS] = {
-    {"l_wrist", 2}, {"r_wrist", 2}, {"l_ankle", 2}, {"r_ankle", 2}};
-
-const char *cloth__viewer_effector(int e)
-{
-    return effectors[e].name;
-}
-
-#define EFFECTOR_PICK 0.08      /* a ray this close to an effector's joint picks it (m) */
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+/* ---------------------------------------------------- grabbing and dragging */
 
 /* dir / |dir| into u; 0 for a zero direction. */
 static int unit(const double dir[3], double u[3])
 {
-    double l = sqrt(dot3(dir, dir));
+    double l = cloth__norm(dir);
     for (int k = 0; k < 3; k++)
         u[k] = l > 0 ? dir[k] / l : 0;
     return l > 0;
-}
-
-/* The effector whose joint the ray origin + t u (u unit, t > 0) passes within
- * EFFECTOR_PICK of, the nearest along the ray (its t in *t_hit), or -1. */
-static int pick_effector(const cloth__viewer *v, const double origin[3], const double u[3],
-                         double *t_hit)
-{
-    int best = -1;
-    for (int e = 0; e < v->n_effectors; e++) {
-        double p[3], op[3], perp[3];
-        if (cloth_avatar_joint(v->avatar, effectors[e].name, p, NULL) != CLOTH_OK)
-            continue;
-        for (int k = 0; k < 3; k++)
-            op[k] = p[k] - origin[k];
-        double t = dot3(op, u);
-        for (int k = 0; k < 3; k++)
-            perp[k] = op[k] - t * u[k];
-        if (t > 0 && dot3(perp, perp) <= EFFECTOR_PICK * EFFECTOR_PICK &&
-            (best < 0 || t < *t_hit)) {
-            best = e;
-            *t_hit = t;
-        }
-    }
-    return best;
-}
-
-/* Holds effector e for page: its target starts where it is, and drags move it by the
- * mass-spring cloth paper's mapping as for a vertex. */
-static void grab_effector(cloth__viewer *v, const void *page, int e, const double origin[3],
-                          const double u[3], cloth__reply *r)
-{
-    if (cloth_sim_grabbed(v->sim) >= 0) { /* one thing held at a time */
-        cloth_input release = {.kind = CLOTH_INPUT_RELEASE};
-        if (!input(v, &release, NULL, r))
-            return;
-    }
-    cloth_avatar_joint(v->avatar, effectors[e].name, v->ik_p1, NULL);
-    memcpy(v->ik_target, v->ik_p1, sizeof v->ik_target);
-    memcpy(v->ik_o1, origin, sizeof v->ik_o1);
-    memcpy(v->ik_dir1, u, sizeof v->ik_dir1);
-    double d[3] = {v->ik_p1[0] - origin[0], v->ik_p1[1] - origin[1], v->ik_p1[2] - origin[2]};
-    v->ik_dist = sqrt(dot3(d, d));
-    v->ik_joint = e;
-    v->ik_pending = 0;
-    v->grab_owner = page;
-    snprintf(r->text, sizeof r->text, "{\"type\":\"grab\",\"vertex\":-1,\"joint\":\"%s\"}",
-             effectors[e].name);
-    r->state_changed = 1;
-}
-
-/* One IK call towards the held effector's target, between two frames, recorded as an
- * input; the target counts as reached once the effector is within CLOTH_IK_TOL of it or
- * moves less than a micrometre a call (an unreachable target: the closest pose is kept). */
-static void pull_effector(cloth__viewer *v, cloth__reply *r)
-{
-    cloth_input in = {.kind = CLOTH_INPUT_IK, .chain = effectors[v->ik_joint].chain};
-    snprintf(in.joint, sizeof in.joint, "%s", effectors[v->ik_joint].name);
-    memcpy(in.target, v->ik_target, sizeof in.target);
-    double before[3], after[3];
-    cloth_avatar_joint(v->avatar, in.joint, before, NULL);
-    if (!input(v, &in, NULL, r)) {
-        v->ik_pending = 0;
-        return;
-    }
-    cloth_avatar_joint(v->avatar, in.joint, after, NULL);
-    double moved[3], left[3];
-    for (int k = 0; k < 3; k++) {
-        moved[k] = after[k] - before[k];
-        left[k] = v->ik_target[k] - after[k];
-    }
-    if (dot3(left, left) <= CLOTH_IK_TOL * CLOTH_IK_TOL || dot3(moved, moved) < 1e-12)
-        v->ik_pending = 0;
 }
 
 static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
@@ -412,17 +323,17 @@ static void cmd_grab(cloth__viewer *v, const void *page, const cJSON *msg, cloth
     if (!get_vec3(msg, "origin", in.origin, r) || !get_vec3(msg, "dir", in.dir, r))
         return;
     double u[3], t_joint = 0, t_cloth = 0;
-    int e = unit(in.dir, u) ? pick_effector(v, in.origin, u, &t_joint) : -1;
+    int e = unit(in.dir, u) ? cloth__viewer_pick_effector(v, in.origin, u, &t_joint) : -1;
     if (e >= 0) {
         const cloth_mesh *m = cloth_sim_mesh(v->sim);
         int i = cloth_pick_ray(cloth_sim_positions(v->sim), m->n, in.origin, u,
                                v->pick_radius, &t_cloth);
         if (i < 0 || t_joint < t_cloth) {
-            grab_effector(v, page, e, in.origin, u, r);
+            cloth__viewer_grab_effector(v, page, e, in.origin, u, r);
             return;
         }
     }
-    if (!input(v, &in, &vertex, r))
+    if (!cloth__viewer_input(v, &in, &vertex, r))
         return;
     v->ik_joint = -1;
     v->grab_owner = vertex >= 0 ? page : NULL;
@@ -447,7 +358,7 @@ static void cmd_drag(cloth__viewer *v, const void *page, const cJSON *msg, cloth
                          v->ik_target);
         v->ik_pending = 1;
     } else {
-        input(v, &in, NULL, r);
+        cloth__viewer_input(v, &in, NULL, r);
     }
 }
 
@@ -463,7 +374,7 @@ static void cmd_release(cloth__viewer *v, const void *page, const cJSON *msg,
         v->ik_pending = 0;
     } else {
         cloth_input in = {.kind = CLOTH_INPUT_RELEASE};
-        input(v, &in, NULL, r);
+        cloth__viewer_input(v, &in, NULL, r);
     }
     v->grab_owner = NULL;
     r->state_changed = 1;
@@ -485,7 +396,7 @@ static void cmd_pin(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
     if (cloth_sim_grabbed(v->sim) == i) /* pinning it ends the grab */
         v->grab_owner = NULL;
     cloth_input in = {.kind = CLOTH_INPUT_PIN, .vertex = i, .on = on};
-    r->state_changed = input(v, &in, NULL, r);
+    r->state_changed = cloth__viewer_input(v, &in, NULL, r);
 }
 
 static void cmd_reset(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
@@ -493,7 +404,7 @@ static void cmd_reset(cloth__viewer *v, const void *page, const cJSON *msg, clot
     (void)page;
     (void)msg;
     cloth_input in = {.kind = CLOTH_INPUT_RESET};
-    input(v, &in, NULL, r);
+    cloth__viewer_input(v, &in, NULL, r);
     v->grab_owner = NULL;
     v->ik_joint = -1;
     v->ik_pending = 0;
@@ -516,71 +427,6 @@ static void cmd_freeze(cloth__viewer *v, const void *page, const cJSON *msg, clo
 
 /* ------------------------------------------------------------- replaying */
 
-/* Shows sample k: its positions become the sim's (nothing steps a replay). */
-static int show_sample(cloth__viewer *v, int k)
-{
-    cloth_error err;
-    if (cloth_pc2_sample(v->replay, k, v->replay_buf, &err) != CLOTH_OK)
-        return 0;
-    if (v->body_replay && cloth_pc2_sample(v->body_replay, k, v->body_sample, &err) != CLOTH_OK)
-        return 0;
-    double *x = cloth_sim_positions(v->sim);
-    int n = cloth_sim_mesh(v->sim)->n;
-    for (int i = 0; i < 3 * n; i++)
-        x[i] = v->replay_buf[i];
-    for (int i = 0; v->body_replay && i < 3 * v->body_n; i++)
-        v->body_x[i] = v->body_sample[i];
-    v->replay_frame = k;
-    return 1;
-}
-
-int cloth__viewer_replay(cloth__viewer *v, cloth_pc2 *r, double dt)
-{
-    cloth_pc2_info info;
-    cloth_pc2_header(r, &info);
-    if (info.points != cloth_sim_mesh(v->sim)->n || info.samples < 1)
-        return -1;
-    v->replay_buf = malloc(sizeof(float) * 3 * (size_t)info.points);
-    if (!v->replay_buf)
-        return -1;
-    v->replay = r;
-    v->replay_samples = info.samples;
-    v->replay_dt = dt;
-    v->playing = 1;
-    return show_sample(v, 0) ? 0 : -1;
-}
-
-int cloth__viewer_replay_body(cloth__viewer *v, cloth_pc2 *body, const int *tris, int n_tris)
-{
-    cloth_pc2_info info;
-    cloth_pc2_header(body, &info);
-    if (info.samples != v->replay_samples || info.points < 1 || n_tris < 1)
-        return -1;
-    for (int t = 0; t < 3 * n_tris; t++)
-        if (tris[t] < 0 || tris[t] >= info.points)
-            return -1;
-    free(v->body_x);
-    v->body_x = malloc(sizeof(double) * 3 * (size_t)info.points);
-    v->body_sample = malloc(sizeof(float) * 3 * (size_t)info.points);
-    if (!v->body_x || !v->body_sample)
-        return -1;
-    v->body_replay = body;
-    v->body_n = info.points;
-    v->body_tris = tris;
-    v->body_n_tris = n_tris;
-    return show_sample(v, v->replay_frame) ? 0 : -1;
-}
-
-void cloth__viewer_free(cloth__viewer *v)
-{
-    free(v->replay_buf);
-    free(v->body_x);
-    free(v->body_sample);
-    v->replay_buf = NULL;
-    v->body_x = NULL;
-    v->body_sample = NULL;
-}
-
 static void cmd_play(cloth__viewer *v, const void *page, const cJSON *msg, cloth__reply *r)
 {
     (void)page;
@@ -601,7 +447,7 @@ static void cmd_seek(cloth__viewer *v, const void *page, const cJSON *msg, cloth
                     v->replay_samples - 1);
         return;
     }
-    if (!show_sample(v, (int)frame->valuedouble)) {
+    if (!cloth__viewer_show_sample(v, (int)frame->valuedouble)) {
         reply_error(r, "seek: cannot read frame %d of the recording", (int)frame->valuedouble);
         return;
     }
@@ -688,7 +534,7 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
     cloth_error err;
     if (v->replay) {
         if (v->playing)
-            show_sample(v, (v->replay_frame + 1) % v->replay_samples);
+            cloth__viewer_show_sample(v, (v->replay_frame + 1) % v->replay_samples);
         cloth_sim_measure(v->sim, f);
         f->drift = NAN; /* a recording holds no velocities: no energy to speak of */
         f->frame = v->replay_frame;
@@ -699,7 +545,7 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
     }
     if (!v->frozen && !v->diverged) {
         if (v->ik_joint >= 0 && v->ik_pending)
-            pull_effector(v, reply);
+            cloth__viewer_pull_effector(v, reply);
         cloth_status st = v->session ? cloth_session_frame(v->session, f, &err)
                                      : cloth_sim_frame(v->sim, f, &err);
         if (st == CLOTH_OK) {

@@ -1,5 +1,6 @@
-/* Private: the viewer's side of `cloth serve` without sockets (commands.c).  What a
- * page's message does to the sim, and the JSON texts the server streams; serve.c only
+/* Private: the viewer's side of `cloth serve` without sockets.  What a page's message
+ * does to the sim (commands.c; the body's joints pulled by IK, effectors.c; a recording
+ * replayed, replay.c), and the JSON texts the server streams (stream.c); serve.c only
  * carries them over libwebsockets.  Tests drive it with decoded messages directly.
  *
  * Server -> page
@@ -108,6 +109,30 @@ int cloth__viewer_replay_body(cloth__viewer *v, cloth_pc2 *body, const int *tris
 
 /* Frees what the viewer allocated (the replay's samples, the body's positions). */
 void cloth__viewer_free(cloth__viewer *v);
+
+/* Every change a page makes to the sim goes through here as a cloth_input (recorded
+ * with a session, events.jsonl).  1 when the sim took it; otherwise reply tells the page
+ * why. */
+int cloth__viewer_input(cloth__viewer *v, const cloth_input *in, int *vertex,
+                        cloth__reply *reply);
+
+/* The effector whose joint the ray origin + t u (u unit, t > 0) passes closest to,
+ * within 8 cm, the nearest along the ray (its t in *t_hit); -1 for none. */
+int cloth__viewer_pick_effector(const cloth__viewer *v, const double origin[3],
+                                const double u[3], double *t_hit);
+
+/* page holds effector e, grabbed along the ray origin + t u: its IK target starts where
+ * it is (a cloth vertex held is let go first).  Fills reply. */
+void cloth__viewer_grab_effector(cloth__viewer *v, const void *page, int e,
+                                 const double origin[3], const double u[3],
+                                 cloth__reply *reply);
+
+/* One IK call pulling the held effector towards its target (between two frames). */
+void cloth__viewer_pull_effector(cloth__viewer *v, cloth__reply *reply);
+
+/* Shows sample k of the replay (the cloth's, and the body's with body.pc2) as the
+ * positions; 0 when a sample cannot be read. */
+int cloth__viewer_show_sample(cloth__viewer *v, int k);
 
 /* Carries out one decoded message from page (any token naming the sender; compared with
  * the grab's owner).  Fills *reply. */

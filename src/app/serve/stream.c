@@ -1,7 +1,8 @@
 /*
- * What the viewer's server streams (commands.h): the viewer's start (cloth__viewer_init),
- * the hello and state texts, the metrics line and the binary frame's floats (cloth, the
- * sphere, the body and its effectors).  The commands that change the sim: commands.c.
+ * What the viewer's server streams (commands.h): the viewer's start and end
+ * (cloth__viewer_init, cloth__viewer_free), the hello and state texts, the metrics line
+ * and the binary frame's floats (cloth, the sphere, the body and its effectors).  The
+ * commands that change the sim: commands.c.
  */
 #include "app/serve/commands.h"
 
@@ -43,6 +44,16 @@ int cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
         return -1;
     cloth_avatar_surface(v->avatar, v->body_x);
     return 0;
+}
+
+void cloth__viewer_free(cloth__viewer *v)
+{
+    free(v->replay_buf);
+    free(v->body_x);
+    free(v->body_sample);
+    v->replay_buf = NULL;
+    v->body_x = NULL;
+    v->body_sample = NULL;
 }
 
 /* The controls' current values, the pins and the flags, into o. */
