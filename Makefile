@@ -10,6 +10,7 @@ CFLAGS  ?= -O2 -g
 OPENMP  ?= -fopenmp
 # override: `make CFLAGS=...` (sanitize, valgrind) replaces the optimisation and debug flags
 # above, never these (the language, the reproducible arithmetic, the warnings)
+USER_CFLAGS := $(CFLAGS)
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off -fno-math-errno $(OPENMP) $(WARN)
 # CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
@@ -119,6 +120,7 @@ check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
+	@tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
 	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events) ex=;; \
 	  *) ex=experiments;; esac; \
@@ -302,8 +304,11 @@ experiments/avatar/mannequin.obj experiments/avatar/mannequin.bvh: $(BUILD)/expo
 # find the library with `pkg-config --cflags --libs clothbench`; the .pc file names the
 # libraries libcloth.a needs as Libs.private (`pkg-config --static`); it is written at
 # install time from src/clothbench.pc.in, so it names the PREFIX of that install.
-VERSION    = 0.1.0
-SOVERSION  = 0
+# SOVERSION 1: cloth_scene no longer names each kernel's settings (one opaque block a
+# kernel instead, docs/architecture.md), a change of its layout that programs built
+# against libcloth.so.0 must be rebuilt for.
+VERSION    = 0.2.0
+SOVERSION  = 1
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 LIBDIR    ?= $(PREFIX)/lib

@@ -51,7 +51,7 @@ class _Mesh(ctypes.Structure):
 
 def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
     """The library to load, first found of: $CLOTHBENCH_LIB (or its older name $CLOTH_LIB),
-    the build tree's, libcloth.so.0 in the libdir of pkg-config's clothbench (`make
+    the build tree's, libcloth.so.1 in the libdir of pkg-config's clothbench (`make
     install`; PKG_CONFIG_PATH as for a C program), and what the dynamic loader finds
     (ldconfig's cache, LD_LIBRARY_PATH).  None when there is none."""
     for var in ("CLOTHBENCH_LIB", "CLOTH_LIB"):
@@ -63,7 +63,7 @@ def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "clothbench"],
                                 capture_output=True, text=True, env=dict(environ),
                                 check=True).stdout.strip()
-        for name in ("libcloth.so.0", "libcloth.so"):
+        for name in ("libcloth.so.1", "libcloth.so"):
             if libdir and os.path.exists(os.path.join(libdir, name)):
                 return os.path.join(libdir, name)
     except (OSError, subprocess.CalledProcessError):

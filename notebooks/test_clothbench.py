@@ -172,7 +172,7 @@ def test_the_library_is_looked_for_in_order():
 
 def test_an_installed_library_is_found_without_a_build_tree():
     """`make install` into a temporary prefix, then the wrapper alone in another folder
-    (no ../build/): it loads the installed libcloth.so.0 through pkg-config's libdir."""
+    (no ../build/): it loads the installed libcloth.so.1 through pkg-config's libdir."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "prefix")
         subprocess.run(["make", "-s", "-C", os.path.join(HERE, ".."), "install",
@@ -185,7 +185,7 @@ def test_an_installed_library_is_found_without_a_build_tree():
                 "print(cb.Sim(**{'mesh.nx': 4, 'mesh.ny': 4}).step()['frame'])")
         out = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(tmp, "nb"),
                              env=env, check=True, capture_output=True, text=True).stdout
-        assert out.split() == [os.path.join(prefix, "lib", "libcloth.so.0"), "1"], out
+        assert out.split() == [os.path.join(prefix, "lib", "libcloth.so.1"), "1"], out
 
 
 def main():

@@ -168,7 +168,7 @@ typedef enum {
 } cloth_self_collision;
 
 typedef struct cloth_run_def {
-    char kernel[CLOTH_NAME_MAX];/* explicit | verlet | pbd | newton                   */
+    char kernel[CLOTH_NAME_MAX];/* a kernel of the table (cloth list)                */
     double dt;                  /* frame length (s)                                   */
     int substeps;               /* kernel steps per frame, h = dt / substeps          */
     int frames;                 /* frames to run after frame 0                        */
@@ -179,98 +179,27 @@ typedef struct cloth_run_def {
                                  * on it)                                             */
 } cloth_run_def;
 
-/* The order springs are worked through: the reference order (the mesh's), or by colours
- * with no shared vertex (vectorised and threaded; other rounding, other results). */
-typedef enum { CLOTH_ORDER_SEQUENTIAL = 0, CLOTH_ORDER_COLOURED = 1 } cloth_order;
-
-typedef enum {
-    CLOTH_EULER_FORWARD = 0,
-    CLOTH_EULER_SYMPLECTIC = 1,
-    CLOTH_VELOCITY_VERLET = 2,
-    CLOTH_RK4 = 3
-} cloth_euler_scheme;
-
-typedef struct cloth_explicit_def {
-    cloth_euler_scheme scheme;  /* forward, symplectic (Euler), velocity-verlet, rk4   */
-    double decay;               /* velocity factor per step (1 = none; the explicit
-                                 * mass-spring tutorial's 0.98)                       */
-    cloth_order order;          /* spring forces: sequential or coloured scatter      */
-} cloth_explicit_def;
-
-typedef enum { CLOTH_VERLET_RELAX = 0, CLOTH_VERLET_PROVOT = 1 } cloth_verlet_mode;
-
-typedef struct cloth_verlet_def {
-    cloth_verlet_mode mode;     /* relax: the Verlet cloth web demo's relaxation;
-                                 * provot: Hooke forces                               */
-    double damping;             /* per-step factor d (the Verlet cloth web demo's)    */
-    double damping_rate;        /* c > 0 overrides: d = exp(-c h)                     */
-    int iterations;             /* relaxation passes per step                         */
-    double k_relax;             /* relaxation stiffness (the Verlet cloth web demo's) */
-    double strain_limit;        /* Provot's tau_c; 0 = off                            */
-    int strain_passes;          /* Provot correction passes at most                   */
-    double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
-    cloth_order order;          /* relaxation and Provot sweeps: sequential, coloured */
-} cloth_verlet_def;
-
-typedef enum { CLOTH_PBD_XPBD = 0, CLOTH_PBD_PLAIN = 1 } cloth_pbd_variant;
-typedef enum { CLOTH_PBD_BEND_SPRINGS = 0, CLOTH_PBD_BEND_DIHEDRAL = 1 } cloth_pbd_bending;
-
-typedef struct cloth_pbd_def {
-    cloth_pbd_variant variant;  /* xpbd (compliance 1/k) or pbd (k_pbd)               */
-    int iterations;             /* Gauss-Seidel passes per step                       */
-    cloth_pbd_bending bending;  /* bend springs as distances, or dihedral hinges      */
-    double k_pbd;               /* PBD stiffness factor in (0, 1]                     */
-    double k_pbd_bend;          /* the same for bending constraints, in [0, 1]        */
-    double damping;             /* velocity damping factor in [0, 1]                  */
-    cloth_order order;          /* Gauss-Seidel order: sequential or coloured         */
-} cloth_pbd_def;
-
-typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NONE = 2 } cloth_barrier;
-typedef enum { CLOTH_KAPPA_FIXED = 0, CLOTH_KAPPA_IPC = 1, CLOTH_KAPPA_DYNAMIC = 2 } cloth_kappa_rule;
-typedef enum { CLOTH_KAPPA_PER_STEP = 0, CLOTH_KAPPA_PER_ITERATION = 1 } cloth_kappa_update;
-typedef enum { CLOTH_COND_EXACT = 0, CLOTH_COND_ESTIMATE = 1, CLOTH_COND_OFF = 2 } cloth_cond_mode;
-typedef enum { CLOTH_STRAIN_TRIANGLE = 0, CLOTH_STRAIN_EDGE = 1 } cloth_strain_measure;
-typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
-typedef enum { CLOTH_SOLVER_CHOLMOD = 0, CLOTH_SOLVER_PCG = 1, CLOTH_SOLVER_DENSE = 2 } cloth_solver;
-typedef enum { CLOTH_CONTACT_FULL = 0, CLOTH_CONTACT_VERTEX = 1 } cloth_contact_set;
-typedef enum { CLOTH_CONTACT_HESSIAN_PROJECT = 0, CLOTH_CONTACT_HESSIAN_GAUSS_NEWTON = 1 } cloth_contact_hessian;
-typedef enum { CLOTH_INTEGRATOR_EULER = 0, CLOTH_INTEGRATOR_BDF2 = 1, CLOTH_INTEGRATOR_MIDPOINT = 2 } cloth_newton_integrator;
-
-typedef struct cloth_newton_def {
-    cloth_newton_integrator integrator; /* euler (implicit), bdf2 or midpoint (implicit) */
-    cloth_barrier barrier;      /* log (IPC), cubic (ZOZO) or none                    */
-    double dhat;                /* barrier activation distance g^ (m)                 */
-    cloth_kappa_rule kappa;     /* fixed, ipc or dynamic                              */
-    double kappa_value;         /* fixed kappa; < 0 means auto                        */
-    cloth_kappa_update kappa_update; /* step or iteration                              */
-    double strain_limit;        /* tau of the strain barrier; 0 = off                 */
-    double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
-    cloth_strain_measure strain_measure; /* triangle (singular values) or edge        */
-    cloth_kappa_form kappa_form;/* paper (published) or si (unit-consistent) mass term */
-    cloth_contact_set contact;  /* self-contact terms: full (point-triangle and
-                                 * edge-edge) or vertex (vertex-vertex)               */
-    cloth_contact_hessian contact_hessian; /* self-contact Hessians made PSD by
-                                 * eigenvalue projection or Gauss-Newton              */
-    double friction;            /* Coulomb coefficient mu of contacts (0 = none)      */
-    double friction_eps;        /* eps_v: slip speed below which friction sticks
-                                 * elastically (m/s)                                  */
-    double tol;                 /* stop when |dx|_inf / h < tol * L                   */
-    int max_iters;              /* Newton iterations per step at most                 */
-    cloth_cond_mode cond;       /* condition number: exact, estimate or off           */
-    int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
-    double eta;                 /* line search keeps gaps above eta * current gap     */
-    cloth_solver solver;        /* the Newton system's solver: cholmod, pcg or dense  */
-    double pcg_tol;             /* PCG stops at |r| <= pcg_tol |b|                    */
-    int pcg_max_iters;          /* PCG iterations at most (then reported)             */
-} cloth_newton_def;
-
 /* Where a key got its value: the file (or "--set") and the line (or argument number). */
 typedef struct cloth_key_origin {
     unsigned char from_set;     /* 0: the scene file, 1: a --set override             */
     int line;                   /* file line, or the --set argument number (1-based)  */
 } cloth_key_origin;
 
-#define CLOTH_MAX_KEYS 128
+#define CLOTH_MAX_KEYS 256     /* keys of the common table and every kernel's         */
+#define CLOTH_MAX_KERNELS 16   /* kernels a table may hold (settings blocks)          */
+#define CLOTH_KERNEL_SETTINGS_SIZE 512 /* bytes of one kernel's settings at most      */
+
+/* One kernel's settings.  Opaque here: the kernel lays them out (its folder under
+ * src/kernels/) and fills them from its own key table; callers read and write them by
+ * key name only (cloth_scene_set, cloth_scene_get), so that this header names no kernel
+ * and a new kernel changes no struct of it.  A fixed block keeps the scene a plain value
+ * (copied with =, sized by cloth_scene_size) with nothing to free. */
+typedef union cloth_kernel_settings {
+    unsigned char bytes[CLOTH_KERNEL_SETTINGS_SIZE];
+    double align_double;        /* the blocks are aligned for any field a kernel keeps */
+    long long align_long;
+    void *align_pointer;
+} cloth_kernel_settings;
 
 typedef struct cloth_scene {
     cloth_mesh_def mesh;
@@ -280,11 +209,9 @@ typedef struct cloth_scene {
     cloth_floor_def floor;      /* the [plane] section                                */
     cloth_avatar_def avatar;    /* the [avatar] section                               */
     cloth_run_def run;
-    cloth_explicit_def explicit_;
-    cloth_verlet_def verlet;
-    cloth_pbd_def pbd;
-    cloth_newton_def newton;
     cloth_garment_def garment;
+    cloth_kernel_settings kernel[CLOTH_MAX_KERNELS]; /* block i: the settings of the
+                                 * kernel table's i-th kernel, defaulted from its keys */
     char source[CLOTH_PATH_MAX];            /* the scene file's name, or "<defaults>" */
     cloth_key_origin origin[CLOTH_MAX_KEYS];/* per key (index of the key table)       */
 } cloth_scene;

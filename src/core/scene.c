@@ -5,8 +5,9 @@
  *   key = value        # vectors are three numbers separated by spaces
  *
  * Every key is a row of a cloth__key table (kernel-independent keys below, kernel keys
- * in each kernel's file, handed in by the caller as a cloth__keyset: the core knows no
- * kernel).  Defaults are the rows' default texts run through the same
+ * in each kernel's folder, handed in by the caller as a cloth__keyset: the core knows no
+ * kernel).  A common key lives in cloth_scene; the i-th kernel's keys live in the scene's
+ * settings block kernel[i], laid out by that kernel.  Defaults are the rows' default texts run through the same
  * parser, so `cloth list`, the README and the code cannot disagree.  Anything the table
  * does not accept is an error naming FILE:LINE: key.
  */
@@ -27,8 +28,9 @@
 
 /* ------------------------------------------------------------ custom values */
 
-static int parse_springs(cloth_scene *s, const char *value, char *why, size_t n)
+static int parse_springs(void *owner, const char *value, char *why, size_t n)
 {
+    cloth_scene *s = owner;
     static const char *const names[CLOTH_FAMILIES] = {"structural", "shear", "bend"};
     unsigned mask = 0;
     const char *p = value;
@@ -58,8 +60,9 @@ static int parse_springs(cloth_scene *s, const char *value, char *why, size_t n)
     return 0;
 }
 
-static int parse_pins(cloth_scene *s, const char *value, char *why, size_t n)
+static int parse_pins(void *owner, const char *value, char *why, size_t n)
 {
+    cloth_scene *s = owner;
     static const struct { const char *name; cloth_pin_mode mode; } modes[] = {
         {"none", CLOTH_PINS_NONE},
         {"top-row", CLOTH_PINS_TOP_ROW},
@@ -108,8 +111,9 @@ static int parse_pins(cloth_scene *s, const char *value, char *why, size_t n)
     return 0;
 }
 
-static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
+static int parse_motion(void *owner, const char *value, char *why, size_t n)
 {
+    cloth_scene *s = owner;
     cloth_sphere_def *sp = &s->sphere;
     if (strcmp(value, "static") == 0) {
         sp->motion = CLOTH_MOTION_STATIC;
@@ -144,8 +148,9 @@ static int parse_motion(cloth_scene *s, const char *value, char *why, size_t n)
 /* Two numbers: the shift along the plane's two axes (x and y for plane xy, x and z for
  * xz); three: a world vector, which must then lie in the plane (mesh.c checks it, once
  * the plane is known: keys may come in any order). */
-static int parse_layer_shift(cloth_scene *s, const char *value, char *why, size_t n)
+static int parse_layer_shift(void *owner, const char *value, char *why, size_t n)
 {
+    cloth_scene *s = owner;
     double v[3] = {0, 0, 0};
     int dims = cloth__read_numbers(value, v, 2) == 0 ? 2
                : cloth__read_numbers(value, v, 3) == 0 ? 3 : 0;
@@ -310,9 +315,12 @@ static const cloth__key common_keys[] = {
 
 #define N_COMMON ((int)(sizeof common_keys / sizeof common_keys[0]))
 
-/* The i-th key over the common table and then every kernel's table. */
-static const cloth__key *key_at(const cloth__keyset *ks, int i)
+/* The i-th key over the common table and then every kernel's table; *kernel (if given)
+ * is the kernel whose table it is, -1 for a common key. */
+static const cloth__key *key_of(const cloth__keyset *ks, int i, int *kernel)
 {
+    if (kernel)
+        *kernel = -1;
     if (i < N_COMMON)
         return &common_keys[i];
     i -= N_COMMON;
@@ -320,11 +328,34 @@ static const cloth__key *key_at(const cloth__keyset *ks, int i)
     int n;
     const cloth__key *keys;
     for (int k = 0; ks && (keys = ks->kernel_keys(k, &name, &n)) != NULL; k++) {
-        if (i < n)
+        if (i < n) {
+            if (kernel)
+                *kernel = k;
             return &keys[i];
+        }
         i -= n;
     }
     return NULL;
+}
+
+static const cloth__key *key_at(const cloth__keyset *ks, int i)
+{
+    return key_of(ks, i, NULL);
+}
+
+/* Where the owner of key index's offsets starts in cloth_scene: 0 (the scene) for a
+ * common key, the kernel's settings block for a kernel's key; -1 for a kernel past the
+ * scene's CLOTH_MAX_KERNELS blocks. */
+static long key_owner(const cloth__keyset *ks, int index)
+{
+    int kernel;
+    if (!key_of(ks, index, &kernel))
+        return -1;
+    if (kernel < 0)
+        return 0;
+    return kernel < CLOTH_MAX_KERNELS
+               ? (long)(offsetof(cloth_scene, kernel) + kernel * sizeof(cloth_kernel_settings))
+               : -1;
 }
 
 const cloth__key *cloth__key_find(const cloth__keyset *ks, const char *section, const char *name,
@@ -392,8 +423,12 @@ void cloth__default_scene(const cloth__keyset *ks, cloth_scene *scene)
     memset(scene, 0, sizeof *scene);
     snprintf(scene->source, sizeof scene->source, "<defaults>");
     char why[CLOTH_MSG_MAX];
-    for (int i = 0; key_at(ks, i); i++)
-        (void)cloth__value_set(ks, scene, key_at(ks, i), key_at(ks, i)->def, why, sizeof why);
+    for (int i = 0; key_at(ks, i); i++) {
+        long owner = key_owner(ks, i);
+        if (owner >= 0)
+            (void)cloth__value_set(ks, (char *)scene + owner, key_at(ks, i), key_at(ks, i)->def,
+                                   why, sizeof why);
+    }
 }
 
 /* ------------------------------------------------------------------ parsing */
@@ -429,8 +464,13 @@ static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *
     if (!k)
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
                            section, name, section);
+    long owner = key_owner(ks, index);
+    if (owner < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: the kernel table holds more than "
+                           "%d kernels, the scene's settings blocks", where, section, name,
+                           CLOTH_MAX_KERNELS);
     char why[CLOTH_MSG_MAX - 64];
-    if (cloth__value_set(ks, s, k, value, why, sizeof why))
+    if (cloth__value_set(ks, (char *)s + owner, k, value, why, sizeof why))
         return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: %s", where, section, name, why);
     enable_section(s, section);
     if (index < CLOTH_MAX_KEYS) {
@@ -557,7 +597,8 @@ cloth_status cloth__scene_get(const cloth__keyset *ks, const cloth_scene *scene,
     const cloth__key *k = cloth__key_find(ks, section, dot + 1, &index);
     if (!k)
         return cloth__fail(err, CLOTH_EINVAL, "%.200s: unknown key", key);
-    if (cloth__value_get(k, scene, value, size))
+    long owner = key_owner(ks, index);
+    if (owner < 0 || cloth__value_get(k, (const char *)scene + owner, value, size))
         return cloth__fail(err, CLOTH_EINVAL, "%s: cannot be written back as text", key);
     return CLOTH_OK;
 }

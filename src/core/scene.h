@@ -1,6 +1,6 @@
 /* Private: scenes (scene.c) and the table of their keys.  Every key a scene file may set
- * is one row, with its type, where it lives in cloth_scene, its range and its default
- * text; the parser, the defaults, --set and `cloth list` all read this one table.  Kernel
+ * is one row, with its type, where it lives (in cloth_scene, or in its kernel's settings
+ * block of the scene), its range and its default text; the parser, the defaults, --set and `cloth list` all read this one table.  Kernel
  * keys live in the kernel's own file; the caller hands them in as a cloth__keyset (the
  * kernel registry does, kernels/registry.c), so the core builds and is tested without
  * any kernel. */
@@ -24,21 +24,24 @@ typedef struct cloth__key {
     const char *section;            /* "mesh", "run", ...                                 */
     const char *name;               /* "nx", "dt", ...                                    */
     cloth__key_type type;
-    size_t offset;                  /* offsetof(cloth_scene, field)                       */
+    size_t offset;                  /* offsetof(owner, field): the owner is cloth_scene
+                                     * for the common keys, the kernel's own settings
+                                     * struct for a kernel's keys                         */
     size_t size;                    /* CLOTH__KEY_STRING: the field's size                */
     double lo, hi;                  /* range of numbers                                   */
     unsigned char lo_open, hi_open; /* 1: the end itself is not allowed                   */
     const char *const *choices;     /* CLOTH__KEY_CHOICE: NULL-terminated names           */
-    /* CLOTH__KEY_CUSTOM: parses value into the scene; on error writes why and returns
-     * non-zero. */
-    int (*parse)(cloth_scene *scene, const char *value, char *why, size_t why_size);
+    /* CLOTH__KEY_CUSTOM: parses value into the owner (as for offset); on error writes
+     * why and returns non-zero. */
+    int (*parse)(void *owner, const char *value, char *why, size_t why_size);
     const char *def;                /* default, as text a scene file would hold           */
     const char *help;               /* one line for `cloth list` and the README           */
 } cloth__key;
 
 /* The kernels as the scene layer sees them: each one's name (also its section) and key
- * table.  kernel_keys(i, &name, &n) gives the i-th, or NULL past the end.  A NULL keyset
- * means no kernels: only the common keys exist. */
+ * table.  kernel_keys(i, &name, &n) gives the i-th, or NULL past the end; the i-th
+ * kernel's keys live in the scene's settings block kernel[i].  A NULL keyset means no
+ * kernels: only the common keys exist. */
 typedef struct cloth__keyset {
     const cloth__key *(*kernel_keys)(int i, const char **name, int *n_keys);
 } cloth__keyset;

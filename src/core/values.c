@@ -53,7 +53,7 @@ static int in_range(const cloth__key *k, double v, const char *value, char *why,
     return ok;
 }
 
-static int set_double(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+static int set_double(void *s, const cloth__key *k, const char *value, char *why,
                       size_t n)
 {
     double v;
@@ -68,7 +68,7 @@ static int set_double(cloth_scene *s, const cloth__key *k, const char *value, ch
 }
 
 /* CLOTH__KEY_INT (in the key's range) and CLOTH__KEY_ULONG (>= 0). */
-static int set_whole(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+static int set_whole(void *s, const cloth__key *k, const char *value, char *why,
                      size_t n)
 {
     char *end;
@@ -94,7 +94,7 @@ static int set_whole(cloth_scene *s, const cloth__key *k, const char *value, cha
     return 0;
 }
 
-static int set_vec3(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+static int set_vec3(void *s, const cloth__key *k, const char *value, char *why,
                     size_t n)
 {
     double v[3];
@@ -108,7 +108,7 @@ static int set_vec3(cloth_scene *s, const cloth__key *k, const char *value, char
 
 /* ------------------------------------------------------------------ names */
 
-static int set_choice(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+static int set_choice(void *s, const cloth__key *k, const char *value, char *why,
                       size_t n)
 {
     char names[160] = "";
@@ -124,7 +124,7 @@ static int set_choice(cloth_scene *s, const cloth__key *k, const char *value, ch
     return 1;
 }
 
-static int set_text(cloth_scene *s, const cloth__key *k, const char *value, char *why,
+static int set_text(void *s, const cloth__key *k, const char *value, char *why,
                     size_t n)
 {
     if (strlen(value) >= k->size) {
@@ -136,7 +136,7 @@ static int set_text(cloth_scene *s, const cloth__key *k, const char *value, char
 }
 
 /* A kernel's name: one the keyset has (their sections are their names). */
-static int set_kernel(const cloth__keyset *ks, cloth_scene *s, const cloth__key *k,
+static int set_kernel(const cloth__keyset *ks, void *s, const cloth__key *k,
                       const char *value, char *why, size_t n)
 {
     char names[256] = "";
@@ -154,7 +154,7 @@ static int set_kernel(const cloth__keyset *ks, cloth_scene *s, const cloth__key 
 
 /* ------------------------------------------------------------------ both ways */
 
-int cloth__value_set(const cloth__keyset *ks, cloth_scene *s, const cloth__key *k,
+int cloth__value_set(const cloth__keyset *ks, void *s, const cloth__key *k,
                      const char *value, char *why, size_t n)
 {
     if (*value == '\0' && k->type != CLOTH__KEY_STRING) {
@@ -175,7 +175,7 @@ int cloth__value_set(const cloth__keyset *ks, cloth_scene *s, const cloth__key *
     return 1;
 }
 
-int cloth__value_get(const cloth__key *k, const cloth_scene *s, char *value, size_t size)
+int cloth__value_get(const cloth__key *k, const void *s, char *value, size_t size)
 {
     switch (k->type) {
     case CLOTH__KEY_DOUBLE:

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cloth__order_names[] = {"sequential", "coloured", NULL};
+
 /* GCC builds an AVX-512 and an AVX2 copy of each loop beside the baseline one and picks
  * one at load time from the CPU; elsewhere only the baseline. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CLOTH_NO_CLONES)

@@ -20,6 +20,14 @@
 #include "terms/colour.h"
 #include "terms/forces.h"
 
+/* The order a kernel works through its springs (its KERNEL.order key): the reference
+ * order (the mesh's), or by colours with no shared vertex (vectorised and threaded;
+ * other rounding, other results). */
+typedef enum { CLOTH__ORDER_SEQUENTIAL = 0, CLOTH__ORDER_COLOURED = 1 } cloth__order;
+
+/* The names of cloth__order in a key's choices (NULL-terminated). */
+extern const char *const cloth__order_names[];
+
 #ifdef _OPENMP
 #include <omp.h>
 #define CLOTH__PRAGMA(x) _Pragma(#x)

@@ -1,5 +1,6 @@
 /*
- * The kernel table, and the public functions that need it.  The layers below know no
+ * The kernel table, and the public functions that need it.  Adding a kernel is its folder
+ * under src/kernels/ and one line in CLOTH__KERNELS below; nothing else names it.  The layers below know no
  * kernel: scenes take the kernels' key sections from a cloth__keyset and sims their
  * kernels from a cloth__registry, both handed in.  The public functions of cloth.h that
  * read scenes or build sims are defined here, over the table of every kernel.
@@ -10,19 +11,26 @@
 #include <stddef.h>
 #include <string.h>
 
-extern const cloth__kernel cloth__explicit_kernel;
-extern const cloth__kernel cloth__verlet_kernel;
-extern const cloth__kernel cloth__pbd_kernel;
-extern const cloth__kernel cloth__newton_kernel;
+/* Every kernel, one line each, in the order of `cloth list` and of the scene's settings
+ * blocks: X(NAME) stands for the ops table cloth__NAME_kernel that the folder
+ * src/kernels/NAME/ defines (docs/architecture.md, Adding a kernel). */
+#define CLOTH__KERNELS(X) \
+    X(explicit) \
+    X(verlet) \
+    X(pbd) \
+    X(newton)
 
-static const cloth__kernel *const kernels[] = {
-    &cloth__explicit_kernel,
-    &cloth__verlet_kernel,
-    &cloth__pbd_kernel,
-    &cloth__newton_kernel,
-};
+#define DECLARE(name) extern const cloth__kernel cloth__##name##_kernel;
+CLOTH__KERNELS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(name) &cloth__##name##_kernel,
+static const cloth__kernel *const kernels[] = {CLOTH__KERNELS(ENTRY)};
+#undef ENTRY
 
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+_Static_assert(N_KERNELS <= CLOTH_MAX_KERNELS, "more kernels than a scene has settings blocks "
+               "(CLOTH_MAX_KERNELS, cloth.h)");
 
 static const cloth__kernel *kernel_at(int i)
 {

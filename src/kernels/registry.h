@@ -1,5 +1,5 @@
-/* Private: the table of every kernel (registry.c).  Adding a kernel is one file (or
- * folder) and one line in that table. */
+/* Private: the table of every kernel (registry.c).  Adding a kernel is one folder under
+ * src/kernels/ and one line in that table (docs/architecture.md, Adding a kernel). */
 #ifndef CLOTH_REGISTRY_H
 #define CLOTH_REGISTRY_H
 

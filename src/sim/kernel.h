@@ -1,5 +1,6 @@
-/* Private: the kernel ops table.  Every kernel is one file that defines one
- * `const cloth__kernel` and is listed once in registry.c; the CLI, the run loop, the
+/* Private: the kernel ops table.  Every kernel is one folder under src/kernels/ that
+ * defines one `const cloth__kernel` (with its settings struct and key table) and is
+ * listed by one line in registry.c; the CLI, the run loop, the
  * tests and the notebooks reach a kernel only through this table.
  *
  * Between frames a viewer (interact.c, live.c) may change:
@@ -9,7 +10,11 @@
  *     frame while it is dragged, without a rebuild: a step holds pins at x0 (or leaves
  *     them where they are) and must not keep copies of pinned positions from start;
  *   - the live scene keys of cloth_sim_set (world, spring k, sphere radius, substeps),
- *     which a step reads afresh; the kernel's own keys rebuild the work. */
+ *     which a step reads afresh; the kernel's own keys rebuild the work.
+ *
+ * A kernel's settings are a struct of its own (in its folder), filled from its key table
+ * into the scene's block kernel[slot]; the kernel reads them through cloth__sim_settings
+ * (sim.h). */
 #ifndef CLOTH_KERNEL_H
 #define CLOTH_KERNEL_H
 
@@ -74,5 +79,15 @@ typedef struct cloth__registry {
 
 /* The kernel of reg named name, or NULL. */
 const cloth__kernel *cloth__registry_find(const cloth__registry *reg, const char *name);
+
+/* Kernel k's place in reg, which is also the scene's settings block that holds its keys
+ * (cloth_scene.kernel[slot]); -1 when reg does not hold k. */
+int cloth__registry_slot(const cloth__registry *reg, const cloth__kernel *k);
+
+/* A kernel's settings struct must fit its block of the scene: each kernel's header says
+ * CLOTH__SETTINGS_FIT(its struct), and a struct that grows past the block stops the build. */
+#define CLOTH__SETTINGS_FIT(type)                                                          \
+    _Static_assert(sizeof(type) <= CLOTH_KERNEL_SETTINGS_SIZE,                             \
+                   #type " is larger than a scene's settings block (cloth.h)")
 
 #endif

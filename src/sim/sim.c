@@ -141,11 +141,16 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
 {
     *out = NULL;
     const cloth__kernel *kernel = cloth__registry_find(reg, scene->run.kernel);
-    if (!kernel || (scene->avatar.enabled && !kernel->avatar)) {
+    int slot = kernel ? cloth__registry_slot(reg, kernel) : -1;
+    if (slot < 0 || (scene->avatar.enabled && !kernel->avatar)) {
         cloth_mesh_destroy(mesh);
         if (!kernel)
             return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'",
                                scene->source, scene->run.kernel);
+        if (slot < 0)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s is past the scene's "
+                               "%d settings blocks", scene->source, kernel->name,
+                               CLOTH_MAX_KERNELS);
         return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s does not collide with an "
                            "[avatar]", scene->source, kernel->name);
     }
@@ -157,6 +162,7 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     sim->scene = *scene;
     sim->registry = reg;
     sim->kernel = kernel;
+    sim->kernel_slot = slot;
     sim->mesh = mesh;
     cloth_status st = mesh ? CLOTH_OK
                       : scene->mesh.garment[0] ? garment_mesh(scene, &sim->mesh, err)
@@ -220,9 +226,16 @@ cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kern
     if (sim->avatar && !kernel->avatar)
         return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s does not collide with an "
                            "[avatar]", kernel->name);
+    int slot = cloth__registry_slot(sim->registry, kernel), old_slot = sim->kernel_slot;
+    if (slot < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s is not in the sim's registry",
+                           kernel->name);
+    sim->kernel_slot = slot;
     cloth_status st = kernel->create(sim, &work, err);
-    if (st != CLOTH_OK)
+    if (st != CLOTH_OK) {
+        sim->kernel_slot = old_slot;
         return st;
+    }
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
     sim->kernel = kernel;

@@ -15,6 +15,8 @@ struct cloth_sim {
     cloth_mesh *mesh;           /* read-only during a step                           */
     const cloth__registry *registry; /* the kernels run.kernel may name               */
     const cloth__kernel *kernel;
+    int kernel_slot;            /* its place in the registry: scene.kernel[slot] holds
+                                 * its settings (set before its create is called)    */
     void *work;                 /* the kernel's own memory                           */
     int kernel_stale;           /* the pin set changed since the work was built: the
                                  * next frame rebuilds it first                      */
@@ -40,6 +42,13 @@ struct cloth_sim {
     struct cloth__interact *interact; /* grab state; scene pins restored by reset    */
     cloth__intersect *intersect; /* scratch of the intersection count (metrics)      */
 };
+
+/* The settings of the sim's kernel (its own struct, laid out in its folder): valid from
+ * its create on, read-only during a step. */
+static inline const void *cloth__sim_settings(const cloth_sim *sim)
+{
+    return sim->scene.kernel[sim->kernel_slot].bytes;
+}
 
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim);

@@ -18,6 +18,9 @@
 
 #include "cloth.h"
 
+/* The barrier curve of newton.barrier: log (IPC), cubic (ZOZO) or none. */
+typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NONE = 2 } cloth_barrier;
+
 /* psi(g) of the given barrier; writes psi'(g) to d1 and psi''(g) to d2 when they are not
  * NULL.  CLOTH_BARRIER_NONE is zero everywhere.  The log barrier is infinite for g <= 0
  * (psi = +inf, psi' = -inf, psi'' = +inf); the cubic is a polynomial and is evaluated as

@@ -33,6 +33,10 @@
 #define CLOTH_STIFFNESS_H
 
 #include "cloth.h"
+#include "terms/barrier.h"
+
+/* The mass term of the dynamic kappa (newton.kappa_form): as published, or unit-consistent. */
+typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
 
 /* n^T H n, H the 3x3 (row-major) elastic block of the vertex: the stencil term of a
  * vertex-obstacle contact. */

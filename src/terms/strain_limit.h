@@ -61,6 +61,7 @@
 #define CLOTH_STRAIN_LIMIT_H
 
 #include "cloth.h"
+#include "terms/barrier.h"
 
 /* The barrier of one limited stretch. */
 typedef struct cloth__strain_band {

@@ -33,6 +33,7 @@
  * tests/bench/results/<arch>-<cores>cores.csv.
  */
 #include "cloth.h"
+#include "kernels/verlet/verlet.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -130,8 +131,8 @@ static double step_visits(const cloth_sim *sim, const char *kernel, double passe
             with_free_end++;
             limited += m->springs[s].family != CLOTH_BEND;
         }
-    const cloth_verlet_def *vd = &sim->scene.verlet;
-    double relax = vd->mode == CLOTH_VERLET_RELAX ? vd->iterations : 0;
+    const cloth__verlet_def *vd = cloth__sim_settings(sim);
+    double relax = vd->mode == CLOTH__VERLET_RELAX ? vd->iterations : 0;
     return with_free_end * relax + limited * (passes - relax);
 }
 

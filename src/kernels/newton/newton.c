@@ -136,7 +136,7 @@ static void predict(cloth__newton *w, const cloth_sim *sim, double h)
 static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *it,
                              cloth_error *err)
 {
-    if (sim->scene.newton.kappa_update == CLOTH_KAPPA_PER_ITERATION)
+    if (((const cloth_newton_def *)cloth__sim_settings(sim))->kappa_update == CLOTH_KAPPA_PER_ITERATION)
         cloth__newton_clear_kappa(w, sim->mesh);
     it->energy = cloth__newton_potential(w, sim, w->x, w->grad, 1, 0);
     it->seen = w->eval;
@@ -195,7 +195,7 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
     stats->iterations++;
     stats->regularized += it->eps > 0;
     stats->lin_capped += it->capped;
-    const char *how = cloth__newton_cond_method(w, &sim->scene.newton);
+    const char *how = cloth__newton_cond_method(w, (const cloth_newton_def *)cloth__sim_settings(sim));
     if (!isnan(it->cond)) {
         stats->cond_max = isnan(stats->cond_max) ? it->cond : fmax(stats->cond_max, it->cond);
         stats->cond_method = how;
@@ -215,7 +215,7 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
  * (midpoint); pinned vertices keep their place and rest.  BDF2's history moves on. */
 static void update_velocities(cloth__newton *w, cloth_sim *sim, double h)
 {
-    cloth_newton_integrator integrator = sim->scene.newton.integrator;
+    cloth_newton_integrator integrator = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator;
     for (int i = 0; i < w->n; i++)
         for (int c = 0; c < 3; c++) {
             int k = 3 * i + c;
@@ -262,7 +262,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL};
     if (w->ndof == 0)
         return CLOTH_OK;
@@ -453,7 +453,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     /* pairs within g^ + offset, or within the line search's reach: a cloth vertex has a
      * bounded number of such neighbours unless the cloth is crumpled into a ball */
     long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 4096;
-    int full = sim->scene.run.self_collision && sim->scene.newton.contact == CLOTH_CONTACT_FULL;
+    int full = sim->scene.run.self_collision && ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL;
     w->pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
     /* active point-triangle and edge-edge terms: two sheets lying on each other have
      * about 20 a vertex (an edge is within reach of some 6 edges of the other sheet) */
@@ -472,7 +472,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     w->kappa_tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
     w->pair_kappa = malloc((size_t)slots * sizeof *w->pair_kappa);
     w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
-    w->row_cap = sim->scene.newton.max_iters * sim->scene.run.substeps;
+    w->row_cap = ((const cloth_newton_def *)cloth__sim_settings(sim))->max_iters * sim->scene.run.substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
     if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_body || !w->kappa_edge || !w->kappa_tri ||
         !w->pair_kappa || !w->pair_used || !w->rows)
@@ -496,7 +496,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
                            "run.kernel = newton (use sdf or capsules)", where);
     }
     if (sim->avatar && sim->scene.avatar.collision == CLOTH_AVATAR_SDF &&
-        sim->scene.newton.dhat > sim->avatar->parts.far - sim->scene.avatar.offset) {
+        ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat > sim->avatar->parts.far - sim->scene.avatar.offset) {
         /* the per-part distance is capped at parts.far (src/body/partfields.h): the
          * barrier must be inactive there for the gap to stay continuous */
         char where[CLOTH_PATH_MAX + 16];
@@ -504,7 +504,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
                          sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: newton.dhat = %g m: the body's distance "
                            "(avatar.collision = sdf) reaches only %g m beyond avatar.offset",
-                           where, sim->scene.newton.dhat,
+                           where, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat,
                            sim->avatar->parts.far - sim->scene.avatar.offset);
     }
     cloth__newton *w = calloc(1, sizeof *w);
@@ -517,7 +517,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     cloth_status st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1,
                                                  &w->hash, err);
     if (st == CLOTH_OK && sim->scene.run.self_collision &&
-        sim->scene.newton.contact == CLOTH_CONTACT_FULL) {
+        ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL) {
         st = cloth__broad_phase_create(m, w->pair_cap, &w->bp, err);
         if (st == CLOTH_OK)
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
@@ -546,10 +546,11 @@ fail_alloc:
 
 /* ------------------------------------------------------------------ keys */
 
-static int parse_kappa_value(cloth_scene *s, const char *value, char *why, size_t n)
+static int parse_kappa_value(void *owner, const char *value, char *why, size_t n)
 {
+    cloth_newton_def *nd = owner;
     if (strcmp(value, "auto") == 0) {
-        s->newton.kappa_value = -1;
+        nd->kappa_value = -1;
         return 0;
     }
     char *end;
@@ -558,11 +559,11 @@ static int parse_kappa_value(cloth_scene *s, const char *value, char *why, size_
         snprintf(why, n, "'%s' is not auto or a finite number >= 0", value);
         return 1;
     }
-    s->newton.kappa_value = v;
+    nd->kappa_value = v;
     return 0;
 }
 
-#define OFF(field) offsetof(cloth_scene, newton.field)
+#define OFF(field) offsetof(cloth_newton_def, field)
 #define INF HUGE_VAL
 
 static const char *const barrier_names[] = {"log", "cubic", "none", NULL};

@@ -5,6 +5,7 @@
 #define CLOTH_NEWTON_H
 
 #include "sim/sim.h"
+#include "kernels/newton/newton_def.h"
 
 typedef struct cloth__newton cloth__newton;
 

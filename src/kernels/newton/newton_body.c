@@ -117,9 +117,9 @@ void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim)
  * the field, so one move along the gradient may fall short). */
 void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim)
 {
-    if (!sim->avatar || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
+    if (!sim->avatar || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
         return;
-    double to = 0.5 * sim->scene.newton.dhat, tiny = 1e-9 * sim->mesh->rest_diag;
+    double to = 0.5 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, tiny = 1e-9 * sim->mesh->rest_diag;
     for (int i = 0; i < w->n; i++) {
         double *xi = w->x + 3 * i, n[3];
         for (int pass = 0; pass < 4 && w->dof[i] >= 0; pass++) {
@@ -137,7 +137,7 @@ static int vertices_keep_gaps(const cloth__newton *w, const cloth_sim *sim, cons
                               const cloth__bt_pose *posed)
 {
     const cloth_avatar *av = sim->avatar;
-    double eta = sim->scene.newton.eta, least = 0.1 * sim->scene.newton.dhat;
+    double eta = ((const cloth_newton_def *)cloth__sim_settings(sim))->eta, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
     double off = sim->scene.avatar.offset;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
@@ -155,7 +155,7 @@ void cloth__newton_body_advance(cloth__newton *w, const cloth_sim *sim, const do
     if (!sim->avatar || w->body_s >= 1)
         return;
     const cloth_avatar *av = sim->avatar;
-    if (sim->scene.newton.barrier == CLOTH_BARRIER_NONE) {
+    if (((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE) {
         w->body_s = 1;
         pose_at(av, &w->body_from, 1, &w->body_stage, &w->body_pose);
         return;

@@ -160,7 +160,7 @@ double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
 
 int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int edge_edge)
 {
-    double reach = sim->scene.material.thickness + sim->scene.newton.dhat;
+    double reach = sim->scene.material.thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
     return stencil_distance2(sim->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
 }
 
@@ -169,7 +169,7 @@ int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int
  * reach there, and the broad phase is not repeated. */
 static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
-    double reach = sim->scene.material.thickness + sim->scene.newton.dhat;
+    double reach = sim->scene.material.thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
     double t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
     if (!w->cand_valid)
@@ -205,7 +205,7 @@ static double triangle_sigma1(const cloth__newton *w, const cloth_mesh *m, const
  * acts (its gap tau - a is below g^ = beta tau); a triangle is in it when sigma1 is. */
 static void collect_strain(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     const cloth_mesh *m = sim->mesh;
     double tau = nd->strain_limit, band = nd->strain_band * tau;
     if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
@@ -226,7 +226,7 @@ static void collect_strain(cloth__newton *w, const cloth_sim *sim, const double 
 void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x)
 {
     const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = &s->newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     w->n_contacts = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return;
@@ -278,9 +278,9 @@ double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
         return cloth__newton_stencil_gap(w, sim, c, x, grad, hess, NULL, NULL, NULL);
     case CLOTH__CONTACT_STRAIN:
         return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->elem].rest,
-                                 s->newton.strain_limit, grad, hess);
+                                 ((const cloth_newton_def *)cloth__sim_settings(sim))->strain_limit, grad, hess);
     default:
-        return s->newton.strain_limit + 1 - triangle_sigma1(w, sim->mesh, x, c->elem);
+        return ((const cloth_newton_def *)cloth__sim_settings(sim))->strain_limit + 1 - triangle_sigma1(w, sim->mesh, x, c->elem);
     }
 }
 
@@ -325,7 +325,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                                                cloth_error *err)
 {
     const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = &s->newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     const cloth_mesh *m = sim->mesh;
     double c[3];
     if (nd->barrier == CLOTH_BARRIER_NONE)
@@ -416,7 +416,7 @@ void cloth__newton_begin_obstacles(cloth__newton *w)
 void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
 {
     const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled || s->newton.barrier == CLOTH_BARRIER_NONE)
+    if (!s->sphere.enabled || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
         return;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
@@ -424,7 +424,7 @@ void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
         double n[3], *xi = w->x + 3 * i;
         if (cloth__gap_sphere(xi, w->sphere_c, s->sphere.radius, s->sphere.offset, n, NULL) > 0)
             continue;
-        double r = s->sphere.radius + s->sphere.offset + 0.5 * s->newton.dhat;
+        double r = s->sphere.radius + s->sphere.offset + 0.5 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
         if (cloth__dot3(n, n) == 0)
             n[1] = 1;
         for (int c = 0; c < 3; c++)
@@ -441,9 +441,9 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
     for (int c = 0; c < 3; c++)
         left[c] = sim->sphere_c[c] - w->sphere_c[c];
     int moving = left[0] != 0 || left[1] != 0 || left[2] != 0;
-    if (moving && s->sphere.enabled && s->newton.barrier != CLOTH_BARRIER_NONE) {
+    if (moving && s->sphere.enabled && ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier != CLOTH_BARRIER_NONE) {
         double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
-        double tiny = 1e-9 * sim->mesh->rest_diag, least = 0.1 * s->newton.dhat;
+        double tiny = 1e-9 * sim->mesh->rest_diag, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
         for (int i = 0; i < w->n; i++) {
             if (w->dof[i] < 0)
                 continue;
@@ -452,7 +452,7 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
                                           NULL, NULL);
             /* the sphere may close this gap to eta g0, but not below g^/10: eta is the
              * fraction of g0 that is kept */
-            double keep = g0 > 0 ? fmin(1, fmax(s->newton.eta, least / g0)) : s->newton.eta;
+            double keep = g0 > 0 ? fmin(1, fmax(((const cloth_newton_def *)cloth__sim_settings(sim))->eta, least / g0)) : ((const cloth_newton_def *)cloth__sim_settings(sim))->eta;
             double a = fmax(0, cloth__alpha_sphere(xi, d, w->sphere_c, s->sphere.radius,
                                                    s->sphere.offset, keep));
             /* a vertex the sphere already touches (gap within rounding) holds it where it
@@ -487,7 +487,7 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
         }
     }
     /* psi(g) = +inf at g <= 0 only for the log barrier (the cubic one goes on past 0) */
-    int log_barrier = sim->scene.newton.barrier == CLOTH_BARRIER_LOG;
+    int log_barrier = ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_LOG;
     for (int k = 0; k < w->n_contacts && log_barrier; k++) {
         const cloth__contact *c = &w->contacts[k];
         double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);

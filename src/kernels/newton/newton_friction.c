@@ -37,7 +37,7 @@ static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact 
     double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
     if (c->kind == CLOTH__CONTACT_EE)
         cloth__newton_stencil_gap(w, sim, c, x, NULL, NULL, &m, NULL, NULL);
-    cloth__barrier(s->newton.barrier, g, s->newton.dhat, &d1, NULL);
+    cloth__barrier(((const cloth_newton_def *)cloth__sim_settings(sim))->barrier, g, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, &d1, NULL);
     double lambda = -cloth__newton_kappa_of(w, sim, c, x, g, 0) * m * d1;
     if (!(lambda > 0) || !isfinite(lambda))
         return 0;
@@ -69,7 +69,7 @@ static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact 
 void cloth__newton_friction_lag(cloth__newton *w, const cloth_sim *sim)
 {
     w->n_friction = 0;
-    if (!(sim->scene.newton.friction > 0) || sim->scene.newton.barrier == CLOTH_BARRIER_NONE)
+    if (!(((const cloth_newton_def *)cloth__sim_settings(sim))->friction > 0) || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
         return;
     cloth__newton_collect_contacts(w, sim, w->x_n);
     for (int k = 0; k < w->n_contacts && w->n_friction < w->contact_cap; k++)
@@ -79,7 +79,7 @@ void cloth__newton_friction_lag(cloth__newton *w, const cloth_sim *sim)
 double cloth__newton_friction_term(cloth__newton *w, const cloth_sim *sim, const double *x,
                                    double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     double e = 0, eps = nd->friction_eps * w->h;
     for (int k = 0; k < w->n_friction; k++) {
         const cloth__newton_friction *f = &w->friction[k];

@@ -51,7 +51,7 @@ static double element_kappa(const cloth__newton *w, const cloth_sim *sim, const 
         mass += m->mass[v[i]] / k;
     elastic_block(w, m, x, v, k, H);
     double wHw = cloth__strain_kappa_weight(xs, k, H, &w2);
-    return wHw + cloth__kappa_mass(sim->scene.newton.kappa_form, mass, g, dhat, w->h, w2);
+    return wHw + cloth__kappa_mass(((const cloth_newton_def *)cloth__sim_settings(sim))->kappa_form, mass, g, dhat, w->h, w2);
 }
 
 /* The same for a point-triangle or edge-edge term: w = grad g / |grad g| over the four
@@ -60,7 +60,7 @@ static double stencil_kappa(const cloth__newton *w, const cloth_sim *sim,
                             const cloth__contact *c, const double *x, double g)
 {
     const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     int v[4];
     double dg[12], H[144], norm2 = 0, wHw = 0, mass = 0;
     cloth__newton_stencil(w, sim, c, v);
@@ -82,7 +82,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
                             const cloth__contact *c, const double *x, double g)
 {
     const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     double H[36], dir[6];
     const double *xa = x + 3 * c->a;
     int ab[2] = {c->a, c->b};
@@ -165,7 +165,7 @@ void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
 double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
                               const double *x, double g, int freeze)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     int strain = cloth__newton_is_strain(c->kind);
     if (nd->kappa == CLOTH_KAPPA_FIXED || (nd->kappa == CLOTH_KAPPA_IPC && strain)) {
         if (nd->kappa_value >= 0)
@@ -202,7 +202,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
 void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
 {
     const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     double H[9], trace = 0;
     int free_vertices = 0;
     for (int i = 0; i < m->n; i++) {

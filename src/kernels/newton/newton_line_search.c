@@ -18,7 +18,7 @@
 static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const double *x,
                            const double *dir)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     const cloth_mesh *m = sim->mesh;
     double amax = INFINITY;
     if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
@@ -52,8 +52,8 @@ static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const d
 static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const double *x,
                                  const double *dir)
 {
-    double thickness = sim->scene.material.thickness, eta = sim->scene.newton.eta;
-    double reach = thickness + sim->scene.newton.dhat;
+    double thickness = sim->scene.material.thickness, eta = ((const cloth_newton_def *)cloth__sim_settings(sim))->eta;
+    double reach = thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
     double *motion = w->x_trial, scale = 1, t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp;
     for (;;) {
@@ -148,7 +148,7 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
                              const double *dir)
 {
     const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = &s->newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     double eta = nd->eta, amax = INFINITY, dmax = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return amax;

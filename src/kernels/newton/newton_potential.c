@@ -53,7 +53,7 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
 {
     const cloth_mesh *m = sim->mesh;
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
-    cloth_newton_integrator integrator = sim->scene.newton.integrator;
+    cloth_newton_integrator integrator = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator;
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
     cloth__newton_begin_obstacles(w);
@@ -79,7 +79,7 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
         for (int c = 0; c < 3; c++)
             w->u_n[3 * s + c] = l > 0 ? d[c] / l : 0;
     }
-    cloth__kappa_ipc_bounds(sim->scene.newton.barrier, sim->scene.newton.dhat, m->rest_diag,
+    cloth__kappa_ipc_bounds(((const cloth_newton_def *)cloth__sim_settings(sim))->barrier, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, m->rest_diag,
                             w->mean_mass, h, &w->ipc_min, &w->ipc_max);
     cloth__newton_clear_kappa(w, m);
     if (!w->ipc_set) /* line-search points may touch before IPC's first kappa is set */
@@ -139,7 +139,7 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
 {
     const cloth_mesh *m = sim->mesh;
     double cd = sim->scene.material.spring_damping / w->h_damp, e = 0;
-    int mid = sim->scene.newton.integrator == CLOTH_INTEGRATOR_MIDPOINT;
+    int mid = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator == CLOTH_INTEGRATOR_MIDPOINT;
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
     if (mid) {
@@ -187,7 +187,7 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
 static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
                           const double *x, double kappa, double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     cloth__strain_band band = {nd->barrier, nd->strain_limit, nd->strain_band, kappa};
     double g[9], B[81];
     if (c->kind == CLOTH__CONTACT_STRAIN) {
@@ -228,7 +228,7 @@ static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__
                            const double *x, double kappa, double *grad, cloth__sparse *H,
                            int exact)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
     cloth__newton_stencil(w, sim, c, v);
@@ -274,7 +274,7 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
         return strain_term(w, sim, c, x, kappa, grad, H);
     if (cloth__newton_is_stencil(c->kind))
         return stencil_term(w, sim, c, x, kappa, grad, H, exact);
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
     double g = cloth__newton_contact_gap(w, sim, c, x, dg, H ? d2g : NULL);
@@ -303,7 +303,7 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
 double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
                                double *grad, int want_hess, int exact)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     cloth__newton_seen *seen = &w->eval;
     int at_iterate = grad != NULL;
     cloth__sparse *hess = want_hess ? w->H : NULL;

@@ -237,7 +237,7 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
 cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth_sim *sim, double *eps,
                                         int *lin_iters, int *capped, cloth_error *err)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     *eps = 0;
     *lin_iters = 0;
     *capped = 0;
@@ -278,7 +278,7 @@ static cloth_status chol_solve_in_place(void *ctx, double *x, cloth_error *err)
 cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, double *cond,
                                        cloth_error *err)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     *cond = NAN;
     if (nd->cond == CLOTH_COND_OFF)
         return CLOTH_OK;
@@ -318,7 +318,7 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
 static cloth_status check_dense_size(const cloth__newton *w, const cloth_sim *sim,
                                      cloth_error *err)
 {
-    if (sim->scene.newton.solver != CLOTH_SOLVER_DENSE || w->ndof <= CLOTH__LINALG_MAX)
+    if (((const cloth_newton_def *)cloth__sim_settings(sim))->solver != CLOTH_SOLVER_DENSE || w->ndof <= CLOTH__LINALG_MAX)
         return CLOTH_OK;
     char where[256];
     cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "solver"), where,
@@ -332,7 +332,7 @@ static cloth_status check_dense_size(const cloth__newton *w, const cloth_sim *si
 cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
                                          cloth_error *err)
 {
-    const cloth_newton_def *nd = &sim->scene.newton;
+    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     cloth_status st = check_dense_size(w, sim, err);
     if (st != CLOTH_OK)
         return st;
@@ -340,7 +340,7 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
     for (int v = 0; v < w->n; v++)
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
             mesh_blocks += w->dof[v] >= 0 && w->dof[w->adj[k]] >= 0 && w->adj[k] < v;
-    int full = sim->scene.newton.contact == CLOTH_CONTACT_FULL;
+    int full = ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL;
     /* 6 pairs a term; friction stencils are mostly the same terms' */
     w->pair_block_cap = full ? 8 * w->self_cap : 2 * w->pair_cap;
     /* distinct vertex pairs coupled by contacts: a vertex lies within reach of a few

@@ -45,6 +45,7 @@
  * it did not converge, and so does every step when a spring between two pinned vertices
  * exceeds the limit (nothing may move to fix it).
  */
+#include "kernels/verlet/verlet.h"
 #include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/contact.h"
@@ -60,6 +61,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* This kernel's keys ([verlet] of the scene, verlet.h). */
+static inline const cloth__verlet_def *settings(const cloth_sim *sim)
+{
+    return cloth__sim_settings(sim);
+}
 
 /* A projection counts as a change when the vertex was deeper than this times the rest
  * diagonal L: a vertex already on a surface is moved again only by rounding. */
@@ -162,7 +169,7 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
             w->limited[w->n_limited++] = s;
     }
-    if (sim->scene.verlet.order == CLOTH_ORDER_COLOURED) {
+    if (settings(sim)->order == CLOTH__ORDER_COLOURED) {
         cloth_status st = colour_springs(m, w, err);
         if (st != CLOTH_OK) {
             verlet_destroy(w);
@@ -201,16 +208,16 @@ static void verlet_start(cloth_sim *sim, void *work)
 {
     cloth__verlet *w = work;
     const cloth_mesh *m = sim->mesh;
-    double factor = 1 + sim->scene.verlet.strain_limit;
+    double factor = 1 + settings(sim)->strain_limit;
     w->pinned_violations = 0;
-    for (int s = 0; s < m->n_springs && sim->scene.verlet.strain_limit > 0; s++) {
+    for (int s = 0; s < m->n_springs && settings(sim)->strain_limit > 0; s++) {
         const cloth_spring *sp = &m->springs[s];
         if (sp->family == CLOTH_BEND || !m->pinned[sp->a] || !m->pinned[sp->b])
             continue;
         const double *a = m->x0 + 3 * sp->a, *b = m->x0 + 3 * sp->b;
         double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
         w->pinned_violations +=
-            length3(d) > factor * sp->rest * (1 + sim->scene.verlet.strain_tol);
+            length3(d) > factor * sp->rest * (1 + settings(sim)->strain_tol);
     }
     remember_state(sim, w);
 }
@@ -244,7 +251,7 @@ static void compute_accelerations(cloth_sim *sim, const cloth__verlet *w)
         memset(f, 0, sizeof(double) * 3 * (size_t)sim->mesh->n);
         cloth__add_external_forces(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, f);
     }
-    if (sim->scene.verlet.mode == CLOTH_VERLET_PROVOT)
+    if (settings(sim)->mode == CLOTH__VERLET_PROVOT)
         cloth__add_spring_forces(cloth__sim_force_env(sim), sim->x, sim->v, f);
     for (int i = 0; i < sim->mesh->n; i++)
         for (int c = 0; c < 3; c++)
@@ -256,7 +263,7 @@ static void compute_accelerations(cloth_sim *sim, const cloth__verlet *w)
 static cloth_status predict(cloth_sim *sim, double h)
 {
     /* ASSIGNMENT verlet_provot: verlet_predict BEGIN */
-    const cloth_verlet_def *vd = &sim->scene.verlet;
+    const cloth__verlet_def *vd = settings(sim);
     const cloth_mesh *m = sim->mesh;
     double d = vd->damping_rate > 0 ? exp(-vd->damping_rate * h) : vd->damping;
     for (int i = 0; i < m->n; i++) {
@@ -331,7 +338,7 @@ static int collide(cloth_sim *sim)
 static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 {
     cloth__coloured *c = w->relax;
-    double half_k = 0.5 * sim->scene.verlet.k_relax;
+    double half_k = 0.5 * settings(sim)->k_relax;
     int threads = sim->scene.run.threads;
     int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
@@ -362,7 +369,7 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
     cloth__coloured *c = w->provot;
-    const cloth_verlet_def *vd = &sim->scene.verlet;
+    const cloth__verlet_def *vd = settings(sim);
     int threads = sim->scene.run.threads, sweeps = 0, last = 0;
     CLOTH__PARALLEL(threads)
     {
@@ -400,7 +407,7 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
 static void relax_pass(cloth_sim *sim)
 {
     const cloth_mesh *m = sim->mesh;
-    double half_k = 0.5 * sim->scene.verlet.k_relax;
+    double half_k = 0.5 * settings(sim)->k_relax;
     for (int s = 0; s < m->n_springs; s++) {
         const cloth_spring *sp = &m->springs[s];
         int free_a = !m->pinned[sp->a], free_b = !m->pinned[sp->b];
@@ -463,7 +470,7 @@ static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double f
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
 static cloth_status limit_strain(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
 {
-    const cloth_verlet_def *vd = &sim->scene.verlet;
+    const cloth__verlet_def *vd = settings(sim);
     if (vd->strain_limit <= 0)
         return CLOTH_OK;
     double factor = 1 + vd->strain_limit;
@@ -523,15 +530,15 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
                                 cloth__step_stats *stats, cloth_error *err)
 {
     cloth__verlet *w = work;
-    const cloth_verlet_def *vd = &sim->scene.verlet;
+    const cloth__verlet_def *vd = settings(sim);
     stats->iterations = 0;
     compute_accelerations(sim, w);
     /* only an assignment's stubs fail here (assignments/verlet_provot) */
     if (predict(sim, h) != CLOTH_OK)
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: verlet_predict");
-    if (vd->mode == CLOTH_VERLET_RELAX && w->relax)
+    if (vd->mode == CLOTH__VERLET_RELAX && w->relax)
         relax_coloured(sim, w, vd->iterations);
-    if (vd->mode == CLOTH_VERLET_RELAX) {
+    if (vd->mode == CLOTH__VERLET_RELAX) {
         for (int pass = 0; pass < vd->iterations && !w->relax; pass++) {
             relax_pass(sim);
             collide(sim);
@@ -553,9 +560,8 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
 /* ---------------------------------------------------------------- the keys */
 
 static const char *const mode_names[] = {"relax", "provot", NULL};
-static const char *const order_names[] = {"sequential", "coloured", NULL};
 
-#define OFF(field) offsetof(cloth_scene, verlet.field)
+#define OFF(field) offsetof(cloth__verlet_def, field)
 
 static const cloth__key verlet_keys[] = {
     {"verlet", "mode", CLOTH__KEY_CHOICE, OFF(mode), 0, 0, 0, 0, 0, mode_names, NULL, "relax",
@@ -574,7 +580,7 @@ static const cloth__key verlet_keys[] = {
      NULL, "100", "Provot sweeps per step at most (then not-converged)"},
     {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
      "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
-    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, order_names, NULL,
+    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
      "sequential", "sequential (the reference order) or coloured relaxation and Provot "
      "sweeps (vectorised, run.threads; other rounding)"},
 };

@@ -25,6 +25,7 @@
  * their relative velocity.  An explicit scheme has no constraint solve to put it in;
  * the velocity correction is what keeps a pair from coming back at the next step.
  */
+#include "kernels/explicit/explicit.h"
 #include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
@@ -36,6 +37,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* This kernel's keys ([explicit] of the scene, explicit.h). */
+static inline const cloth__explicit_def *settings(const cloth_sim *sim)
+{
+    return cloth__sim_settings(sim);
+}
 
 /* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each; and
  * self-collision's work.  Without either the schemes need only the sim's force buffer
@@ -75,8 +82,8 @@ static void explicit_destroy(void *work)
 static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     *work = NULL;
-    int rk4 = sim->scene.explicit_.scheme == CLOTH_RK4;
-    int coloured = sim->scene.explicit_.order == CLOTH_ORDER_COLOURED;
+    int rk4 = settings(sim)->scheme == CLOTH__RK4;
+    int coloured = settings(sim)->order == CLOTH__ORDER_COLOURED;
     cloth_self_collision self = sim->scene.run.self_collision;
     if (!rk4 && self == CLOTH_SELF_OFF && !coloured)
         return CLOTH_OK;
@@ -171,7 +178,7 @@ static cloth_status velocity_verlet(cloth_sim *sim, const cloth__explicit *w, do
     if (st == CLOTH_OK)
         st = accelerations_at(sim, w, sim->x, sim->v, sim->t + h, sim->force);
     for (int i = 0; i < n3; i++)
-        sim->v[i] = (sim->v[i] + 0.5 * h * sim->force[i]) * sim->scene.explicit_.decay;
+        sim->v[i] = (sim->v[i] + 0.5 * h * sim->force[i]) * settings(sim)->decay;
     return st;
 }
 
@@ -194,7 +201,7 @@ static cloth_status runge_kutta_4(cloth_sim *sim, cloth__explicit *w, double h)
                                            w->kv[k]);
         st = st == CLOTH_OK ? sk : st;
     }
-    double decay = sim->scene.explicit_.decay;
+    double decay = settings(sim)->decay;
     for (int i = 0; i < n3; i++) {
         double dx = 0, dv = 0;
         for (int k = 0; k < 4; k++) {
@@ -230,8 +237,8 @@ static cloth_status euler_update(double *x, double *v, const double *a, int n3, 
 static cloth_status integrate(cloth_sim *sim, double h)
 {
     return euler_update(sim->x, sim->v, sim->force, 3 * sim->mesh->n, h,
-                        sim->scene.explicit_.scheme == CLOTH_EULER_FORWARD,
-                        sim->scene.explicit_.decay);
+                        settings(sim)->scheme == CLOTH__EULER_FORWARD,
+                        settings(sim)->decay);
 }
 
 static void hold_pins(cloth_sim *sim)
@@ -300,11 +307,11 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
     if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_TRIANGLES)
         memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
-    switch (sim->scene.explicit_.scheme) {
-    case CLOTH_VELOCITY_VERLET:
+    switch (settings(sim)->scheme) {
+    case CLOTH__VELOCITY_VERLET:
         st = velocity_verlet(sim, w, h);
         break;
-    case CLOTH_RK4:
+    case CLOTH__RK4:
         st = runge_kutta_4(sim, work, h);
         break;
     default:
@@ -329,16 +336,15 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
 
 static const char *const scheme_names[] = {"forward", "symplectic", "velocity-verlet", "rk4",
                                            NULL};
-static const char *const order_names[] = {"sequential", "coloured", NULL};
 
 static const cloth__key explicit_keys[] = {
-    {"explicit", "scheme", CLOTH__KEY_CHOICE, offsetof(cloth_scene, explicit_.scheme), 0, 0,
+    {"explicit", "scheme", CLOTH__KEY_CHOICE, offsetof(cloth__explicit_def, scheme), 0, 0,
      0, 0, 0, scheme_names, NULL, "symplectic",
      "forward or symplectic Euler, velocity-verlet (2nd order) or rk4 (4th order)"},
-    {"explicit", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth_scene, explicit_.decay), 0, 0, 1,
+    {"explicit", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, decay), 0, 0, 1,
      1, 0, NULL, NULL, "1", "velocity factor per step (the mass-spring tutorial: 0.98)"},
-    {"explicit", "order", CLOTH__KEY_CHOICE, offsetof(cloth_scene, explicit_.order), 0, 0, 0,
-     0, 0, order_names, NULL, "sequential", "sequential (the reference order) or coloured "
+    {"explicit", "order", CLOTH__KEY_CHOICE, offsetof(cloth__explicit_def, order), 0, 0, 0,
+     0, 0, cloth__order_names, NULL, "sequential", "sequential (the reference order) or coloured "
      "spring forces (vectorised, run.threads; other rounding)"},
 };
 

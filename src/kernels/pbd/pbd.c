@@ -67,6 +67,7 @@
  * which a plain velocity scale would slow.  It acts once per step, so the damping per
  * second grows with run.substeps.  Pinned vertices (v = 0) count in the sums.
  */
+#include "kernels/pbd/pbd.h"
 #include "kernels/coloured.h"
 #include "terms/dihedral.h"
 #include "terms/forces.h"
@@ -82,6 +83,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* This kernel's keys ([pbd] of the scene, pbd.h). */
+static inline const cloth__pbd_def *settings(const cloth_sim *sim)
+{
+    return cloth__sim_settings(sim);
+}
 
 typedef struct cloth__pbd {
     double *p;                  /* 3n predicted, then projected, positions           */
@@ -160,14 +167,14 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
 static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
-    const cloth_pbd_def *def = &sim->scene.pbd;
+    const cloth__pbd_def *def = settings(sim);
     cloth__pbd *w = calloc(1, sizeof *w);
     if (!w)
         goto fail_memory;
     /* springs are grouped by family in family order */
     w->n_stretch = m->family_count[CLOTH_STRUCTURAL] + m->family_count[CLOTH_SHEAR];
     w->n_dist = w->n_stretch;
-    if (def->bending == CLOTH_PBD_BEND_SPRINGS)
+    if (def->bending == CLOTH__PBD_BEND_SPRINGS)
         w->n_dist += m->family_count[CLOTH_BEND];
     else
         w->n_hinges = m->n_hinges;
@@ -191,8 +198,8 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     }
     w->k_stretch = per_pass_stiffness(def->k_pbd, def->iterations);
     w->k_bend = per_pass_stiffness(def->k_pbd_bend, def->iterations);
-    if (def->order == CLOTH_ORDER_COLOURED) {
-        cloth_status st = colour_constraints(m, w, def->variant == CLOTH_PBD_XPBD, err);
+    if (def->order == CLOTH__ORDER_COLOURED) {
+        cloth_status st = colour_constraints(m, w, def->variant == CLOTH__PBD_XPBD, err);
         if (st != CLOTH_OK) {
             pbd_destroy(w);
             return st;
@@ -306,8 +313,8 @@ static void predict(cloth_sim *sim, cloth__pbd *w, double h)
     for (int i = 0; i < m->n; i++)
         for (int k = 0; k < 3; k++)
             sim->v[3 * i + k] += h * m->inv_mass[i] * f[3 * i + k];
-    if (sim->scene.pbd.damping > 0)
-        damp_velocities(sim, sim->scene.pbd.damping);
+    if (settings(sim)->damping > 0)
+        damp_velocities(sim, settings(sim)->damping);
     for (int i = 0; i < m->n; i++)
         for (int k = 0; k < 3; k++)
             w->p[3 * i + k] = m->pinned[i] ? m->x0[3 * i + k]
@@ -336,7 +343,7 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
     /* ASSIGNMENT xpbd: project_distances BEGIN */
     const cloth_mesh *m = sim->mesh;
     const double *wi = m->inv_mass;
-    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
     double *p = w->p;
     for (int s = 0; s < w->n_dist; s++) {
         const cloth_spring *sp = &m->springs[s];
@@ -366,7 +373,7 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int
                            double h)
 {
     const cloth_mesh *m = sim->mesh;
-    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
     for (int j = 0; j < w->n_hinges; j++) {
         const int *id = m->hinges + 4 * j;
         double *x[4], g[12], theta;
@@ -425,7 +432,7 @@ static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
 static void prepare_coloured(const cloth_sim *sim, cloth__pbd *w, double h)
 {
     cloth__coloured *c = w->col;
-    int xpbd = sim->scene.pbd.variant == CLOTH_PBD_XPBD;
+    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
     for (int j = 0; j < c->n; j++) {
         double alpha = xpbd ? 1 / (sim->mesh->springs[c->spring[j]].k * h * h) : 0;
         /* k = 0: infinite compliance, the constraint exerts nothing */
@@ -496,7 +503,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
 {
     (void)err;
     cloth__pbd *w = work;
-    int passes = sim->scene.pbd.iterations;
+    int passes = settings(sim)->iterations;
     predict(sim, w, h);
     if (w->col) {
         prepare_coloured(sim, w, h);
@@ -522,26 +529,25 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
 
 static const char *const variant_names[] = {"xpbd", "pbd", NULL};
 static const char *const bending_names[] = {"springs", "dihedral", NULL};
-static const char *const order_names[] = {"sequential", "coloured", NULL};
 
-#define OFF(field) offsetof(cloth_scene, field)
+#define OFF(field) offsetof(cloth__pbd_def, field)
 
 static const cloth__key pbd_keys[] = {
-    {"pbd", "variant", CLOTH__KEY_CHOICE, OFF(pbd.variant), 0, 0, 0, 0, 0, variant_names,
+    {"pbd", "variant", CLOTH__KEY_CHOICE, OFF(variant), 0, 0, 0, 0, 0, variant_names,
      NULL, "xpbd",
      "xpbd (compliance 1/k from the material, Macklin 2016) or pbd (k_pbd, Mueller 2007)"},
-    {"pbd", "iterations", CLOTH__KEY_INT, OFF(pbd.iterations), 0, 1, 100000, 0, 0, NULL,
+    {"pbd", "iterations", CLOTH__KEY_INT, OFF(iterations), 0, 1, 100000, 0, 0, NULL,
      NULL, "10", "Gauss-Seidel passes over all constraints per step"},
-    {"pbd", "bending", CLOTH__KEY_CHOICE, OFF(pbd.bending), 0, 0, 0, 0, 0, bending_names,
+    {"pbd", "bending", CLOTH__KEY_CHOICE, OFF(bending), 0, 0, 0, 0, 0, bending_names,
      NULL, "springs",
      "springs (bend springs as distance constraints) or dihedral (angle of each hinge)"},
-    {"pbd", "k_pbd", CLOTH__KEY_DOUBLE, OFF(pbd.k_pbd), 0, 0, 1, 1, 0, NULL, NULL, "1",
+    {"pbd", "k_pbd", CLOTH__KEY_DOUBLE, OFF(k_pbd), 0, 0, 1, 1, 0, NULL, NULL, "1",
      "pbd variant: stiffness of stretch constraints after all passes, in (0, 1]"},
-    {"pbd", "k_pbd_bend", CLOTH__KEY_DOUBLE, OFF(pbd.k_pbd_bend), 0, 0, 1, 0, 0, NULL, NULL,
+    {"pbd", "k_pbd_bend", CLOTH__KEY_DOUBLE, OFF(k_pbd_bend), 0, 0, 1, 0, 0, NULL, NULL,
      "1", "pbd variant: the same for bending constraints, in [0, 1]"},
-    {"pbd", "damping", CLOTH__KEY_DOUBLE, OFF(pbd.damping), 0, 0, 1, 0, 0, NULL, NULL, "0",
+    {"pbd", "damping", CLOTH__KEY_DOUBLE, OFF(damping), 0, 0, 1, 0, 0, NULL, NULL, "0",
      "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
-    {"pbd", "order", CLOTH__KEY_CHOICE, OFF(pbd.order), 0, 0, 0, 0, 0, order_names, NULL,
+    {"pbd", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
      "sequential", "sequential (the reference Gauss-Seidel order) or coloured (vectorised, "
      "run.threads; other rounding)"},
 };
