@@ -119,6 +119,7 @@ check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
+	@tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events) ex=;; \
 	  *) ex=experiments;; esac; \
