@@ -45,7 +45,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder
+        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder docs
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -121,6 +121,7 @@ check: deps
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh
 	@tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
+	@tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events) ex=;; \
 	  *) ex=experiments;; esac; \
@@ -136,6 +137,11 @@ check: deps
 
 # test_cloth as `make check` runs it from tests/ (append K/N for a share of the suites)
 TEST_CLOTH = CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
+
+# The key reference (docs/keys.md) from `cloth list`; make check fails when it is stale.
+docs: $(BUILD)/cloth
+	@tests/docs/make_keys.sh $(BUILD)/cloth >docs/keys.md.part && mv docs/keys.md.part docs/keys.md
+	@echo "docs: docs/keys.md written from $(BUILD)/cloth list"
 
 # ------------------------------------------------------------------ coursework kit
 # assignments/ (README, For instructors): `make assignment` lists the assignments;
