@@ -158,10 +158,12 @@ START_TEST(potential_matches_finite_differences)
                       kinds[CLOTH__CONTACT_EE]);
         ck_assert_int_eq(kinds[CLOTH__CONTACT_PAIR], 0);
         int mollified = 0; /* edges near parallel: the mollifier's derivatives count */
+        cloth__newton_ctx ctx;
+        cloth__newton_ctx_build(&ctx, sim, w->h);
         for (int k = 0; k < w->n_contacts; k++) {
             double m = 1;
             if (w->contacts[k].kind == CLOTH__CONTACT_EE)
-                cloth__newton_stencil_gap(w, sim, &w->contacts[k], y, NULL, NULL, &m, NULL,
+                cloth__newton_stencil_gap(w, &ctx, &w->contacts[k], y, NULL, NULL, &m, NULL,
                                           NULL);
             mollified += m < 1;
         }
@@ -279,7 +281,9 @@ static void direction_by(const char *barrier, const char *solver, double pcg_tol
     ck_assert_int_ge(w->n_contacts, 10); /* sphere, floor, pairs and strain all active */
     double eps;
     int iters, capped;
-    ck_assert_msg(cloth__newton_system_solve(w, sim, &eps, &iters, &capped, &err) == CLOTH_OK,
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, w->h);
+    ck_assert_msg(cloth__newton_system_solve(w, &ctx, &eps, &iters, &capped, &err) == CLOTH_OK,
                   "%s", err.msg);
     ck_assert(eps == 0 && !capped);
     ck_assert_int_eq(iters > 0, strcmp(solver, "pcg") == 0);

@@ -90,8 +90,10 @@ START_TEST(continuation_stages_keep_gaps_positive)
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     ck_assert(w->body_s == 0);
     double last_s = 0, last_g = before, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, w->h);
     for (int k = 0; k < 100; k++) {
-        cloth__newton_body_advance(w, sim, w->x);
+        cloth__newton_body_advance(w, &ctx, w->x);
         double g = smallest_gap(sim, w->x, &w->body_pose, &exact);
         /* each vertex keeps max(eta g, g^/10) of a gap above g^/10 and half of one below */
         ck_assert_msg(g > 0 && g >= fmin(least, 0.5 * last_g) * (1 - 1e-9) &&

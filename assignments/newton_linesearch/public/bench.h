@@ -85,7 +85,9 @@ static double bench_line_search(double y0, double v0, double d, double y_trial[2
     double e0 = cloth__newton_potential(w, sim, w->x, w->grad, 0, 0), slope = 0;
     for (int i = 0; i < w->n; i++)
         slope += w->grad[w->dof[i] + 1] * d;
-    double alpha = cloth__newton_line_search(w, sim, e0, slope);
+    cloth__newton_ctx ctx; /* what the step reads: the kernel builds one a step */
+    cloth__newton_ctx_build(&ctx, sim, B_H);
+    double alpha = cloth__newton_line_search(w, &ctx, e0, slope);
     y_trial[0] = w->x_trial[1];
     y_trial[1] = w->x_trial[4];
     cloth_sim_destroy(sim);

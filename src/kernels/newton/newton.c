@@ -52,7 +52,9 @@
  * the midpoint rule's amplification matrix (1 + z^2/4)^-1 [[1 - z^2/4, h], [-w^2 h,
  * 1 - z^2/4]], z = w h, eigenvalues of modulus 1 (tests/test_newton.c).
  *
- * Stages of a step (newton_step below): predict (x~, wind, kappa tables), and for each
+ * A step first gathers what it reads of the sim and its scene into a step context
+ * (newton_ctx.c; Box2D v3's b2StepContext), which every stage then reads.  Stages of a
+ * step (newton_step below): predict (x~, wind, kappa tables), and for each
  * Newton iteration: assemble (the active set at x, E, grad E, H), solve (newton.solver, with
  * a recorded Tikhonov fallback for the factorisations), condition number, line search (largest
  * feasible alpha <= 1, then Armijo), log; finally the velocity update.  A stage that
@@ -62,7 +64,10 @@
  *   newton.c              this file: the step as its stages; create, destroy, start; the
  *                         newton.* scene keys; the kernel table entry; measure and log
  *   newton.h              what the registry and the tests see (potential, profile)
- *   newton_work.h         the work struct and the functions the files below share
+ *   newton_work.h         the step context, the work struct and the functions the
+ *                         files below share
+ *   newton_ctx.c          the step context's builder: the one place that reads the
+ *                         scene (and the kernel's settings) for the stages
  *   newton_potential.c    E, grad E and H: inertia, air damping, wind, springs, spring
  *                         damping, barriers; the set-up of a step (cloth__newton_prepare)
  *   newton_contacts.c     mesh adjacency, the active barrier terms and their gaps, the
@@ -73,6 +78,10 @@
  *   newton_line_search.c  the feasibility filter and Armijo backtracking
  *   newton_system.c       the sparse Newton matrix's pattern, its solve by newton.solver
  *                         (CHOLMOD, PCG, dense) and its condition number by newton.cond
+ * Calls between the files run one way, never in a circle: newton.c -> line search ->
+ * potential -> {system, friction -> kappa} -> contacts -> body, and everyone -> ctx (a
+ * value a lower file needs from a higher one is handed down, as the potential hands
+ * the barriers' gradient to IPC's kappa rule).
  */
 #include "core/scene.h"
 #include "core/status.h"
@@ -116,29 +125,29 @@ typedef struct iteration {
 
 /* Predict: the potential of this step (x~, wind, kappa tables, the sphere where the last
  * step left it), and its first iterate x_n. */
-static void predict(cloth__newton *w, const cloth_sim *sim, double h)
+static void predict(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)w->n;
     w->steps++;
     /* BDF2's x_{n-1}, v_{n-1} hold only while the state is the one the last step left
      * with the same h: after a caller wrote x or v (the notebooks do) the step starts
      * again from one implicit Euler step */
-    if (w->history && (h != w->h_prev || memcmp(sim->x, w->x, bytes) != 0 ||
-                       memcmp(sim->v, w->v_last, bytes) != 0))
+    if (w->history && (ctx->h != w->h_prev || memcmp(ctx->x, w->x, bytes) != 0 ||
+                       memcmp(ctx->v, w->v_last, bytes) != 0))
         w->history = 0;
-    cloth__newton_prepare(w, sim, h);
-    memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
-    cloth__newton_start_outside_sphere(w, sim);
-    cloth__newton_body_start_outside(w, sim);
+    cloth__newton_prepare_step(w, ctx);
+    memcpy(w->x, ctx->x, sizeof(double) * 3 * (size_t)w->n);
+    cloth__newton_start_outside_sphere(w, ctx);
+    cloth__newton_body_start_outside(w, ctx);
 }
 
 /* Assemble: E, grad E and the Newton matrix H at the iterate. */
-static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *it,
+static cloth_status assemble(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
                              cloth_error *err)
 {
-    if (((const cloth_newton_def *)cloth__sim_settings(sim))->kappa_update == CLOTH_KAPPA_PER_ITERATION)
-        cloth__newton_clear_kappa(w, sim->mesh);
-    it->energy = cloth__newton_potential(w, sim, w->x, w->grad, 1, 0);
+    if (ctx->nd->kappa_update == CLOTH_KAPPA_PER_ITERATION)
+        cloth__newton_clear_kappa(w, ctx->mesh);
+    it->energy = cloth__newton_energy(w, ctx, w->x, w->grad, 1, 0);
     it->seen = w->eval;
     if (w->contact_overflows || w->pattern_overflows)
         return cloth__fail(err, CLOTH_ENOMEM,
@@ -150,29 +159,29 @@ static cloth_status assemble(cloth__newton *w, const cloth_sim *sim, iteration *
     if (isfinite(it->energy))
         return CLOTH_OK;
     char why[CLOTH_MSG_MAX / 2];
-    cloth__newton_explain_energy(w, sim, w->x, why, sizeof why);
+    cloth__newton_explain_energy(w, ctx, w->x, why, sizeof why);
     return cloth__fail(err, CLOTH_ENUMERIC, "energy is not finite at iteration %d: %s",
                        it->row, why);
 }
 
 /* Solve: H dx = -grad E by newton.solver (newton_system.c). */
-static cloth_status solve(cloth__newton *w, const cloth_sim *sim, iteration *it,
+static cloth_status solve(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
                           cloth_error *err)
 {
-    return cloth__newton_system_solve(w, sim, &it->eps, &it->lin_iters, &it->capped, err);
+    return cloth__newton_system_solve(w, ctx, &it->eps, &it->lin_iters, &it->capped, err);
 }
 
 /* Condition number: newton.cond = exact is the 2-norm lambda_max/lambda_min, estimate
  * the factor's 1-norm estimate; every output says which (cond_method). */
-static cloth_status condition_number(cloth__newton *w, const cloth_sim *sim, iteration *it,
-                                     cloth_error *err)
+static cloth_status condition_number(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                     iteration *it, cloth_error *err)
 {
-    return cloth__newton_system_cond(w, sim, &it->cond, err);
+    return cloth__newton_system_cond(w, ctx, &it->cond, err);
 }
 
 /* Line search: x moves to x + alpha dx.  When dx is no descent direction (grad E = 0 at
  * an equilibrium, or round-off) x stays. */
-static void line_search(cloth__newton *w, const cloth_sim *sim, iteration *it)
+static void line_search(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it)
 {
     double slope = 0;
     for (int k = 0; k < w->ndof; k++)
@@ -182,20 +191,20 @@ static void line_search(cloth__newton *w, const cloth_sim *sim, iteration *it)
             w->dir[3 * i + c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
     it->alpha = 0;
     if (slope < 0) {
-        it->alpha = cloth__newton_line_search(w, sim, it->energy, slope);
+        it->alpha = cloth__newton_line_search(w, ctx, it->energy, slope);
         memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
     }
 }
 
 /* Log: the step's stats and a newton.csv row; 1 when |dx|_inf / h < tol. */
-static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration *it,
-                         double tol, cloth__step_stats *stats)
+static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
+                         const iteration *it, double tol, cloth__step_stats *stats)
 {
     double dx_norm = inf_norm(w->step, w->ndof);
     stats->iterations++;
     stats->regularized += it->eps > 0;
     stats->lin_capped += it->capped;
-    const char *how = cloth__newton_cond_method(w, (const cloth_newton_def *)cloth__sim_settings(sim));
+    const char *how = cloth__newton_cond_method(w, ctx->nd);
     if (!isnan(it->cond)) {
         stats->cond_max = isnan(stats->cond_max) ? it->cond : fmax(stats->cond_max, it->cond);
         stats->cond_method = how;
@@ -203,7 +212,7 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
     if (w->n_rows < w->row_cap) {
         cloth_newton_iter *row = &w->rows[w->n_rows++];
         *row = (cloth_newton_iter){
-            sim->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
+            ctx->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
             it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
             it->eps > 0, it->lin_iters, ""};
         snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
@@ -213,9 +222,11 @@ static int log_iteration(cloth__newton *w, const cloth_sim *sim, const iteration
 
 /* Velocities: v_{n+1} = (x - x_n)/h (euler), (x - x_hat)/h' (bdf2), 2 (x - x_n)/h - v_n
  * (midpoint); pinned vertices keep their place and rest.  BDF2's history moves on. */
-static void update_velocities(cloth__newton *w, cloth_sim *sim, double h)
+static void update_velocities(cloth__newton *w, const cloth__newton_ctx *ctx,
+                              cloth_sim *sim)
 {
-    cloth_newton_integrator integrator = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator;
+    cloth_newton_integrator integrator = ctx->nd->integrator;
+    double h = ctx->h;
     for (int i = 0; i < w->n; i++)
         for (int c = 0; c < 3; c++) {
             int k = 3 * i + c;
@@ -262,43 +273,45 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
     *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL};
     if (w->ndof == 0)
         return CLOTH_OK;
-    predict(w, sim, h);
-    double tol = nd->tol * sim->mesh->rest_diag, t[5];
+    cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */
+    cloth__newton_ctx_build(ctx, sim, h);
+    const cloth_newton_def *nd = ctx->nd;
+    predict(w, ctx);
+    double tol = nd->tol * ctx->mesh->rest_diag, t[5];
     cloth__newton_seen seen = w->measured;
     int converged = 0;
     for (int k = 0; k < nd->max_iters && !converged; k++) {
         iteration it = {.row = w->n_rows};
         cloth_status st;
         t[0] = cloth__newton_now_ms();
-        cloth__newton_advance_obstacles(w, sim, w->x);
-        cloth__newton_body_advance(w, sim, w->x);
-        if ((st = assemble(w, sim, &it, err)) != CLOTH_OK)
+        cloth__newton_advance_obstacles(w, ctx, w->x);
+        cloth__newton_body_advance(w, ctx, w->x);
+        if ((st = assemble(w, ctx, &it, err)) != CLOTH_OK)
             return st;
         t[1] = cloth__newton_now_ms();
-        if ((st = solve(w, sim, &it, err)) != CLOTH_OK)
+        if ((st = solve(w, ctx, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
         t[2] = cloth__newton_now_ms();
-        if ((st = condition_number(w, sim, &it, err)) != CLOTH_OK)
+        if ((st = condition_number(w, ctx, &it, err)) != CLOTH_OK)
             return at_iteration(st, it.row, err);
         t[3] = cloth__newton_now_ms();
-        line_search(w, sim, &it);
+        line_search(w, ctx, &it);
         t[4] = cloth__newton_now_ms();
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */
         seen = it.alpha > 0 ? w->eval : it.seen;
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
-        converged = log_iteration(w, sim, &it, tol, stats) && placed;
+        converged = log_iteration(w, ctx, &it, tol, stats) && placed;
         if (it.alpha == 0 && placed)
             break; /* no descent possible: not converged, unless dx was already small */
     }
     memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
     cloth__newton_body_end(w);
     stats->not_converged = !converged;
-    update_velocities(w, sim, h);
+    update_velocities(w, ctx, sim);
     w->measured = seen;
     return CLOTH_OK;
 }
@@ -332,20 +345,22 @@ static void newton_begin_frame(cloth_sim *sim, void *work)
 static void newton_start(cloth_sim *sim, void *work)
 {
     cloth__newton *w = work;
+    cloth__newton_ctx ctx; /* the potential's h: the last step's, or create's */
+    cloth__newton_ctx_build(&ctx, sim, w->h);
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
-    memcpy(w->sphere_from, sim->sphere_c, sizeof w->sphere_from);
+    memcpy(w->sphere_from, ctx.sphere_c, sizeof w->sphere_from);
     cloth__newton_begin_obstacles(w);
-    cloth__newton_body_start(w, sim);
+    cloth__newton_body_start(w, &ctx);
     w->pair_overflows = 0;
     w->contact_overflows = 0;
     w->pattern_overflows = 0;
     memset(&w->profile, 0, sizeof w->profile);
-    cloth__newton_clear_kappa(w, sim->mesh);
-    cloth__newton_measure_state(w, sim);
+    cloth__newton_clear_kappa(w, ctx.mesh);
+    cloth__newton_measure_state(w, &ctx);
 }
 
 /* ------------------------------------------------------- create, destroy */
@@ -446,14 +461,14 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
 }
 
 /* The active-term list, the kappa tables and the log rows (after build_topology). */
-static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
+static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    const cloth_mesh *m = sim->mesh;
+    const cloth_mesh *m = ctx->mesh;
     int n = w->n;
     /* pairs within g^ + offset, or within the line search's reach: a cloth vertex has a
      * bounded number of such neighbours unless the cloth is crumpled into a ball */
     long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 4096;
-    int full = sim->scene.run.self_collision && ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL;
+    int full = ctx->self_collision && ctx->nd->contact == CLOTH_CONTACT_FULL;
     w->pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
     /* active point-triangle and edge-edge terms: two sheets lying on each other have
      * about 20 a vertex (an edge is within reach of some 6 edges of the other sheet) */
@@ -472,7 +487,7 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     w->kappa_tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
     w->pair_kappa = malloc((size_t)slots * sizeof *w->pair_kappa);
     w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
-    w->row_cap = ((const cloth_newton_def *)cloth__sim_settings(sim))->max_iters * sim->scene.run.substeps;
+    w->row_cap = ctx->nd->max_iters * ctx->substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
     if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_body || !w->kappa_edge || !w->kappa_tri ||
         !w->pair_kappa || !w->pair_used || !w->rows)
@@ -482,42 +497,71 @@ static int alloc_contacts(cloth__newton *w, const cloth_sim *sim)
     return 1;
 }
 
-static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error *err)
+/* "FILE:LINE" (or "--set:N") of where section.key got its value, into where. */
+static void key_where(const cloth_sim *sim, const char *section, const char *key, char *where,
+                      size_t size)
 {
-    const cloth_mesh *m = sim->mesh;
-    *work = NULL;
-    if (sim->avatar && sim->scene.avatar.collision == CLOTH_AVATAR_ELLIPSOIDS) {
+    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, key), where,
+                     size);
+}
+
+/* An avatar newton cannot follow within a step, or whose distance ends before the
+ * barrier does. */
+static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *sim,
+                               cloth_error *err)
+{
+    char where[CLOTH_PATH_MAX + 16];
+    if (ctx->avatar && ctx->avatar_collision == CLOTH_AVATAR_ELLIPSOIDS) {
         /* the body's continuation (newton_body.c) asks for distances at poses between
          * two steps; the ellipsoids' skinned triangles exist only for the current one */
-        char where[CLOTH_PATH_MAX + 16];
-        cloth__key_where(&sim->scene, cloth__key_index(NULL, "avatar", "collision"), where,
-                         sizeof where);
+        key_where(sim, "avatar", "collision", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: avatar.collision = ellipsoids: not with "
                            "run.kernel = newton (use sdf or capsules)", where);
     }
-    if (sim->avatar && sim->scene.avatar.collision == CLOTH_AVATAR_SDF &&
-        ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat > sim->avatar->parts.far - sim->scene.avatar.offset) {
+    if (ctx->avatar && ctx->avatar_collision == CLOTH_AVATAR_SDF &&
+        ctx->nd->dhat > ctx->avatar->parts.far - ctx->avatar_offset) {
         /* the per-part distance is capped at parts.far (src/body/partfields.h): the
          * barrier must be inactive there for the gap to stay continuous */
-        char where[CLOTH_PATH_MAX + 16];
-        cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "dhat"), where,
-                         sizeof where);
+        key_where(sim, "newton", "dhat", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: newton.dhat = %g m: the body's distance "
                            "(avatar.collision = sdf) reaches only %g m beyond avatar.offset",
-                           where, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat,
-                           sim->avatar->parts.far - sim->scene.avatar.offset);
+                           where, ctx->nd->dhat, ctx->avatar->parts.far - ctx->avatar_offset);
     }
-    cloth__newton *w = calloc(1, sizeof *w);
+    return CLOTH_OK;
+}
+
+/* The most unknowns of a dense Newton matrix (newton.solver = dense). */
+static cloth_status check_dense_size(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                                     const cloth_sim *sim, cloth_error *err)
+{
+    if (ctx->nd->solver == CLOTH_SOLVER_DENSE && w->ndof > CLOTH__LINALG_MAX) {
+        char where[CLOTH_PATH_MAX + 16];
+        key_where(sim, "newton", "solver", where, sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL,
+                           "%s: newton.solver: dense takes at most %d unknowns; the mesh's %d "
+                           "free vertices make %d (use cholmod or pcg)",
+                           where, CLOTH__LINALG_MAX, w->ndof / 3, w->ndof);
+    }
+    return CLOTH_OK;
+}
+
+static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error *err)
+{
+    cloth__newton_ctx ctx; /* h = run.dt / run.substeps, the sim's step */
+    cloth__newton_ctx_build(&ctx, sim, 0);
+    const cloth_mesh *m = ctx.mesh;
     *work = NULL;
+    cloth_status st = check_body(&ctx, sim, err);
+    if (st != CLOTH_OK)
+        return st;
+    cloth__newton *w = calloc(1, sizeof *w);
     if (!w || !number_unknowns(w, m))
         goto fail_alloc;
-    if (!cloth__newton_build_topology(w, m) || !alloc_step(w, m) || !alloc_contacts(w, sim))
+    if (!cloth__newton_build_topology(w, m) || !alloc_step(w, m) || !alloc_contacts(w, &ctx))
         goto fail_alloc;
 
-    cloth_status st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1,
-                                                 &w->hash, err);
-    if (st == CLOTH_OK && sim->scene.run.self_collision &&
-        ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL) {
+    st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1, &w->hash, err);
+    if (st == CLOTH_OK && ctx.self_collision && ctx.nd->contact == CLOTH_CONTACT_FULL) {
         st = cloth__broad_phase_create(m, w->pair_cap, &w->bp, err);
         if (st == CLOTH_OK)
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
@@ -527,15 +571,17 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
             goto fail_alloc;
     }
     if (st == CLOTH_OK && w->ndof > 0)
-        st = cloth__newton_system_create(w, sim, err);
+        st = check_dense_size(w, &ctx, sim, err);
+    if (st == CLOTH_OK && w->ndof > 0)
+        st = cloth__newton_system_create(w, &ctx, err);
     if (st == CLOTH_OK)
-        st = cloth__newton_check_initial_state(w, sim, err);
+        st = cloth__newton_check_initial_state(w, &ctx, err);
     if (st != CLOTH_OK) {
         newton_destroy(w);
         return st;
     }
-    cloth__newton_set_auto_kappa(w, sim);
-    cloth__newton_body_start(w, sim);
+    cloth__newton_set_auto_kappa(w, &ctx);
+    cloth__newton_body_start(w, &ctx);
     *work = w;
     return CLOTH_OK;
 

@@ -12,8 +12,9 @@ typedef struct cloth__newton cloth__newton;
 extern const cloth__kernel cloth__newton_kernel;
 
 /* Sets up a step of length h from the sim's state: x_n, x~, the wind force, the spring
- * damping directions, the kappa tables of kappa_update = step, the lagged friction.  The step calls it first;
- * tests call it before cloth__newton_potential. */
+ * damping directions, the kappa tables of kappa_update = step, the lagged friction.  The
+ * tests call it before cloth__newton_potential (the step itself builds its context once
+ * and calls cloth__newton_prepare_step, newton_work.h). */
 void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
 
 /* The incremental potential E(x) of SPEC 4.4 at x (3n positions; pinned vertices must sit
@@ -21,7 +22,8 @@ void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h);
  * matrix into the work's sparse H (cloth__newton_hessian_dense reads it).  exact = 0
  * assembles the Newton matrix (PSD-clamped springs, contact barriers' normal part only);
  * exact = 1 the true Hessian, for finite-difference tests.  Kappa follows the scene's
- * rule; only newton.kappa = fixed makes E a fixed function of x. */
+ * rule; only newton.kappa = fixed makes E a fixed function of x.  For the tests: the
+ * step evaluates E through cloth__newton_energy with its context. */
 double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
                                double *grad, int hess, int exact);
 

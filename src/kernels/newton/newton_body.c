@@ -42,20 +42,20 @@
 /* Halvings of the body's advance per iteration before it waits for the barrier. */
 #define MAX_HALVINGS 20
 
-double cloth__newton_body_gap(const cloth__newton *w, const cloth_sim *sim, const double x[3],
-                              double *grad, double *hess)
+double cloth__newton_body_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                              const double x[3], double *grad, double *hess)
 {
-    double d = cloth__avatar_distance_at(sim->avatar, &w->body_pose, x, grad);
+    double d = cloth__avatar_distance_at(ctx->avatar, &w->body_pose, x, grad);
     if (hess)
         memset(hess, 0, 9 * sizeof(double));
-    return d - sim->scene.avatar.offset;
+    return d - ctx->avatar_offset;
 }
 
-double cloth__newton_body_lipschitz(const cloth_sim *sim)
+double cloth__newton_body_lipschitz(const cloth__newton_ctx *ctx)
 {
     /* a signed distance to a set is 1-Lipschitz; the parts' trilinear fields, moved
      * rigidly and capped, sqrt 3 (|grad f| <= sqrt 3 per cell, partfields.h) */
-    return sim->avatar->def.collision == CLOTH_AVATAR_CAPSULES ? 1.0 : sqrt(3.0);
+    return ctx->avatar->def.collision == CLOTH_AVATAR_CAPSULES ? 1.0 : sqrt(3.0);
 }
 
 /* The body at progress s of the way from body_from to the avatar's pose. */
@@ -66,13 +66,13 @@ static void pose_at(const cloth_avatar *av, const cloth__pose *from, double s,
     cloth__bt_set_pose(&av->bt, &av->body, pose, posed);
 }
 
-void cloth__newton_body_start(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_body_start(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     w->body_s = 1; /* no body: always where it should be */
-    if (!sim->avatar)
+    if (!ctx->avatar)
         return;
-    w->body_from = sim->avatar->pose;
-    pose_at(sim->avatar, &w->body_from, 1, &w->body_stage, &w->body_pose);
+    w->body_from = ctx->avatar->pose;
+    pose_at(ctx->avatar, &w->body_from, 1, &w->body_stage, &w->body_pose);
     w->body_s = 1;
 }
 
@@ -97,12 +97,12 @@ static int moves_less_than_radius(const cloth_avatar *av, const cloth__bt_pose *
     return 1;
 }
 
-void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_body_begin(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     w->body_s = 1;
-    if (!sim->avatar)
+    if (!ctx->avatar)
         return;
-    const cloth_avatar *av = sim->avatar;
+    const cloth_avatar *av = ctx->avatar;
     w->body_s = memcmp(&w->body_from, &av->pose, sizeof av->pose) == 0 ? 1 : 0;
     pose_at(av, &w->body_from, w->body_s, &w->body_stage, &w->body_pose);
 }
@@ -115,15 +115,15 @@ void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim)
  * iterations to grow it; so a vertex within 1e-9 L (L the rest diagonal) starts the step
  * at g^/2 outside, along the normal (a few passes: the gap is piecewise, trilinear for
  * the field, so one move along the gradient may fall short). */
-void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_body_start_outside(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    if (!sim->avatar || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
+    if (!ctx->avatar || ctx->nd->barrier == CLOTH_BARRIER_NONE)
         return;
-    double to = 0.5 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, tiny = 1e-9 * sim->mesh->rest_diag;
+    double to = 0.5 * ctx->nd->dhat, tiny = 1e-9 * ctx->mesh->rest_diag;
     for (int i = 0; i < w->n; i++) {
         double *xi = w->x + 3 * i, n[3];
         for (int pass = 0; pass < 4 && w->dof[i] >= 0; pass++) {
-            double g = cloth__newton_body_gap(w, sim, xi, n, NULL), nn = cloth__dot3(n, n);
+            double g = cloth__newton_body_gap(w, ctx, xi, n, NULL), nn = cloth__dot3(n, n);
             if ((pass == 0 ? g > tiny : g > 0) || !(nn > 0))
                 break;
             for (int c = 0; c < 3; c++)
@@ -133,12 +133,12 @@ void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim)
 }
 
 /* 1 when every free vertex at x keeps its gap with the body at `posed` (top of file). */
-static int vertices_keep_gaps(const cloth__newton *w, const cloth_sim *sim, const double *x,
-                              const cloth__bt_pose *posed)
+static int vertices_keep_gaps(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                              const double *x, const cloth__bt_pose *posed)
 {
-    const cloth_avatar *av = sim->avatar;
-    double eta = ((const cloth_newton_def *)cloth__sim_settings(sim))->eta, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
-    double off = sim->scene.avatar.offset;
+    const cloth_avatar *av = ctx->avatar;
+    double eta = ctx->nd->eta, least = 0.1 * ctx->nd->dhat;
+    double off = ctx->avatar_offset;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
             continue;
@@ -150,18 +150,20 @@ static int vertices_keep_gaps(const cloth__newton *w, const cloth_sim *sim, cons
     return 1;
 }
 
-void cloth__newton_body_advance(cloth__newton *w, const cloth_sim *sim, const double *x)
+void cloth__newton_body_advance(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                const double *x)
 {
-    if (!sim->avatar || w->body_s >= 1)
+    if (!ctx->avatar || w->body_s >= 1)
         return;
-    const cloth_avatar *av = sim->avatar;
-    if (((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE) {
+    const cloth_avatar *av = ctx->avatar;
+    if (ctx->nd->barrier == CLOTH_BARRIER_NONE) {
         w->body_s = 1;
         pose_at(av, &w->body_from, 1, &w->body_stage, &w->body_pose);
         return;
     }
     for (int i = 0; i < w->n; i++)
-        w->body_gap[i] = w->dof[i] < 0 ? 0 : cloth__newton_body_gap(w, sim, x + 3 * i, NULL, NULL);
+        w->body_gap[i] =
+            w->dof[i] < 0 ? 0 : cloth__newton_body_gap(w, ctx, x + 3 * i, NULL, NULL);
     double step = 1 - w->body_s;
     for (int k = 0; k < MAX_HALVINGS; k++, step *= 0.5) {
         double s = k == 0 ? 1 : w->body_s + step;
@@ -169,7 +171,7 @@ void cloth__newton_body_advance(cloth__newton *w, const cloth_sim *sim, const do
         cloth__bt_pose posed;
         pose_at(av, &w->body_from, s, &pose, &posed);
         if (!moves_less_than_radius(av, &w->body_pose, &posed) ||
-            !vertices_keep_gaps(w, sim, x, &posed))
+            !vertices_keep_gaps(w, ctx, x, &posed))
             continue;
         w->body_s = s;
         w->body_stage = pose;

@@ -31,9 +31,9 @@ static int adjacent(const cloth__newton *w, int i, int j)
     return cloth__adjacent(w->adj_start, w->adj, i, j);
 }
 
-int cloth__newton_keep_pair(int i, int j, void *ctx)
+int cloth__newton_keep_pair(int i, int j, void *work)
 {
-    const cloth__newton *w = ctx;
+    const cloth__newton *w = work;
     if (w->dof[i] < 0 && w->dof[j] < 0)
         return 0;
     return !adjacent(w, i, j);
@@ -100,11 +100,11 @@ static void push_contact(cloth__newton *w, cloth__contact_kind kind, int a, int 
 
 /* ----------------------------------------------- point-triangle, edge-edge */
 
-void cloth__newton_stencil(const cloth__newton *w, const cloth_sim *sim,
+void cloth__newton_stencil(const cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, int v[4])
 {
     if (c->kind == CLOTH__CONTACT_PT) {
-        const int *t = sim->mesh->tris + 3 * c->elem;
+        const int *t = ctx->mesh->tris + 3 * c->elem;
         v[0] = c->a;
         v[1] = t[0];
         v[2] = t[1];
@@ -132,14 +132,14 @@ static double stencil_distance2(const double *x, const int v[4], int edge_edge, 
                                            hess);
 }
 
-double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
+double cloth__newton_stencil_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                  const cloth__contact *c, const double *x, double *grad,
                                  double *hess, double *mollifier, double *mgrad,
                                  double *mhess)
 {
     int v[4], ee = c->kind == CLOTH__CONTACT_EE;
     double g2[12], h2[144];
-    cloth__newton_stencil(w, sim, c, v);
+    cloth__newton_stencil(w, ctx, c, v);
     double d = sqrt(stencil_distance2(x, v, ee, grad || hess ? g2 : NULL, hess ? h2 : NULL));
     /* d = sqrt(D): grad d = grad D / (2 d), hess d = hess D / (2 d) - grad D grad D^T /
      * (4 d^3) */
@@ -149,31 +149,32 @@ double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
         for (int j = 0; j < 12; j++)
             hess[12 * i + j] = h2[12 * i + j] / (2 * d) - g2[i] * g2[j] / (4 * d * d * d);
     if (ee && mollifier) {
-        const double *r = sim->mesh->rest;
+        const double *r = ctx->mesh->rest;
         double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
                                                       r + 3 * v[3]);
         *mollifier = cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2],
                                                 x + 3 * v[3], eps_x, mgrad, mhess);
     }
-    return d - sim->scene.material.thickness;
+    return d - ctx->thickness;
 }
 
-int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int edge_edge)
+int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v[4],
+                                       int edge_edge)
 {
-    double reach = sim->scene.material.thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
-    return stencil_distance2(sim->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
+    double reach = ctx->thickness + ctx->nd->dhat;
+    return stencil_distance2(ctx->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
 }
 
 /* The point-triangle and edge-edge terms at x: broad phase, then distances.  While x
  * lies on the line search's segment (w->cand_valid) its candidates hold every pair within
  * reach there, and the broad phase is not repeated. */
-static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x)
+static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
-    double reach = sim->scene.material.thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+    double reach = ctx->thickness + ctx->nd->dhat;
     double t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
     if (!w->cand_valid)
-        cloth__broad_phase_query(w->bp, x, NULL, reach, sim->mesh->pinned, &bp);
+        cloth__broad_phase_query(w->bp, x, NULL, reach, ctx->mesh->pinned, &bp);
     if (bp.overflow)
         w->contact_overflows++;
     double t1 = cloth__newton_now_ms();
@@ -181,9 +182,9 @@ static void collect_full(cloth__newton *w, const cloth_sim *sim, const double *x
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
-            cloth__newton_stencil(w, sim, &c, v);
+            cloth__newton_stencil(w, ctx, &c, v);
             if (stencil_distance2(x, v, kind, NULL, NULL) < reach * reach &&
-                !cloth__newton_stencil_near_at_rest(sim, v, kind))
+                !cloth__newton_stencil_near_at_rest(ctx, v, kind))
                 push_contact(w, c.kind, c.a, c.b, c.elem);
         }
     }
@@ -203,10 +204,10 @@ static double triangle_sigma1(const cloth__newton *w, const cloth_mesh *m, const
 
 /* Limited elements whose stretch a is in the band a > (1 - beta) tau, where the barrier
  * acts (its gap tau - a is below g^ = beta tau); a triangle is in it when sigma1 is. */
-static void collect_strain(cloth__newton *w, const cloth_sim *sim, const double *x)
+static void collect_strain(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
-    const cloth_mesh *m = sim->mesh;
+    const cloth_newton_def *nd = ctx->nd;
+    const cloth_mesh *m = ctx->mesh;
     double tau = nd->strain_limit, band = nd->strain_band * tau;
     if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
         for (int k = 0; k < w->n_limited; k++) {
@@ -223,130 +224,130 @@ static void collect_strain(cloth__newton *w, const cloth_sim *sim, const double 
     }
 }
 
-void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x)
+void cloth__newton_collect_contacts(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *x)
 {
-    const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     w->n_contacts = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
             continue;
-        if (s->sphere.enabled && cloth__gap_sphere(x + 3 * i, w->sphere_c, s->sphere.radius,
-                                                   s->sphere.offset, NULL, NULL) < nd->dhat)
+        if (ctx->sphere.enabled &&
+            cloth__gap_sphere(x + 3 * i, w->sphere_c, ctx->sphere.radius, ctx->sphere.offset,
+                              NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_SPHERE, i, -1, -1);
-        if (s->floor.enabled &&
-            cloth__gap_floor(x + 3 * i, s->floor.height, s->floor.offset, NULL, NULL) < nd->dhat)
+        if (ctx->floor.enabled &&
+            cloth__gap_floor(x + 3 * i, ctx->floor.height, ctx->floor.offset, NULL, NULL) <
+                nd->dhat)
             push_contact(w, CLOTH__CONTACT_FLOOR, i, -1, -1);
-        if (sim->avatar && cloth__newton_body_gap(w, sim, x + 3 * i, NULL, NULL) < nd->dhat)
+        if (ctx->avatar && cloth__newton_body_gap(w, ctx, x + 3 * i, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_BODY, i, -1, -1);
     }
-    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
-        collect_full(w, sim, x);
-    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_VERTEX) {
+    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL)
+        collect_full(w, ctx, x);
+    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_VERTEX) {
         const int *pairs;
         int overflow;
-        int count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + nd->dhat,
+        int count = cloth__spatial_hash_query(w->hash, x, ctx->thickness + nd->dhat,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
         w->pair_overflows += overflow;
         for (int p = 0; p < count; p++)
             push_contact(w, CLOTH__CONTACT_PAIR, pairs[2 * p], pairs[2 * p + 1], -1);
     }
     if (nd->strain_limit > 0)
-        collect_strain(w, sim, x);
+        collect_strain(w, ctx, x);
 }
 
-double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
+double cloth__newton_contact_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                  const cloth__contact *c,
                                  const double *x, double *grad, double *hess)
 {
-    const cloth_scene *s = &sim->scene;
     const double *xa = x + 3 * c->a;
     switch (c->kind) {
     case CLOTH__CONTACT_SPHERE:
-        return cloth__gap_sphere(xa, w->sphere_c, s->sphere.radius, s->sphere.offset, grad,
+        return cloth__gap_sphere(xa, w->sphere_c, ctx->sphere.radius, ctx->sphere.offset, grad,
                                  hess);
     case CLOTH__CONTACT_FLOOR:
-        return cloth__gap_floor(xa, s->floor.height, s->floor.offset, grad, hess);
+        return cloth__gap_floor(xa, ctx->floor.height, ctx->floor.offset, grad, hess);
     case CLOTH__CONTACT_BODY:
-        return cloth__newton_body_gap(w, sim, xa, grad, hess);
+        return cloth__newton_body_gap(w, ctx, xa, grad, hess);
     case CLOTH__CONTACT_PAIR:
-        return cloth__gap_pair(xa, x + 3 * c->b, s->material.thickness, grad, hess);
+        return cloth__gap_pair(xa, x + 3 * c->b, ctx->thickness, grad, hess);
     case CLOTH__CONTACT_PT:
     case CLOTH__CONTACT_EE:
-        return cloth__newton_stencil_gap(w, sim, c, x, grad, hess, NULL, NULL, NULL);
+        return cloth__newton_stencil_gap(w, ctx, c, x, grad, hess, NULL, NULL, NULL);
     case CLOTH__CONTACT_STRAIN:
-        return cloth__gap_strain(xa, x + 3 * c->b, sim->mesh->springs[c->elem].rest,
-                                 ((const cloth_newton_def *)cloth__sim_settings(sim))->strain_limit, grad, hess);
+        return cloth__gap_strain(xa, x + 3 * c->b, ctx->mesh->springs[c->elem].rest,
+                                 ctx->nd->strain_limit, grad, hess);
     default:
-        return ((const cloth_newton_def *)cloth__sim_settings(sim))->strain_limit + 1 - triangle_sigma1(w, sim->mesh, x, c->elem);
+        return ctx->nd->strain_limit + 1 - triangle_sigma1(w, ctx->mesh, x, c->elem);
     }
 }
 
 /* ------------------------------------------------------ feasibility */
 
 /* Every point-triangle and edge-edge term needs d > thickness at the start. */
-static cloth_status check_initial_full(const cloth__newton *w, const cloth_sim *sim,
+static cloth_status check_initial_full(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                        cloth_error *err)
 {
-    const cloth_scene *s = &sim->scene;
-    double thickness = s->material.thickness;
+    double thickness = ctx->thickness;
     cloth__broad_pairs bp;
-    cloth__broad_phase_query(w->bp, sim->mesh->x0, NULL, thickness, sim->mesh->pinned, &bp);
+    cloth__broad_phase_query(w->bp, ctx->mesh->x0, NULL, thickness, ctx->mesh->pinned, &bp);
     if (bp.overflow)
         return cloth__fail(err, CLOTH_EINVAL,
                            "%s: material.thickness: more than %d point-triangle or edge-edge "
                            "pairs start closer than %g m (is the thickness larger than the "
-                           "mesh's cells?)", s->source, w->pair_cap, thickness);
+                           "mesh's cells?)", ctx->source, w->pair_cap, thickness);
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
-            cloth__newton_stencil(w, sim, &c, v);
-            double d = sqrt(stencil_distance2(sim->mesh->x0, v, kind, NULL, NULL));
-            if (d > thickness || cloth__newton_stencil_near_at_rest(sim, v, kind))
+            cloth__newton_stencil(w, ctx, &c, v);
+            double d = sqrt(stencil_distance2(ctx->mesh->x0, v, kind, NULL, NULL));
+            if (d > thickness || cloth__newton_stencil_near_at_rest(ctx, v, kind))
                 continue;
             if (kind)
                 return cloth__fail(err, CLOTH_EINVAL,
                                    "%s: edges %d-%d and %d-%d start %.3g mm apart, closer than "
-                                   "material.thickness = %.3g mm", s->source, v[0], v[1], v[2],
-                                   v[3], 1e3 * d, 1e3 * thickness);
+                                   "material.thickness = %.3g mm", ctx->source, v[0], v[1],
+                                   v[2], v[3], 1e3 * d, 1e3 * thickness);
             return cloth__fail(err, CLOTH_EINVAL,
                                "%s: vertex %d and triangle %d (vertices %d %d %d) start %.3g mm "
-                               "apart, closer than material.thickness = %.3g mm", s->source,
+                               "apart, closer than material.thickness = %.3g mm", ctx->source,
                                v[0], c.elem, v[1], v[2], v[3], 1e3 * d, 1e3 * thickness);
         }
     }
     return CLOTH_OK;
 }
 
-cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
+cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
+                                               const cloth__newton_ctx *ctx,
                                                cloth_error *err)
 {
-    const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
-    const cloth_mesh *m = sim->mesh;
+    const cloth_newton_def *nd = ctx->nd;
+    const cloth_mesh *m = ctx->mesh;
     double c[3];
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return CLOTH_OK;
-    cloth__sphere_center(&s->sphere, 0, c);
+    cloth__sphere_center(&ctx->sphere, 0, c);
     for (int i = 0; i < m->n; i++) {
         if (w->dof[i] < 0)
             continue;
         const double *x = m->x0 + 3 * i;
-        if (s->sphere.enabled &&
-            cloth__gap_sphere(x, c, s->sphere.radius, s->sphere.offset, NULL, NULL) <= 0)
+        if (ctx->sphere.enabled &&
+            cloth__gap_sphere(x, c, ctx->sphere.radius, ctx->sphere.offset, NULL, NULL) <= 0)
             return cloth__fail(err, CLOTH_EINVAL,
                                "%s: newton: vertex %d starts inside the sphere (radius + offset); "
                                "the barriers need a positive gap",
-                               s->source, i);
-        if (s->floor.enabled &&
-            cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL) <= 0)
+                               ctx->source, i);
+        if (ctx->floor.enabled &&
+            cloth__gap_floor(x, ctx->floor.height, ctx->floor.offset, NULL, NULL) <= 0)
             return cloth__fail(err, CLOTH_EINVAL,
                                "%s: newton: vertex %d starts below the plane (height + offset); "
                                "the barriers need a positive gap",
-                               s->source, i);
+                               ctx->source, i);
     }
     if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_EDGE)
         for (int k = 0; k < w->n_limited; k++) {
@@ -356,7 +357,8 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                 return cloth__fail(err, CLOTH_EINVAL,
                                    "%s: newton.strain_limit: %g is not above the initial strain of "
                                    "spring %d-%d (mesh.prestretch %g)",
-                                   s->source, nd->strain_limit, sp->a, sp->b, s->mesh.prestretch);
+                                   ctx->source, nd->strain_limit, sp->a, sp->b,
+                                   ctx->prestretch);
         }
     if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_TRIANGLE)
         for (int k = 0; k < w->n_limited_tris; k++) {
@@ -366,28 +368,28 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const clo
                 return cloth__fail(err, CLOTH_EINVAL,
                                    "%s: newton.strain_limit: %g is not above the initial strain "
                                    "%g of triangle %d (mesh.prestretch %g)",
-                                   s->source, nd->strain_limit, sigma1 - 1, t,
-                                   s->mesh.prestretch);
+                                   ctx->source, nd->strain_limit, sigma1 - 1, t,
+                                   ctx->prestretch);
         }
-    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL)
-        return check_initial_full(w, sim, err);
-    if (s->run.self_collision)
+    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL)
+        return check_initial_full(w, ctx, err);
+    if (ctx->self_collision)
         for (int i = 0; i < m->n; i++)
             for (int j = i + 1; j < m->n; j++) {
                 if (!cloth__newton_keep_pair(i, j, (void *)w))
                     continue;
-                if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, s->material.thickness, NULL,
+                if (cloth__gap_pair(m->x0 + 3 * i, m->x0 + 3 * j, ctx->thickness, NULL,
                                     NULL) <= 0)
                     return cloth__fail(err, CLOTH_EINVAL,
                                        "%s: material.thickness: vertices %d and %d start closer "
                                        "than %g",
-                                       s->source, i, j, s->material.thickness);
+                                       ctx->source, i, j, ctx->thickness);
             }
     return CLOTH_OK;
 }
 
 /* A moving sphere (its motion, or a user dragging it) goes from where the last step left
- * it, w->sphere_from, to where the sim puts it for the end of this step, sim->sphere_c.
+ * it, w->sphere_from, to where the sim puts it for the end of this step, ctx->sphere_c.
  * Placing it there at once could put vertices inside it, where no barrier can start, and
  * moving those vertices out by hand could push them through the cloth or the floor.  So
  * the sphere moves within the step, between Newton iterations, as a continuation: from
@@ -413,18 +415,18 @@ void cloth__newton_begin_obstacles(cloth__newton *w)
  * (the feasible step keeps a gap of eta times a gap that can itself be a few units of
  * rounding); no barrier can start there, so such a vertex starts the step at g^/2 above
  * the surface, along its direction from the centre. */
-void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
+    if (!ctx->sphere.enabled || ctx->nd->barrier == CLOTH_BARRIER_NONE)
         return;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
             continue;
         double n[3], *xi = w->x + 3 * i;
-        if (cloth__gap_sphere(xi, w->sphere_c, s->sphere.radius, s->sphere.offset, n, NULL) > 0)
+        if (cloth__gap_sphere(xi, w->sphere_c, ctx->sphere.radius, ctx->sphere.offset, n,
+                              NULL) > 0)
             continue;
-        double r = s->sphere.radius + s->sphere.offset + 0.5 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+        double r = ctx->sphere.radius + ctx->sphere.offset + 0.5 * ctx->nd->dhat;
         if (cloth__dot3(n, n) == 0)
             n[1] = 1;
         for (int c = 0; c < 3; c++)
@@ -432,29 +434,29 @@ void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim)
     }
 }
 
-void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x)
+void cloth__newton_advance_obstacles(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                     const double *x)
 {
-    const cloth_scene *s = &sim->scene;
     if (w->sphere_s >= 1)
         return;
     double left[3], step = 1;
     for (int c = 0; c < 3; c++)
-        left[c] = sim->sphere_c[c] - w->sphere_c[c];
+        left[c] = ctx->sphere_c[c] - w->sphere_c[c];
     int moving = left[0] != 0 || left[1] != 0 || left[2] != 0;
-    if (moving && s->sphere.enabled && ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier != CLOTH_BARRIER_NONE) {
+    if (moving && ctx->sphere.enabled && ctx->nd->barrier != CLOTH_BARRIER_NONE) {
         double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
-        double tiny = 1e-9 * sim->mesh->rest_diag, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+        double tiny = 1e-9 * ctx->mesh->rest_diag, least = 0.1 * ctx->nd->dhat;
         for (int i = 0; i < w->n; i++) {
             if (w->dof[i] < 0)
                 continue;
             const double *xi = x + 3 * i;
-            double g0 = cloth__gap_sphere(xi, w->sphere_c, s->sphere.radius, s->sphere.offset,
-                                          NULL, NULL);
+            double g0 = cloth__gap_sphere(xi, w->sphere_c, ctx->sphere.radius,
+                                          ctx->sphere.offset, NULL, NULL);
             /* the sphere may close this gap to eta g0, but not below g^/10: eta is the
              * fraction of g0 that is kept */
-            double keep = g0 > 0 ? fmin(1, fmax(((const cloth_newton_def *)cloth__sim_settings(sim))->eta, least / g0)) : ((const cloth_newton_def *)cloth__sim_settings(sim))->eta;
-            double a = fmax(0, cloth__alpha_sphere(xi, d, w->sphere_c, s->sphere.radius,
-                                                   s->sphere.offset, keep));
+            double keep = g0 > 0 ? fmin(1, fmax(ctx->nd->eta, least / g0)) : ctx->nd->eta;
+            double a = fmax(0, cloth__alpha_sphere(xi, d, w->sphere_c, ctx->sphere.radius,
+                                                   ctx->sphere.offset, keep));
             /* a vertex the sphere already touches (gap within rounding) holds it where it
              * is: eta times that gap would be rounding itself */
             if (a < 1 && g0 < tiny)
@@ -463,7 +465,7 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
         }
     }
     if (step >= 1) {
-        memcpy(w->sphere_c, sim->sphere_c, sizeof w->sphere_c);
+        memcpy(w->sphere_c, ctx->sphere_c, sizeof w->sphere_c);
         w->sphere_s = 1;
         return;
     }
@@ -472,7 +474,7 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, con
     w->sphere_s += step * (1 - w->sphere_s);
 }
 
-void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
+void cloth__newton_explain_energy(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                   const double *x, char *buf, size_t size)
 {
     for (int i = 0; i < w->n; i++) {
@@ -487,10 +489,10 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
         }
     }
     /* psi(g) = +inf at g <= 0 only for the log barrier (the cubic one goes on past 0) */
-    int log_barrier = ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_LOG;
+    int log_barrier = ctx->nd->barrier == CLOTH_BARRIER_LOG;
     for (int k = 0; k < w->n_contacts && log_barrier; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
+        double g = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);
         if (g > 0)
             continue;
         switch (c->kind) {
@@ -506,7 +508,7 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
         case CLOTH__CONTACT_PT:
         case CLOTH__CONTACT_EE: {
             int v[4];
-            cloth__newton_stencil(w, sim, c, v);
+            cloth__newton_stencil(w, ctx, c, v);
             if (c->kind == CLOTH__CONTACT_PT)
                 snprintf(buf, size, "vertex %d and triangle %d are closer than "
                          "material.thickness (gap %.3g m)", v[0], c->elem, g);

@@ -25,25 +25,24 @@
 #include <string.h>
 
 /* The lagged stencil of one active term at x_n, or 0 when it has no friction. */
-static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
+static int lag_one(cloth__newton *w, const cloth__newton_ctx *ctx, const cloth__contact *c,
                    cloth__newton_friction *f)
 {
-    const cloth_scene *s = &sim->scene;
     const double *x = w->x_n;
     double m = 1, d1;
     if (!(c->kind == CLOTH__CONTACT_SPHERE || c->kind == CLOTH__CONTACT_FLOOR ||
           cloth__newton_is_stencil(c->kind)))
         return 0;
-    double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
+    double g = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);
     if (c->kind == CLOTH__CONTACT_EE)
-        cloth__newton_stencil_gap(w, sim, c, x, NULL, NULL, &m, NULL, NULL);
-    cloth__barrier(((const cloth_newton_def *)cloth__sim_settings(sim))->barrier, g, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, &d1, NULL);
-    double lambda = -cloth__newton_kappa_of(w, sim, c, x, g, 0) * m * d1;
+        cloth__newton_stencil_gap(w, ctx, c, x, NULL, NULL, &m, NULL, NULL);
+    cloth__barrier(ctx->nd->barrier, g, ctx->nd->dhat, &d1, NULL);
+    double lambda = -cloth__newton_kappa_of(w, ctx, c, x, g, 0) * m * d1;
     if (!(lambda > 0) || !isfinite(lambda))
         return 0;
     memset(f->surface, 0, sizeof f->surface);
     if (cloth__newton_is_stencil(c->kind)) {
-        cloth__newton_stencil(w, sim, c, f->v);
+        cloth__newton_stencil(w, ctx, c, f->v);
         const double *p[4] = {x + 3 * f->v[0], x + 3 * f->v[1], x + 3 * f->v[2],
                               x + 3 * f->v[3]};
         f->st = c->kind == CLOTH__CONTACT_PT
@@ -58,7 +57,7 @@ static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact 
         double vs[3];
         for (int k = 0; k < 3; k++)
             normal[k] = xa[k] - w->sphere_c[k];
-        cloth__sphere_surface_velocity(&s->sphere, sim->t, xa, vs);
+        cloth__sphere_surface_velocity(&ctx->sphere, ctx->t, xa, vs);
         for (int k = 0; k < 3; k++)
             f->surface[k] = w->h * vs[k];
     }
@@ -66,20 +65,20 @@ static int lag_one(cloth__newton *w, const cloth_sim *sim, const cloth__contact 
     return 1;
 }
 
-void cloth__newton_friction_lag(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_friction_lag(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     w->n_friction = 0;
-    if (!(((const cloth_newton_def *)cloth__sim_settings(sim))->friction > 0) || ((const cloth_newton_def *)cloth__sim_settings(sim))->barrier == CLOTH_BARRIER_NONE)
+    if (!(ctx->nd->friction > 0) || ctx->nd->barrier == CLOTH_BARRIER_NONE)
         return;
-    cloth__newton_collect_contacts(w, sim, w->x_n);
+    cloth__newton_collect_contacts(w, ctx, w->x_n);
     for (int k = 0; k < w->n_contacts && w->n_friction < w->contact_cap; k++)
-        w->n_friction += lag_one(w, sim, &w->contacts[k], &w->friction[w->n_friction]);
+        w->n_friction += lag_one(w, ctx, &w->contacts[k], &w->friction[w->n_friction]);
 }
 
-double cloth__newton_friction_term(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                   double *grad, cloth__sparse *H)
+double cloth__newton_friction_term(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                   const double *x, double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     double e = 0, eps = nd->friction_eps * w->h;
     for (int k = 0; k < w->n_friction; k++) {
         const cloth__newton_friction *f = &w->friction[k];

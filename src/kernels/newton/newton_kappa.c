@@ -41,30 +41,30 @@ static void elastic_block(const cloth__newton *w, const cloth_mesh *m, const dou
 
 /* ZOZO's stiffness of a strain element (k = 2: an edge, 3: a triangle) at x with gap g:
  * w^T H_el w + the mass term, w the unnormalised centroid offsets (stiffness.h). */
-static double element_kappa(const cloth__newton *w, const cloth_sim *sim, const double *x,
-                            const int *v, int k, double g, double dhat)
+static double element_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                            const double *x, const int *v, int k, double g, double dhat)
 {
-    const cloth_mesh *m = sim->mesh;
+    const cloth_mesh *m = ctx->mesh;
     double H[81], xs[9], w2, mass = 0;
     cloth__newton_gather(x, v, k, xs);
     for (int i = 0; i < k; i++)
         mass += m->mass[v[i]] / k;
     elastic_block(w, m, x, v, k, H);
     double wHw = cloth__strain_kappa_weight(xs, k, H, &w2);
-    return wHw + cloth__kappa_mass(((const cloth_newton_def *)cloth__sim_settings(sim))->kappa_form, mass, g, dhat, w->h, w2);
+    return wHw + cloth__kappa_mass(ctx->nd->kappa_form, mass, g, dhat, w->h, w2);
 }
 
 /* The same for a point-triangle or edge-edge term: w = grad g / |grad g| over the four
  * vertices (the pair's (n, -n)/sqrt 2 generalised), the mass term with w^T M w. */
-static double stencil_kappa(const cloth__newton *w, const cloth_sim *sim,
+static double stencil_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx,
                             const cloth__contact *c, const double *x, double g)
 {
-    const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_mesh *m = ctx->mesh;
+    const cloth_newton_def *nd = ctx->nd;
     int v[4];
     double dg[12], H[144], norm2 = 0, wHw = 0, mass = 0;
-    cloth__newton_stencil(w, sim, c, v);
-    cloth__newton_stencil_gap(w, sim, c, x, dg, NULL, NULL, NULL, NULL);
+    cloth__newton_stencil(w, ctx, c, v);
+    cloth__newton_stencil_gap(w, ctx, c, x, dg, NULL, NULL, NULL, NULL);
     for (int i = 0; i < 12; i++)
         norm2 += dg[i] * dg[i];
     if (!(norm2 > 0))
@@ -78,11 +78,11 @@ static double stencil_kappa(const cloth__newton *w, const cloth_sim *sim,
     return wHw + cloth__kappa_mass(nd->kappa_form, mass, g, nd->dhat, w->h, 1);
 }
 
-static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
+static double dynamic_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx,
                             const cloth__contact *c, const double *x, double g)
 {
-    const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_mesh *m = ctx->mesh;
+    const cloth_newton_def *nd = ctx->nd;
     double H[36], dir[6];
     const double *xa = x + 3 * c->a;
     int ab[2] = {c->a, c->b};
@@ -91,28 +91,28 @@ static double dynamic_kappa(const cloth__newton *w, const cloth_sim *sim,
     case CLOTH__CONTACT_FLOOR:
     case CLOTH__CONTACT_BODY:
         if (c->kind == CLOTH__CONTACT_SPHERE)
-            cloth__gap_sphere(xa, w->sphere_c, sim->scene.sphere.radius,
-                              sim->scene.sphere.offset, dir, NULL);
+            cloth__gap_sphere(xa, w->sphere_c, ctx->sphere.radius,
+                              ctx->sphere.offset, dir, NULL);
         else if (c->kind == CLOTH__CONTACT_BODY)
-            cloth__newton_body_gap(w, sim, xa, dir, NULL);
+            cloth__newton_body_gap(w, ctx, xa, dir, NULL);
         else
-            cloth__gap_floor(xa, sim->scene.floor.height, sim->scene.floor.offset, dir, NULL);
+            cloth__gap_floor(xa, ctx->floor.height, ctx->floor.offset, dir, NULL);
         elastic_block(w, m, x, ab, 1, H);
         return cloth__kappa_stencil_vertex(dir, H) +
                cloth__kappa_mass(nd->kappa_form, m->mass[c->a], g, nd->dhat, w->h, 1);
     case CLOTH__CONTACT_PAIR:
-        cloth__gap_pair(xa, x + 3 * c->b, sim->scene.material.thickness, dir, NULL);
+        cloth__gap_pair(xa, x + 3 * c->b, ctx->thickness, dir, NULL);
         elastic_block(w, m, x, ab, 2, H);
         return cloth__kappa_stencil_pair(dir, H) +
                cloth__kappa_mass(nd->kappa_form, 0.5 * (m->mass[c->a] + m->mass[c->b]), g,
                                  nd->dhat, w->h, 1);
     case CLOTH__CONTACT_PT:
     case CLOTH__CONTACT_EE:
-        return stencil_kappa(w, sim, c, x, g);
+        return stencil_kappa(w, ctx, c, x, g);
     case CLOTH__CONTACT_STRAIN:
-        return element_kappa(w, sim, x, ab, 2, g, nd->strain_band * nd->strain_limit);
+        return element_kappa(w, ctx, x, ab, 2, g, nd->strain_band * nd->strain_limit);
     default:
-        return element_kappa(w, sim, x, m->tris + 3 * c->elem, 3, g,
+        return element_kappa(w, ctx, x, m->tris + 3 * c->elem, 3, g,
                              nd->strain_band * nd->strain_limit);
     }
 }
@@ -162,10 +162,11 @@ void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
     w->n_pair_used = 0;
 }
 
-double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                              const double *x, double g, int freeze)
+double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
+                              const cloth__contact *c, const double *x, double g,
+                              int freeze)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     int strain = cloth__newton_is_strain(c->kind);
     if (nd->kappa == CLOTH_KAPPA_FIXED || (nd->kappa == CLOTH_KAPPA_IPC && strain)) {
         if (nd->kappa_value >= 0)
@@ -183,12 +184,12 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
     case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->elem]; break;
     case CLOTH__CONTACT_TRIANGLE: slot = &w->kappa_tri[c->elem]; break;
     default:
-        ps = pair_lookup(w, term_key(w, sim->mesh, c), freeze);
+        ps = pair_lookup(w, term_key(w, ctx->mesh, c), freeze);
         slot = ps ? &ps->kappa : NULL;
     }
     if (slot && !isnan(*slot))
         return *slot;
-    double kappa = dynamic_kappa(w, sim, c, x, g);
+    double kappa = dynamic_kappa(w, ctx, c, x, g);
     if (slot && freeze)
         *slot = kappa;
     return kappa;
@@ -199,10 +200,10 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const clot
  * start from the same stiffness.  A contact's normal is not known before contact: the
  * mean of n^T H n over directions, trace(H)/3, stands for it.  Strain elements: the mean
  * over the limited elements of the measure in use. */
-void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    const cloth_mesh *m = sim->mesh;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_mesh *m = ctx->mesh;
+    const cloth_newton_def *nd = ctx->nd;
     double H[9], trace = 0;
     int free_vertices = 0;
     for (int i = 0; i < m->n; i++) {
@@ -212,7 +213,7 @@ void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
         trace += (H[0] + H[4] + H[8]) / 3;
         free_vertices++;
     }
-    w->h = sim->scene.run.dt / sim->scene.run.substeps;
+    w->h = ctx->h;
     w->kappa_contact_auto = (free_vertices ? trace / free_vertices : 0) +
                             cloth__kappa_mass(nd->kappa_form, w->mean_mass, 0.5 * nd->dhat,
                                               nd->dhat, w->h, 1);
@@ -228,7 +229,7 @@ void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
         } else {
             v = m->tris + 3 * w->limited_tris[k];
         }
-        sum += element_kappa(w, sim, m->rest, v, edges ? 2 : 3, 0.5 * band, band);
+        sum += element_kappa(w, ctx, m->rest, v, edges ? 2 : 3, 0.5 * band, band);
     }
     w->kappa_strain_auto = count ? sum / count : 0;
 }
@@ -236,20 +237,16 @@ void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim)
 /* IPC: the first kappa balances the barrier gradient against the rest of grad E, once
  * contacts exist; later iterations double it while the smallest gap stays tiny and
  * shrinks. */
-void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                    const double *grad)
+void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *grad, const double *grad_b)
 {
     if (!w->ipc_set) {
-        memset(w->grad_b, 0, sizeof(double) * (size_t)w->ndof);
-        for (int k = 0; k < w->n_contacts; k++)
-            if (!cloth__newton_is_strain(w->contacts[k].kind))
-                cloth__newton_barrier_term(w, sim, &w->contacts[k], x, 1.0, w->grad_b, NULL, 0);
-        w->ipc_kappa = cloth__kappa_ipc_initial(grad, w->grad_b, w->ndof, w->ipc_min,
+        w->ipc_kappa = cloth__kappa_ipc_initial(grad, grad_b, w->ndof, w->ipc_min,
                                                 w->ipc_max);
         w->ipc_set = 1;
     } else {
         w->ipc_kappa = cloth__kappa_ipc_update(w->ipc_kappa, w->ipc_max, w->ipc_prev_gap,
-                                               w->eval.min_gap, 1e-9 * sim->mesh->rest_diag);
+                                               w->eval.min_gap, 1e-9 * ctx->mesh->rest_diag);
     }
     w->ipc_prev_gap = w->eval.min_gap;
 }

@@ -15,11 +15,11 @@
 
 /* Largest alpha that keeps every limited element (edge or triangle, by
  * newton.strain_measure) below its limit: its stretch stays at or below tau - eta g_s0. */
-static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const double *x,
-                           const double *dir)
+static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                           const double *x, const double *dir)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
-    const cloth_mesh *m = sim->mesh;
+    const cloth_newton_def *nd = ctx->nd;
+    const cloth_mesh *m = ctx->mesh;
     double amax = INFINITY;
     if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
         for (int k = 0; k < w->n_limited; k++) {
@@ -49,17 +49,17 @@ static double strain_alpha(const cloth__newton *w, const cloth_sim *sim, const d
  * that fraction.  The candidates are kept: they hold every pair within reach anywhere on
  * the segment, so the energies of the line search and of the next iterate need no
  * broad phase of their own (w->cand_valid). */
-static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                 const double *dir)
+static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                 const double *x, const double *dir)
 {
-    double thickness = sim->scene.material.thickness, eta = ((const cloth_newton_def *)cloth__sim_settings(sim))->eta;
-    double reach = thickness + ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+    double thickness = ctx->thickness, eta = ctx->nd->eta;
+    double reach = thickness + ctx->nd->dhat;
     double *motion = w->x_trial, scale = 1, t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp;
     for (;;) {
         for (int i = 0; i < 3 * w->n; i++)
             motion[i] = scale * dir[i];
-        cloth__broad_phase_query(w->bp, x, motion, reach, sim->mesh->pinned, &bp);
+        cloth__broad_phase_query(w->bp, x, motion, reach, ctx->mesh->pinned, &bp);
         if (!bp.overflow || scale < 1e-6)
             break;
         w->pair_overflows++;
@@ -75,9 +75,9 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
-            cloth__newton_stencil(w, sim, &c, v);
-            double d0 = cloth__newton_stencil_gap(w, sim, &c, x, NULL, NULL, NULL, NULL, NULL) +
-                        thickness;
+            cloth__newton_stencil(w, ctx, &c, v);
+            double d0 = thickness +
+                        cloth__newton_stencil_gap(w, ctx, &c, x, NULL, NULL, NULL, NULL, NULL);
             /* the pair closes at most at speed l_p (terms/ccd.h): no query when even that
              * keeps it clear over [0, alpha] */
             double speed[4], dmin = thickness + eta * (d0 - thickness);
@@ -86,7 +86,7 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
             if (d0 - alpha * (first + second) > dmin ||
-                cloth__newton_stencil_near_at_rest(sim, v, kind))
+                cloth__newton_stencil_near_at_rest(ctx, v, kind))
                 continue;
             double x0[12], x1[12], toi;
             cloth__newton_gather(x, v, 4, x0);
@@ -114,19 +114,19 @@ static double self_contact_alpha(cloth__newton *w, const cloth_sim *sim, const d
  * near the skin to a fraction of its gap whichever way it moves. */
 #define BODY_ADVANCES 24
 
-static double body_alpha(const cloth__newton *w, const cloth_sim *sim, const double x[3],
-                         const double d[3], double eta, double upto)
+static double body_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                         const double x[3], const double d[3], double eta, double upto)
 {
     double len = sqrt(cloth__dot3(d, d));
     if (len == 0)
         return INFINITY;
-    double speed = cloth__newton_body_lipschitz(sim) * len;
-    double g0 = cloth__newton_body_gap(w, sim, x, NULL, NULL), floor = eta * g0, alpha = 0;
+    double speed = cloth__newton_body_lipschitz(ctx) * len;
+    double g0 = cloth__newton_body_gap(w, ctx, x, NULL, NULL), floor = eta * g0, alpha = 0;
     if (g0 <= 0)
         return 0;
     for (int k = 0; k < BODY_ADVANCES; k++) {
         double xa[3] = {x[0] + alpha * d[0], x[1] + alpha * d[1], x[2] + alpha * d[2]};
-        double gk = k == 0 ? g0 : cloth__newton_body_gap(w, sim, xa, NULL, NULL);
+        double gk = k == 0 ? g0 : cloth__newton_body_gap(w, ctx, xa, NULL, NULL);
         if (!(gk > floor))
             break; /* a gap below the bound: only by rounding, or a discontinuity */
         double next = alpha + (1 - 1e-9) * (gk - floor) / speed;
@@ -144,11 +144,10 @@ static double body_alpha(const cloth__newton *w, const cloth_sim *sim, const dou
  * R = offset + max(g^, 2 |dir|_max / (1 - eta)) does not return cannot close by more
  * than (1 - eta) of their gap for alpha <= 1; if that query overflows, the query at
  * offset + g^ is used and alpha capped at (1 - eta) g^ / (2 |dir|_max). */
-static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const double *x,
-                             const double *dir)
+static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
+                             const double *x, const double *dir)
 {
-    const cloth_scene *s = &sim->scene;
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     double eta = nd->eta, amax = INFINITY, dmax = 0;
     if (nd->barrier == CLOTH_BARRIER_NONE)
         return amax;
@@ -157,34 +156,35 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
             continue;
         const double *xi = x + 3 * i, *di = dir + 3 * i;
         dmax = fmax(dmax, sqrt(cloth__dot3(di, di)));
-        if (s->sphere.enabled)
-            amax = fmin(amax, cloth__alpha_sphere(xi, di, w->sphere_c, s->sphere.radius,
-                                                  s->sphere.offset, eta));
-        if (s->floor.enabled)
-            amax = fmin(amax, cloth__alpha_floor(xi, di, s->floor.height, s->floor.offset, eta));
-        if (sim->avatar)
-            amax = fmin(amax, body_alpha(w, sim, xi, di, eta, fmin(amax, 1.0)));
+        if (ctx->sphere.enabled)
+            amax = fmin(amax, cloth__alpha_sphere(xi, di, w->sphere_c, ctx->sphere.radius,
+                                                  ctx->sphere.offset, eta));
+        if (ctx->floor.enabled)
+            amax = fmin(amax,
+                        cloth__alpha_floor(xi, di, ctx->floor.height, ctx->floor.offset, eta));
+        if (ctx->avatar)
+            amax = fmin(amax, body_alpha(w, ctx, xi, di, eta, fmin(amax, 1.0)));
     }
     if (nd->strain_limit > 0)
-        amax = fmin(amax, strain_alpha(w, sim, x, dir));
-    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_FULL && dmax > 0)
-        amax = fmin(amax, self_contact_alpha(w, sim, x, dir));
-    if (s->run.self_collision && nd->contact == CLOTH_CONTACT_VERTEX && dmax > 0) {
+        amax = fmin(amax, strain_alpha(w, ctx, x, dir));
+    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL && dmax > 0)
+        amax = fmin(amax, self_contact_alpha(w, ctx, x, dir));
+    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_VERTEX && dmax > 0) {
         const int *pairs;
         int overflow;
         double reach = fmax(nd->dhat, 2 * dmax / (1 - eta));
-        int count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + reach,
+        int count = cloth__spatial_hash_query(w->hash, x, ctx->thickness + reach,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
         if (overflow) {
             w->pair_overflows++;
-            count = cloth__spatial_hash_query(w->hash, x, s->material.thickness + nd->dhat,
+            count = cloth__spatial_hash_query(w->hash, x, ctx->thickness + nd->dhat,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
             amax = fmin(amax, (1 - eta) * nd->dhat / (2 * dmax));
         }
         for (int p = 0; p < count; p++) {
             int a = pairs[2 * p], b = pairs[2 * p + 1];
             amax = fmin(amax, cloth__alpha_pair(x + 3 * a, x + 3 * b, dir + 3 * a,
-                                                dir + 3 * b, s->material.thickness, eta));
+                                                dir + 3 * b, ctx->thickness, eta));
         }
     }
     return amax;
@@ -192,15 +192,15 @@ static double feasible_alpha(cloth__newton *w, const cloth_sim *sim, const doubl
 
 /* Accepts the first E(x + alpha d) <= E(x) + c alpha grad.d (c = 1e-4), halving
  * otherwise. */
-double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double e0,
+double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx, double e0,
                                  double slope)
 {
     /* ASSIGNMENT newton_linesearch: line_search BEGIN */
-    double alpha = fmin(1.0, feasible_alpha(w, sim, w->x, w->dir));
+    double alpha = fmin(1.0, feasible_alpha(w, ctx, w->x, w->dir));
     for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
             w->x_trial[i] = w->x[i] + alpha * w->dir[i];
-        double e = cloth__newton_potential(w, sim, w->x_trial, NULL, 0, 0);
+        double e = cloth__newton_energy(w, ctx, w->x_trial, NULL, 0, 0);
         if (e <= e0 + ARMIJO_C * alpha * slope)
             return alpha;
     }

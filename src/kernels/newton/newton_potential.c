@@ -17,74 +17,77 @@
 
 /* BDF2 (h' = 2h/3):  x_hat = 4/3 x_n - 1/3 x_{n-1},
  *   x~ = x_hat + h' (4/3 v_n - 1/3 v_{n-1}) + h'^2 g  (top of newton.c). */
-static void predict_bdf2(cloth__newton *w, const cloth_sim *sim, double h)
+static void predict_bdf2(cloth__newton *w, const cloth__newton_ctx *ctx, double h)
 {
-    const cloth_mesh *m = sim->mesh;
-    const double *g = sim->scene.world.gravity;
+    const cloth_mesh *m = ctx->mesh;
+    const double *g = ctx->gravity;
     double hp = 2 * h / 3;
     w->h_in = w->h_damp = hp;
     for (int i = 0; i < m->n; i++)
         for (int c = 0; c < 3; c++) {
             int k = 3 * i + c;
             if (m->pinned[i]) {
-                w->x_tilde[k] = sim->x[k];
+                w->x_tilde[k] = ctx->x[k];
                 continue;
             }
-            w->x_hat[k] = (4 * sim->x[k] - w->x_prev[k]) / 3;
-            w->x_tilde[k] = w->x_hat[k] + hp * (4 * sim->v[k] - w->v_prev[k]) / 3 + hp * hp * g[c];
+            w->x_hat[k] = (4 * ctx->x[k] - w->x_prev[k]) / 3;
+            w->x_tilde[k] =
+                w->x_hat[k] + hp * (4 * ctx->v[k] - w->v_prev[k]) / 3 + hp * hp * g[c];
         }
 }
 
 /* Implicit midpoint, minimised as 2E (top of newton.c): h_in = h/sqrt 2,
  *   x~ = x_n + h v_n + h^2/2 g = x_n + h v_n + h_in^2 g. */
-static void predict_midpoint(cloth__newton *w, const cloth_sim *sim, double h)
+static void predict_midpoint(cloth__newton *w, const cloth__newton_ctx *ctx, double h)
 {
-    const cloth_mesh *m = sim->mesh;
-    const double *g = sim->scene.world.gravity;
+    const cloth_mesh *m = ctx->mesh;
+    const double *g = ctx->gravity;
     w->h_in = h / sqrt(2.0);
     for (int i = 0; i < m->n; i++)
         for (int c = 0; c < 3; c++) {
             int k = 3 * i + c;
-            w->x_tilde[k] = m->pinned[i] ? sim->x[k] : sim->x[k] + h * sim->v[k] + 0.5 * h * h * g[c];
+            w->x_tilde[k] =
+                m->pinned[i] ? ctx->x[k] : ctx->x[k] + h * ctx->v[k] + 0.5 * h * h * g[c];
         }
 }
 
-void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
+void cloth__newton_prepare_step(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    const cloth_mesh *m = sim->mesh;
+    const cloth_mesh *m = ctx->mesh;
+    double h = ctx->h;
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
-    cloth_newton_integrator integrator = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator;
+    cloth_newton_integrator integrator = ctx->nd->integrator;
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
     cloth__newton_begin_obstacles(w);
-    cloth__newton_body_begin(w, sim);
-    memcpy(w->x_n, sim->x, bytes);
-    memcpy(w->v_n, sim->v, bytes);
-    memcpy(w->x_hat, sim->x, bytes);
+    cloth__newton_body_begin(w, ctx);
+    memcpy(w->x_n, ctx->x, bytes);
+    memcpy(w->v_n, ctx->v, bytes);
+    memcpy(w->x_hat, ctx->x, bytes);
     w->bdf2 = integrator == CLOTH_INTEGRATOR_BDF2 && w->history;
     w->h_in = w->h_damp = h;
     if (w->bdf2)
-        predict_bdf2(w, sim, h);
+        predict_bdf2(w, ctx, h);
     else if (integrator == CLOTH_INTEGRATOR_MIDPOINT)
-        predict_midpoint(w, sim, h);
+        predict_midpoint(w, ctx, h);
     else /* euler, and bdf2's first step */
-        cloth__inertia_predict(m->n, sim->x, sim->v, sim->scene.world.gravity, h, m->pinned,
+        cloth__inertia_predict(m->n, ctx->x, ctx->v, ctx->gravity, h, m->pinned,
                                w->x_tilde);
     memset(w->f_ext, 0, bytes);
-    cloth__add_wind(cloth__sim_force_env(sim), sim->x, sim->v, sim->t, w->f_ext);
+    cloth__add_wind(ctx->env, ctx->x, ctx->v, ctx->t, w->f_ext);
     for (int s = 0; s < m->n_springs; s++) {
-        const double *xa = sim->x + 3 * m->springs[s].a, *xb = sim->x + 3 * m->springs[s].b;
+        const double *xa = ctx->x + 3 * m->springs[s].a, *xb = ctx->x + 3 * m->springs[s].b;
         double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
         double l = sqrt(cloth__dot3(d, d));
         for (int c = 0; c < 3; c++)
             w->u_n[3 * s + c] = l > 0 ? d[c] / l : 0;
     }
-    cloth__kappa_ipc_bounds(((const cloth_newton_def *)cloth__sim_settings(sim))->barrier, ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat, m->rest_diag,
+    cloth__kappa_ipc_bounds(ctx->nd->barrier, ctx->nd->dhat, m->rest_diag,
                             w->mean_mass, h, &w->ipc_min, &w->ipc_max);
     cloth__newton_clear_kappa(w, m);
     if (!w->ipc_set) /* line-search points may touch before IPC's first kappa is set */
         w->ipc_kappa = w->ipc_min;
-    cloth__newton_friction_lag(w, sim);
+    cloth__newton_friction_lag(w, ctx);
 }
 
 /* ------------------------------------------------------------- assembly */
@@ -104,11 +107,11 @@ static void add_pair_blocks(const cloth__newton *w, cloth__sparse *H, int a, int
 
 /* 1/(2h_in^2) |x - x~|^2_M + c/(2h_d) |x - x_hat|^2 - f_wind . x  (h_in = h_d = h and
  * x_hat = x_n for euler) */
-static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                  double *grad, cloth__sparse *H)
+static double inertia_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                  const double *x, double *grad, cloth__sparse *H)
 {
-    const cloth_mesh *m = sim->mesh;
-    double h = w->h_in, hd = w->h_damp, c_air = sim->scene.world.air_damping;
+    const cloth_mesh *m = ctx->mesh;
+    double h = w->h_in, hd = w->h_damp, c_air = ctx->air_damping;
     double e = cloth__inertia_energy(m->n, x, w->x_tilde, m->mass, m->pinned, h);
     for (int i = 0; i < m->n; i++) {
         int d = w->dof[i];
@@ -134,12 +137,13 @@ static double inertia_and_damping(cloth__newton *w, const cloth_sim *sim, const 
 /* sum 1/2 k (l - l0)^2 + c_d/(2h_d) (u_n . (dx_b - dx_a))^2, dx = x - x_hat; midpoint:
  * the springs as 2 Psi(y), y = (x + x_n)/2, so grad = grad Psi(y) and H = 1/2 Hess Psi(y)
  * (dy/dx = I/2; the 2 is the scaling of E at the top of newton.c) */
-static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                  double *grad, cloth__sparse *H, int exact)
+static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                  const double *x, double *grad, cloth__sparse *H,
+                                  int exact)
 {
-    const cloth_mesh *m = sim->mesh;
-    double cd = sim->scene.material.spring_damping / w->h_damp, e = 0;
-    int mid = ((const cloth_newton_def *)cloth__sim_settings(sim))->integrator == CLOTH_INTEGRATOR_MIDPOINT;
+    const cloth_mesh *m = ctx->mesh;
+    double cd = ctx->spring_damping / w->h_damp, e = 0;
+    int mid = ctx->nd->integrator == CLOTH_INTEGRATOR_MIDPOINT;
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
     if (mid) {
@@ -184,15 +188,16 @@ static double springs_and_damping(cloth__newton *w, const cloth_sim *sim, const 
 /* A strain-limit term in ZOZO's band (terms/strain_limit.c): kappa psi(tau - a; beta tau)
  * of an edge or of both singular values of a triangle, with its full Hessian, which is
  * PSD as it is (SPEC 4.4). */
-static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                          const double *x, double kappa, double *grad, cloth__sparse *H)
+static double strain_term(cloth__newton *w, const cloth__newton_ctx *ctx,
+                          const cloth__contact *c, const double *x, double kappa,
+                          double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     cloth__strain_band band = {nd->barrier, nd->strain_limit, nd->strain_band, kappa};
     double g[9], B[81];
     if (c->kind == CLOTH__CONTACT_STRAIN) {
         double e = cloth__strain_edge_energy(&band, x + 3 * c->a, x + 3 * c->b,
-                                             sim->mesh->springs[c->elem].rest,
+                                             ctx->mesh->springs[c->elem].rest,
                                              grad ? g : NULL, H ? B : NULL);
         if (grad) {
             cloth__newton_add_grad(w, grad, c->a, g, 1);
@@ -202,7 +207,7 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
             add_pair_blocks(w, H, c->a, c->b, B, 1);
         return e;
     }
-    const int *v = sim->mesh->tris + 3 * c->elem;
+    const int *v = ctx->mesh->tris + 3 * c->elem;
     double xt[9];
     cloth__newton_gather(x, v, 3, xt);
     double e = cloth__strain_tri_energy(&band, xt, w->tri_dm + 4 * c->elem, grad ? g : NULL,
@@ -224,15 +229,15 @@ static double strain_term(cloth__newton *w, const cloth_sim *sim, const cloth__c
  * matrix takes it projected on the PSD matrices (newton.contact_hessian = project: each
  * 12 x 12 block's eigenvalues clamped at 0, as IPC) or only kappa m psi'' dg dg^T
  * (gauss-newton, PSD since m >= 0 and psi'' >= 0); exact keeps it as it is (tests). */
-static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                           const double *x, double kappa, double *grad, cloth__sparse *H,
-                           int exact)
+static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
+                           const cloth__contact *c, const double *x, double kappa,
+                           double *grad, cloth__sparse *H, int exact)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
-    cloth__newton_stencil(w, sim, c, v);
-    double g = cloth__newton_stencil_gap(w, sim, c, x, derivs ? dg : NULL, H ? d2g : NULL,
+    cloth__newton_stencil(w, ctx, c, v);
+    double g = cloth__newton_stencil_gap(w, ctx, c, x, derivs ? dg : NULL, H ? d2g : NULL,
                                          ee ? &m : NULL, ee && derivs ? dm : NULL,
                                          ee && H ? d2m : NULL);
     double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
@@ -266,18 +271,18 @@ static double stencil_term(cloth__newton *w, const cloth_sim *sim, const cloth__
  * d2g) into H.  For contacts the psi' d2g part is negative (psi' < 0, d2g transverse and
  * positive) and dropped unless exact (the cubic-barrier article's pitfall); strain limits
  * keep their full Hessian (strain_term). */
-double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
-                                  const cloth__contact *c, const double *x, double kappa,
-                                  double *grad, cloth__sparse *H, int exact)
+static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
+                           const cloth__contact *c, const double *x, double kappa,
+                           double *grad, cloth__sparse *H, int exact)
 {
     if (cloth__newton_is_strain(c->kind))
-        return strain_term(w, sim, c, x, kappa, grad, H);
+        return strain_term(w, ctx, c, x, kappa, grad, H);
     if (cloth__newton_is_stencil(c->kind))
-        return stencil_term(w, sim, c, x, kappa, grad, H, exact);
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+        return stencil_term(w, ctx, c, x, kappa, grad, H, exact);
+    const cloth_newton_def *nd = ctx->nd;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
-    double g = cloth__newton_contact_gap(w, sim, c, x, dg, H ? d2g : NULL);
+    double g = cloth__newton_contact_gap(w, ctx, c, x, dg, H ? d2g : NULL);
     double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
     if (grad) {
         cloth__newton_add_grad(w, grad, c->a, dg, kappa * d1);
@@ -300,37 +305,51 @@ double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
 
 /* ------------------------------------------------------------ the whole */
 
-double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
-                               double *grad, int want_hess, int exact)
+/* w->grad_b <- the gradient at x of the contact barriers (not the strain limits) at
+ * kappa = 1, which IPC's first kappa balances against the rest of grad E. */
+static const double *contact_barrier_gradient(cloth__newton *w,
+                                              const cloth__newton_ctx *ctx, const double *x)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    memset(w->grad_b, 0, sizeof(double) * (size_t)w->ndof);
+    for (int k = 0; k < w->n_contacts; k++)
+        if (!cloth__newton_is_strain(w->contacts[k].kind))
+            barrier_term(w, ctx, &w->contacts[k], x, 1.0, w->grad_b, NULL, 0);
+    return w->grad_b;
+}
+
+double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
+                            double *grad, int want_hess, int exact)
+{
+    const cloth_newton_def *nd = ctx->nd;
     cloth__newton_seen *seen = &w->eval;
     int at_iterate = grad != NULL;
     cloth__sparse *hess = want_hess ? w->H : NULL;
-    cloth__newton_collect_contacts(w, sim, x);
+    cloth__newton_collect_contacts(w, ctx, x);
     if (grad)
         memset(grad, 0, sizeof(double) * (size_t)w->ndof);
     if (hess) {
-        cloth__newton_system_pattern(w, sim); /* the active contacts' pairs are blocks */
+        cloth__newton_system_pattern(w, ctx); /* the active contacts' pairs are blocks */
         cloth__sparse_zero(hess);
     }
-    double e = inertia_and_damping(w, sim, x, grad, hess);
-    e += springs_and_damping(w, sim, x, grad, hess, exact);
-    e += cloth__newton_friction_term(w, sim, x, grad, hess);
+    double e = inertia_and_damping(w, ctx, x, grad, hess);
+    e += springs_and_damping(w, ctx, x, grad, hess, exact);
+    e += cloth__newton_friction_term(w, ctx, x, grad, hess);
 
     *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
     for (int k = 0; k < w->n_contacts; k++)
-        if (!cloth__newton_is_strain(w->contacts[k].kind))
-            seen->min_gap = fmin(seen->min_gap,
-                                 cloth__newton_contact_gap(w, sim, &w->contacts[k], x, NULL, NULL));
+        if (!cloth__newton_is_strain(w->contacts[k].kind)) {
+            double g = cloth__newton_contact_gap(w, ctx, &w->contacts[k], x, NULL, NULL);
+            seen->min_gap = fmin(seen->min_gap, g);
+        }
     if (nd->kappa == CLOTH_KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
-        cloth__newton_update_ipc_kappa(w, sim, x, grad);
+        cloth__newton_update_ipc_kappa(w, ctx, grad,
+                                       w->ipc_set ? NULL : contact_barrier_gradient(w, ctx, x));
 
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(w, sim, c, x, NULL, NULL);
-        double kappa = cloth__newton_kappa_of(w, sim, c, x, g, at_iterate);
-        double b = cloth__newton_barrier_term(w, sim, c, x, kappa, grad, hess, exact);
+        double g = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);
+        double kappa = cloth__newton_kappa_of(w, ctx, c, x, g, at_iterate);
+        double b = barrier_term(w, ctx, c, x, kappa, grad, hess, exact);
         e += b;
         seen->barrier += b;
         seen->kappa_max = fmax(seen->kappa_max, kappa);
@@ -345,19 +364,36 @@ void cloth__newton_hessian_dense(const cloth__newton *w, double *D)
     cloth__sparse_to_dense(w->H, D);
 }
 
-void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_measure_state(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     w->measured = (cloth__newton_seen){0, 0, INFINITY, 0, INFINITY};
     if (w->ndof == 0)
         return;
     w->cand_valid = 0; /* the sim's state may have been set from outside */
-    cloth__newton_collect_contacts(w, sim, sim->x);
+    cloth__newton_collect_contacts(w, ctx, ctx->x);
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(w, sim, c, sim->x, NULL, NULL);
-        double kappa = cloth__newton_kappa_of(w, sim, c, sim->x, g, 0);
-        w->measured.barrier += cloth__newton_barrier_term(w, sim, c, sim->x, kappa, NULL, NULL, 0);
+        double g = cloth__newton_contact_gap(w, ctx, c, ctx->x, NULL, NULL);
+        double kappa = cloth__newton_kappa_of(w, ctx, c, ctx->x, g, 0);
+        w->measured.barrier += barrier_term(w, ctx, c, ctx->x, kappa, NULL, NULL, 0);
         if (c->kind == CLOTH__CONTACT_PAIR || cloth__newton_is_stencil(c->kind))
             w->measured.self_gap = fmin(w->measured.self_gap, g);
     }
+}
+
+/* ------------------------------------------ newton.h: from the sim, for tests */
+
+void cloth__newton_prepare(cloth__newton *w, const cloth_sim *sim, double h)
+{
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, h);
+    cloth__newton_prepare_step(w, &ctx);
+}
+
+double cloth__newton_potential(cloth__newton *w, const cloth_sim *sim, const double *x,
+                               double *grad, int hess, int exact)
+{
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, w->h); /* the step the last prepare set up */
+    return cloth__newton_energy(w, &ctx, x, grad, hess, exact);
 }

@@ -6,7 +6,6 @@
  * active self-contact joins them.  The mesh's couplings never change; contacts come and
  * go, so the pattern is the mesh's blocks plus the contact pairs met in the current step:
  * rebuilt (and re-analysed by CHOLMOD) only when a pair outside it becomes active. */
-#include "core/scene.h"
 #include "core/status.h"
 #include "kernels/newton/newton_work.h"
 #include "linalg/cholmod.h"
@@ -89,7 +88,7 @@ static void build_pattern(cloth__newton *w)
 /* The vertices coupling k couples, k over the active terms and then the step's lagged
  * friction stencils: 2 for a vertex pair, 4 for a point-triangle or edge-edge term or
  * friction stencil, 0 for any other term. */
-static int coupled(const cloth__newton *w, const cloth_sim *sim, int k, int v[4])
+static int coupled(const cloth__newton *w, const cloth__newton_ctx *ctx, int k, int v[4])
 {
     if (k >= w->n_contacts) {
         const cloth__newton_friction *f = &w->friction[k - w->n_contacts];
@@ -104,16 +103,16 @@ static int coupled(const cloth__newton *w, const cloth_sim *sim, int k, int v[4]
     }
     if (!cloth__newton_is_stencil(c->kind))
         return 0;
-    cloth__newton_stencil(w, sim, c, v);
+    cloth__newton_stencil(w, ctx, c, v);
     return 4;
 }
 
 /* Appends the block pairs of the active self-contact terms to pat_pairs (only those
  * outside the pattern when `missing_only`); 0 when it filled up. */
-static int append_pairs(cloth__newton *w, const cloth_sim *sim, int missing_only)
+static int append_pairs(cloth__newton *w, const cloth__newton_ctx *ctx, int missing_only)
 {
     for (int k = 0; k < w->n_contacts + w->n_friction; k++) {
-        int v[4], count = coupled(w, sim, k, v);
+        int v[4], count = coupled(w, ctx, k, v);
         for (int p = 0; p < count; p++)
             for (int q = p + 1; q < count; q++) {
                 if (w->dof[v[p]] < 0 || w->dof[v[q]] < 0 || v[p] == v[q])
@@ -133,10 +132,10 @@ static int append_pairs(cloth__newton *w, const cloth_sim *sim, int missing_only
 
 /* 1 when an active self-contact term couples two free vertices that H has no block
  * for. */
-static int pattern_misses(const cloth__newton *w, const cloth_sim *sim)
+static int pattern_misses(const cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     for (int k = 0; k < w->n_contacts + w->n_friction; k++) {
-        int v[4], count = coupled(w, sim, k, v);
+        int v[4], count = coupled(w, ctx, k, v);
         for (int p = 0; p < count; p++)
             for (int q = p + 1; q < count; q++)
                 if (w->dof[v[p]] >= 0 && w->dof[v[q]] >= 0 && v[p] != v[q] &&
@@ -146,17 +145,17 @@ static int pattern_misses(const cloth__newton *w, const cloth_sim *sim)
     return 0;
 }
 
-void cloth__newton_system_pattern(cloth__newton *w, const cloth_sim *sim)
+void cloth__newton_system_pattern(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    if (!pattern_misses(w, sim))
+    if (!pattern_misses(w, ctx))
         return;
     /* the pairs met earlier in this step stay, so that one coming back costs no new
      * analysis; those of earlier steps go. */
     int same_step = w->pat_step == w->steps;
     w->pat_step = w->steps;
-    if (!same_step || !append_pairs(w, sim, 1)) {
+    if (!same_step || !append_pairs(w, ctx, 1)) {
         w->n_pat_pairs = 0;
-        if (!append_pairs(w, sim, 0))
+        if (!append_pairs(w, ctx, 0))
             w->pattern_overflows++; /* the step fails, naming the sizes */
     }
     build_pattern(w);
@@ -234,10 +233,11 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
     return st;
 }
 
-cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth_sim *sim, double *eps,
-                                        int *lin_iters, int *capped, cloth_error *err)
+cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                        double *eps, int *lin_iters, int *capped,
+                                        cloth_error *err)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     *eps = 0;
     *lin_iters = 0;
     *capped = 0;
@@ -275,10 +275,10 @@ static cloth_status chol_solve_in_place(void *ctx, double *x, cloth_error *err)
     return cloth__chol_solve(ctx, x, x, err);
 }
 
-cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, double *cond,
-                                       cloth_error *err)
+cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                       double *cond, cloth_error *err)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
+    const cloth_newton_def *nd = ctx->nd;
     *cond = NAN;
     if (nd->cond == CLOTH_COND_OFF)
         return CLOTH_OK;
@@ -304,7 +304,7 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
         /* H = M/h_in^2 + (c/h_d) I + positive semi-definite terms (PSD-clamped springs,
          * spring damping, the barriers' normal parts, the strain terms): its spectrum
          * starts at or above min m/h_in^2 + c/h_d (both h for euler) */
-        double c_air = sim->scene.world.air_damping;
+        double c_air = ctx->air_damping;
         cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp);
         w->factored = 0; /* eigs leaves its own factor in chol */
         return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
@@ -314,33 +314,16 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
 
 /* ------------------------------------------------------- create, destroy */
 
-/* The most unknowns of a dense Newton matrix (newton.solver = dense). */
-static cloth_status check_dense_size(const cloth__newton *w, const cloth_sim *sim,
-                                     cloth_error *err)
-{
-    if (((const cloth_newton_def *)cloth__sim_settings(sim))->solver != CLOTH_SOLVER_DENSE || w->ndof <= CLOTH__LINALG_MAX)
-        return CLOTH_OK;
-    char where[256];
-    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, "newton", "solver"), where,
-                     sizeof where);
-    return cloth__fail(err, CLOTH_EINVAL,
-                       "%s: newton.solver: dense takes at most %d unknowns; the mesh's %d free "
-                       "vertices make %d (use cholmod or pcg)",
-                       where, CLOTH__LINALG_MAX, w->ndof / 3, w->ndof);
-}
-
-cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
+cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_ctx *ctx,
                                          cloth_error *err)
 {
-    const cloth_newton_def *nd = (const cloth_newton_def *)cloth__sim_settings(sim);
-    cloth_status st = check_dense_size(w, sim, err);
-    if (st != CLOTH_OK)
-        return st;
+    const cloth_newton_def *nd = ctx->nd;
+    cloth_status st;
     int nb = w->ndof / 3, mesh_blocks = 0;
     for (int v = 0; v < w->n; v++)
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
             mesh_blocks += w->dof[v] >= 0 && w->dof[w->adj[k]] >= 0 && w->adj[k] < v;
-    int full = ((const cloth_newton_def *)cloth__sim_settings(sim))->contact == CLOTH_CONTACT_FULL;
+    int full = ctx->nd->contact == CLOTH_CONTACT_FULL;
     /* 6 pairs a term; friction stencils are mostly the same terms' */
     w->pair_block_cap = full ? 8 * w->self_cap : 2 * w->pair_cap;
     /* distinct vertex pairs coupled by contacts: a vertex lies within reach of a few

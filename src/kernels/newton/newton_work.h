@@ -15,6 +15,49 @@
 #include <stddef.h>
 #include <time.h>
 
+/* ---------------------------------------------------------- step context */
+
+/* Everything a step reads of the sim and its scene, gathered once at the step's start
+ * (cloth__newton_ctx_build, newton_ctx.c) in the manner of Box2D v3's b2StepContext: the
+ * stages read this, never the scene, so the settings' home can move without touching
+ * them.  Also built at create and at start (h then as noted), and by the energy entry
+ * points of newton.h that the tests call.  Values are copies; the pointers are the
+ * sim's and stay valid for the step. */
+typedef struct cloth__newton_ctx {
+    const cloth_newton_def *nd; /* the kernel's settings (newton.*)                   */
+    double h;                   /* this step's length (s)                             */
+    int substeps;               /* run.substeps: steps a frame (newton.csv rows)      */
+    long frame;                 /* frames done: this step's rows are frame + 1's      */
+    const char *source;         /* the scene file, for messages                       */
+
+    /* the cloth and its state at the step's start */
+    const cloth_mesh *mesh;     /* read-only during a step                            */
+    const double *x, *v;        /* 3n positions and velocities (the sim's)            */
+    double t;                   /* time (s): the wind's and the sphere's spin         */
+    cloth__force_env env;       /* what the wind force reads                          */
+    double thickness;           /* material.thickness: self-contact distance (m)      */
+    double spring_damping;      /* material.spring_damping c_d (N s/m)                */
+    double prestretch;          /* mesh.prestretch (messages)                         */
+    cloth_self_collision self_collision; /* run.self_collision                        */
+
+    /* the world */
+    double gravity[3];          /* world.gravity (m/s^2)                              */
+    double air_damping;         /* world.air_damping c (N s/m)                        */
+
+    /* the obstacles at this step */
+    cloth_sphere_def sphere;    /* [sphere]: enabled, radius, offset, motion, spin    */
+    double sphere_c[3];         /* its centre where the sim puts it for the step's end */
+    cloth_floor_def floor;      /* [plane]: enabled, height, offset                   */
+    const cloth_avatar *avatar; /* the [avatar]'s body posed for the step's end, or
+                                 * NULL                                               */
+    double avatar_offset;       /* avatar.offset: the skin's thickness (m)            */
+    cloth_avatar_collision avatar_collision; /* avatar.collision                      */
+} cloth__newton_ctx;
+
+/* ctx <- the sim's scene and state for a step of length h; h <= 0 (at create) takes the
+ * sim's own step, run.dt / run.substeps. */
+void cloth__newton_ctx_build(cloth__newton_ctx *ctx, const cloth_sim *sim, double h);
+
 /* ------------------------------------------------------------------ work */
 
 typedef enum {
@@ -123,7 +166,7 @@ struct cloth__newton {
     /* the sphere within a step (newton_contacts.c) */
     double sphere_from[3];      /* its centre at the step's start                     */
     double sphere_c[3];         /* its centre for E now                               */
-    double sphere_s;            /* progress from sphere_from to sim->sphere_c, 0..1   */
+    double sphere_s;            /* progress from sphere_from to ctx->sphere_c, 0..1   */
 
     /* the avatar's body within a step (newton_body.c) */
     cloth__pose body_from;      /* its pose where the last step left it               */
@@ -252,7 +295,7 @@ static inline cloth__contact cloth__newton_broad_pair(const cloth__broad_pairs *
 
 /* The Newton matrix's storage, solvers and condition-number work for the scene's
  * newton.solver and newton.cond (at create; after build_topology and alloc_contacts). */
-cloth_status cloth__newton_system_create(cloth__newton *w, const cloth_sim *sim,
+cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_ctx *ctx,
                                          cloth_error *err);
 void cloth__newton_system_destroy(cloth__newton *w);
 
@@ -260,20 +303,21 @@ void cloth__newton_system_destroy(cloth__newton *w);
  * block of the pattern, rebuilding
  * the pattern when one is missing (the mesh's couplings, the pairs of this step so far
  * and the new ones).  Values become 0 when it is rebuilt. */
-void cloth__newton_system_pattern(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_system_pattern(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* Solves H dx = -grad E into w->step by newton.solver; records the Tikhonov shift the
  * factor needed (*eps) and the iterations of PCG (*lin_iters, 0 for direct solvers) and
  * whether it stopped at its cap (*capped). */
-cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth_sim *sim, double *eps,
-                                        int *lin_iters, int *capped, cloth_error *err);
+cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                        double *eps, int *lin_iters, int *capped,
+                                        cloth_error *err);
 
 /* How newton.cond is computed for this mesh ("exact-2norm", "estimate-1norm", "off"). */
 const char *cloth__newton_cond_method(const cloth__newton *w, const cloth_newton_def *nd);
 
 /* The condition number of H by newton.cond (NaN when off); after a solve. */
-cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, double *cond,
-                                       cloth_error *err);
+cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                       double *cond, cloth_error *err);
 
 /* ------------------------------------------- contacts (newton_contacts.c) */
 
@@ -282,83 +326,88 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth_sim *sim, d
 int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m);
 
 /* Self-contact candidates: not joined by a spring or triangle, not both pinned
- * (a spatial-hash filter; ctx is the work). */
-int cloth__newton_keep_pair(int i, int j, void *ctx);
+ * (a spatial-hash filter of the work w). */
+int cloth__newton_keep_pair(int i, int j, void *w);
 
 /* w->contacts <- the active barrier terms at x: gaps below their activation distance. */
-void cloth__newton_collect_contacts(cloth__newton *w, const cloth_sim *sim, const double *x);
+void cloth__newton_collect_contacts(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *x);
 
 /* The gap of a term at x, with its gradient (3, 6 or 12 numbers) and Hessian (9, 36 or
  * 144; row-major); either may be NULL.  A triangle's gap is tau - (sigma1 - 1), without derivatives (its
  * barrier is terms/strain_limit.c's, over both singular values). */
-double cloth__newton_contact_gap(const cloth__newton *w, const cloth_sim *sim,
+double cloth__newton_contact_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                  const cloth__contact *c,
                                  const double *x, double *grad, double *hess);
 
 /* The four vertices of a point-triangle (p, t0, t1, t2) or edge-edge (ea0, ea1, eb0, eb1)
  * term, in terms/distance.h's order. */
-void cloth__newton_stencil(const cloth__newton *w, const cloth_sim *sim,
+void cloth__newton_stencil(const cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, int v[4]);
 
 /* The gap d - material.thickness of a point-triangle or edge-edge term at x, d the
  * distance of the closed primitives; with (when not NULL) its gradient (12) and Hessian
  * (144, row-major) over the stencil.  For edge-edge terms *mollifier (when not NULL)
  * gets IPC's mollifier with its gradient and Hessian (mgrad, mhess; NULL to skip). */
-double cloth__newton_stencil_gap(const cloth__newton *w, const cloth_sim *sim,
+double cloth__newton_stencil_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                  const cloth__contact *c, const double *x, double *grad,
                                  double *hess, double *mollifier, double *mgrad,
                                  double *mhess);
 
 /* 1 when the stencil (vertices v, an edge-edge one when edge_edge) is closer than
  * material.thickness + g^ in the rest shape: no contact term, ever. */
-int cloth__newton_stencil_near_at_rest(const cloth_sim *sim, const int v[4], int edge_edge);
+int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v[4],
+                                       int edge_edge);
 
 /* CLOTH_EINVAL with a message naming the key when the mesh's initial state is not
  * strictly feasible (every barrier needs a positive gap). */
-cloth_status cloth__newton_check_initial_state(const cloth__newton *w, const cloth_sim *sim,
+cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
+                                               const cloth__newton_ctx *ctx,
                                                cloth_error *err);
 
 /* The sphere's continuation within a step (newton_contacts.c): begin puts w->sphere_c at
- * w->sphere_from (progress 0); advance moves it toward sim->sphere_c as far as the
+ * w->sphere_from (progress 0); advance moves it toward ctx->sphere_c as far as the
  * vertices at x let it (progress 1 when it gets there). */
 void cloth__newton_begin_obstacles(cloth__newton *w);
 /* Moves vertices of w->x that rounding left on or inside the sphere at w->sphere_c to
  * g^/2 above it (at a step's start). */
-void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth_sim *sim);
-void cloth__newton_advance_obstacles(cloth__newton *w, const cloth_sim *sim, const double *x);
+void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth__newton_ctx *ctx);
+void cloth__newton_advance_obstacles(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                     const double *x);
 
 /* ------------------------------------- the body within a step (newton_body.c) */
 
 /* The body's gap at x with the body at w->body_pose: g = d - avatar.offset, d the
  * avatar's distance by avatar.collision (avatar.h), its gradient into grad; hess (9) is
  * 0 (the barrier keeps only the normal part of a contact's Hessian). */
-double cloth__newton_body_gap(const cloth__newton *w, const cloth_sim *sim, const double x[3],
-                              double *grad, double *hess);
+double cloth__newton_body_gap(const cloth__newton *w, const cloth__newton_ctx *ctx,
+                              const double x[3], double *grad, double *hess);
 
 /* A bound L of |grad g| along a straight path (1 for capsules, the exact distance; 2 for
  * the field, README Avatar), for the line search's conservative step. */
-double cloth__newton_body_lipschitz(const cloth_sim *sim);
+double cloth__newton_body_lipschitz(const cloth__newton_ctx *ctx);
 
 /* At newton's start: the body where the avatar is (progress 1). */
-void cloth__newton_body_start(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_body_start(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* At a step's start: the body back where the last step left it (progress 0, or 1 when
  * the avatar has not moved since). */
-void cloth__newton_body_begin(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_body_begin(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* Vertices of w->x at a body gap <= 0 (rounding) go to g^/2 outside (a step's start). */
-void cloth__newton_body_start_outside(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_body_start_outside(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* Between Newton iterations: the body moves on toward the avatar's pose as far as the
  * vertices at x let it. */
-void cloth__newton_body_advance(cloth__newton *w, const cloth_sim *sim, const double *x);
+void cloth__newton_body_advance(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                const double *x);
 
 /* At a step's end: the next step starts from the pose reached. */
 void cloth__newton_body_end(cloth__newton *w);
 
 /* Why E is not finite at x (after an evaluation there): a vertex with a non-finite
  * position or prediction, or a term at a gap <= 0; a sentence into buf. */
-void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
+void cloth__newton_explain_energy(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                   const double *x, char *buf, size_t size);
 
 /* ------------------------------------------ stiffness (newton_kappa.c) */
@@ -366,49 +415,53 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth_sim *sim,
 /* The kappa of a term at x with gap g, by newton.kappa.  freeze: a dynamic kappa
  * computed now (at a Newton iterate) is held for the rest of the step or iteration;
  * line-search points only read. */
-double cloth__newton_kappa_of(cloth__newton *w, const cloth_sim *sim, const cloth__contact *c,
-                              const double *x, double g, int freeze);
+double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
+                              const cloth__contact *c, const double *x, double g,
+                              int freeze);
 
 /* Forgets every frozen dynamic kappa. */
 void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m);
 
 /* kappa_value = auto for contacts and limited elements, from the rest shape (at create). */
-void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx);
 
-/* newton.kappa = ipc: sets IPC's kappa at an iterate x whose contacts were just collected
- * (w->eval.min_gap set), from grad (the rest of grad E there). */
-void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                    const double *grad);
+/* newton.kappa = ipc: sets IPC's kappa at an iterate whose contacts were just collected
+ * (w->eval.min_gap set), from grad (the rest of grad E there) and, for the first kappa
+ * only (w->ipc_set = 0; NULL after), grad_b: the contact barriers' gradient at kappa = 1
+ * there, which the potential hands down. */
+void cloth__newton_update_ipc_kappa(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *grad, const double *grad_b);
 
 /* ----------------------------------------- potential (newton_potential.c) */
 
-/* kappa psi(g) of one term at x, and (when not NULL) its gradient into grad and Hessian
- * into H (contacts: the normal part only unless exact). */
-double cloth__newton_barrier_term(cloth__newton *w, const cloth_sim *sim,
-                                  const cloth__contact *c, const double *x, double kappa,
-                                  double *grad, cloth__sparse *H, int exact);
+/* Sets up the step ctx describes (cloth__newton_prepare of newton.h, from a context). */
+void cloth__newton_prepare_step(cloth__newton *w, const cloth__newton_ctx *ctx);
+
+/* E at x (cloth__newton_potential of newton.h, from a context). */
+double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
+                            double *grad, int hess, int exact);
 
 /* w->measured <- the barrier energy and smallest self-contact gap of the sim's state, in
  * a pass of its own (at start; a step records them from its own evaluations of E). */
-void cloth__newton_measure_state(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_measure_state(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* ---------------------------------------------- friction (newton_friction.c) */
 
 /* Records the lagged friction stencils of the contacts active at w->x_n (after
  * cloth__newton_prepare); none when newton.friction is 0. */
-void cloth__newton_friction_lag(cloth__newton *w, const cloth_sim *sim);
+void cloth__newton_friction_lag(cloth__newton *w, const cloth__newton_ctx *ctx);
 
 /* The friction potential at x, its gradient added into grad and its (PSD) Hessian into
  * H when they are not NULL. */
-double cloth__newton_friction_term(cloth__newton *w, const cloth_sim *sim, const double *x,
-                                   double *grad, cloth__sparse *H);
+double cloth__newton_friction_term(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                   const double *x, double *grad, cloth__sparse *H);
 
 /* -------------------------------------- line search (newton_line_search.c) */
 
 /* Armijo backtracking along w->dir from w->x from the largest feasible alpha <= 1; e0 =
  * E(x), slope = grad E . dx < 0.  Returns the accepted alpha (0 if none) with w->x_trial
  * at x + alpha dir. */
-double cloth__newton_line_search(cloth__newton *w, const cloth_sim *sim, double e0,
+double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx, double e0,
                                  double slope);
 
 #endif
