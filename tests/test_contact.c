@@ -61,7 +61,7 @@ END_TEST
 
 /* ------------------------------------------------------ the strain-limit term */
 
-typedef struct { cloth_barrier kind; double kappa, l0, tau; } strain_term;
+typedef struct { cloth__barrier_kind kind; double kappa, l0, tau; } strain_term;
 
 static double strain_energy(const double *x, void *ctx)
 {
@@ -86,7 +86,7 @@ static void strain_gradient(const double *x, void *ctx, double *g)
  * is positive because psi' < 0.  _i picks the barrier. */
 START_TEST(strain_term_hessian_is_spec_block)
 {
-    strain_term t = {(cloth_barrier)_i, 7.0, 0.9, 0.02};
+    strain_term t = {(cloth__barrier_kind)_i, 7.0, 0.9, 0.02};
     /* an edge stretched by 1.5 % (inside the 2 % band), tilted */
     double x[6] = {0.1, 0.2, -0.1, 0, 0, 0};
     const double dir[3] = {0.6, 0.0, 0.8};
@@ -310,8 +310,8 @@ Suite *suite_contact(void)
     Suite *s = suite_create("contact");
     TCase *tc = tcase_create("gaps");
     tcase_add_loop_test(tc, gap_derivatives_match_finite_differences, 0, GAP_KINDS);
-    tcase_add_loop_test(tc, strain_term_hessian_is_spec_block, CLOTH_BARRIER_LOG,
-                        CLOTH_BARRIER_CUBIC + 1);
+    tcase_add_loop_test(tc, strain_term_hessian_is_spec_block, CLOTH__BARRIER_LOG,
+                        CLOTH__BARRIER_CUBIC + 1);
     suite_add_tcase(s, tc);
     tc = tcase_create("feasible_steps");
     tcase_add_test(tc, sphere_head_on_stops_on_the_boundary);

@@ -89,7 +89,7 @@ START_TEST(continuation_stages_keep_gaps_positive)
     cloth__newton_prepare(w, sim, sim->scene.run.dt);
     memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
     ck_assert(w->body_s == 0);
-    double last_s = 0, last_g = before, least = 0.1 * ((const cloth_newton_def *)cloth__sim_settings(sim))->dhat;
+    double last_s = 0, last_g = before, least = 0.1 * ((const cloth__newton_def *)cloth__sim_settings(sim))->dhat;
     cloth__newton_ctx ctx;
     cloth__newton_ctx_build(&ctx, sim, w->h);
     for (int k = 0; k < 100; k++) {

@@ -31,7 +31,7 @@ START_TEST(dynamic_kappa_single_vertex_contact)
     add_first_block(x, up, 5, 1, H);
     double s = 1 / sqrt(2.0);
     const double n[3] = {s, s, 0}, ey[3] = {0, 1, 0};
-    double paper = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.02, 0.004, 0.01, 0.01, 1);
+    double paper = cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, 0.02, 0.004, 0.01, 0.01, 1);
     ck_assert_double_eq_tol(cloth__kappa_stencil_vertex(n, H) + paper, 1258.75, 1e-9);
     ck_assert_double_eq_tol(cloth__kappa_stencil_vertex(ey, H) + paper, 1255.0, 1e-9);
 }
@@ -54,7 +54,7 @@ START_TEST(dynamic_kappa_vertex_pair)
     const double n[3] = {0, 1, 0};
     /* (0 + 4)/2 = 2, and 0.015 / 0.002^2 = 3750 */
     ck_assert_double_eq_tol(cloth__kappa_stencil_pair(n, H) +
-                                cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.015, 0.002, 0.01,
+                                cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, 0.015, 0.002, 0.01,
                                                   0.01, 1),
                             3752.0, 1e-9);
 }
@@ -76,19 +76,19 @@ END_TEST
  * m w2/h^2 at g = g^ and grows as 1/g^2 like the paper form; both down to g = g^/100. */
 START_TEST(mass_term_paper_and_si)
 {
-    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.01, 0.005, 0.02, 0.01,
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, 0.01, 0.005, 0.02, 0.01,
                                               3), 0.01 / 25e-6, 1e-9);
-    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, 0.02, 0.02, 0.01, 3),
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, 0.01, 0.02, 0.02, 0.01, 3),
                             0.01 * 3 / 1e-4, 1e-9);
-    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, 0.005, 0.02, 0.01, 3),
+    ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, 0.01, 0.005, 0.02, 0.01, 3),
                             0.01 * 3 / 1e-4 * 16, 1e-9);
     /* below g^/100 both see g^/100 = 2e-4 (a gap of 0, which rounding can leave, is not
      * an infinite kappa): paper 0.01 / 4e-8, si (0.03 / 1e-4) 100^2 */
     for (int i = 0; i < 3; i++) {
         double g = (double[]){0, 1e-300, 1e-4}[i];
-        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, 0.01, g, 0.02, 0.01,
+        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, 0.01, g, 0.02, 0.01,
                                                   3), 0.01 / 4e-8, 1e-6);
-        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, 0.01, g, 0.02, 0.01, 3),
+        ck_assert_double_eq_tol(cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, 0.01, g, 0.02, 0.01, 3),
                                 0.03 / 1e-4 * 1e4, 1e-6);
     }
 }
@@ -101,14 +101,14 @@ END_TEST
 START_TEST(si_form_scales_with_the_units)
 {
     const double m = 0.01, h = 0.004, g = 0.003, dhat = 0.01, w2 = 0.005, s = 100;
-    double c_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, g, dhat, h, 1);
-    double c_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, g * s, dhat * s, h, 1);
+    double c_m = cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, m, g, dhat, h, 1);
+    double c_cm = cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, m, g * s, dhat * s, h, 1);
     ck_assert_double_le(fabs(c_cm - c_m), 1e-12 * c_m);
-    double e_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, 0.01, 0.02, h, w2);
-    double e_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_SI, m, 0.01, 0.02, h, w2 * s * s);
+    double e_m = cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, m, 0.01, 0.02, h, w2);
+    double e_cm = cloth__kappa_mass(CLOTH__KAPPA_FORM_SI, m, 0.01, 0.02, h, w2 * s * s);
     ck_assert_double_le(fabs(e_cm - s * s * e_m), 1e-12 * e_cm);
-    double p_m = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, m, g, dhat, h, 1);
-    double p_cm = cloth__kappa_mass(CLOTH_KAPPA_FORM_PAPER, m, g * s, dhat * s, h, 1);
+    double p_m = cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, m, g, dhat, h, 1);
+    double p_cm = cloth__kappa_mass(CLOTH__KAPPA_FORM_PAPER, m, g * s, dhat * s, h, 1);
     ck_assert_double_le(fabs(p_cm - p_m / (s * s)), 1e-12 * p_m);
 }
 END_TEST
@@ -124,8 +124,8 @@ START_TEST(ipc_initial_kappa)
     ck_assert_double_eq(cloth__kappa_ipc_initial(ge, gb, 3, 0.1, 2), 2);
     ck_assert_double_eq(cloth__kappa_ipc_initial(ge, zero, 3, 0.5, 2), 0.5);
     double kmin, kmax, d2;
-    cloth__kappa_ipc_bounds(CLOTH_BARRIER_LOG, 0.01, 2.0, 0.01, 0.01, &kmin, &kmax);
-    cloth__barrier(CLOTH_BARRIER_LOG, 2e-8, 0.01, NULL, &d2);
+    cloth__kappa_ipc_bounds(CLOTH__BARRIER_LOG, 0.01, 2.0, 0.01, 0.01, &kmin, &kmax);
+    cloth__barrier(CLOTH__BARRIER_LOG, 2e-8, 0.01, NULL, &d2);
     ck_assert_double_eq_tol(kmin, 1e11 * 0.01 / (1e-4 * d2), 1e-12 * kmin);
     ck_assert_double_eq_tol(kmax, 100 * kmin, 1e-12 * kmax);
 }

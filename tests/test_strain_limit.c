@@ -416,10 +416,10 @@ START_TEST(triangle_term_matches_finite_differences)
         {1.06, 1.06 - 1e-9, 0.5},
     };
     rng r = {2024};
-    for (int kind = CLOTH_BARRIER_LOG; kind <= CLOTH_BARRIER_CUBIC; kind++)
+    for (int kind = CLOTH__BARRIER_LOG; kind <= CLOTH__BARRIER_CUBIC; kind++)
         for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++)
             for (int trial = 0; trial < 4; trial++) {
-                cloth__strain_band band = {(cloth_barrier)kind, 0.1, cases[k].beta, 3.0};
+                cloth__strain_band band = {(cloth__barrier_kind)kind, 0.1, cases[k].beta, 3.0};
                 double s1 = cases[k].s1, s2 = cases[k].s2;
                 tri t;
                 make_tri(&r, 0.1, s1, s2, &t);
@@ -440,8 +440,8 @@ END_TEST
  * taken straight across the crossing. */
 START_TEST(triangle_term_at_equal_singular_values)
 {
-    for (int kind = CLOTH_BARRIER_LOG; kind <= CLOTH_BARRIER_CUBIC; kind++) {
-        cloth__strain_band band = {(cloth_barrier)kind, 0.1, 0.5, 3.0};
+    for (int kind = CLOTH__BARRIER_LOG; kind <= CLOTH__BARRIER_CUBIC; kind++) {
+        cloth__strain_band band = {(cloth__barrier_kind)kind, 0.1, 0.5, 3.0};
         tri t;
         make_uniform(1.08, &t);
         double G[9], H[81], eg, eh;
@@ -461,10 +461,10 @@ START_TEST(edge_term_matches_finite_differences)
     const struct { double a, beta; } cases[] = {
         {0.06, 0.5}, {0.09, 0.5}, {0.099, 0.5}, {0.01, 1.0}, {0.0999, 0.25}};
     rng r = {99};
-    for (int kind = CLOTH_BARRIER_LOG; kind <= CLOTH_BARRIER_CUBIC; kind++)
+    for (int kind = CLOTH__BARRIER_LOG; kind <= CLOTH__BARRIER_CUBIC; kind++)
         for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++)
             for (int trial = 0; trial < 4; trial++) {
-                cloth__strain_band band = {(cloth_barrier)kind, 0.1, cases[k].beta, 2.0};
+                cloth__strain_band band = {(cloth__barrier_kind)kind, 0.1, cases[k].beta, 2.0};
                 double R[9], e1[3] = {1, 0, 0}, u[3], x[6], l0 = 0.1, a = cases[k].a;
                 random_rotation(&r, R);
                 rotate(R, e1, u);
@@ -495,9 +495,9 @@ START_TEST(band)
 {
     const double betas[] = {0.25, 0.5, 1.0}, tau = 0.1, kappa = 2.0, l0 = 0.1;
     const double xa[3] = {0.1, 0.2, 0.3}, u[3] = {0.6, 0, 0.8};
-    for (int kind = CLOTH_BARRIER_LOG; kind <= CLOTH_BARRIER_CUBIC; kind++)
+    for (int kind = CLOTH__BARRIER_LOG; kind <= CLOTH__BARRIER_CUBIC; kind++)
         for (int b = 0; b < 3; b++) {
-            cloth__strain_band band = {(cloth_barrier)kind, tau, betas[b], kappa};
+            cloth__strain_band band = {(cloth__barrier_kind)kind, tau, betas[b], kappa};
             double start = (1 - band.beta) * tau, ghat = band.beta * tau;
             const double below[] = {-0.5, -0.01, 0, 0.5 * start, start * (1 - 1e-9)};
             for (int k = 0; k < 5; k++) {
@@ -538,7 +538,7 @@ START_TEST(band)
             for (int c = 0; c < 3; c++)
                 xb[c] = xa[c] + l0 * (1 + tau) * 1.000001 * u[c];
             double past = cloth__strain_edge_energy(&band, xa, xb, l0, NULL, NULL);
-            if (kind == CLOTH_BARRIER_LOG) {
+            if (kind == CLOTH__BARRIER_LOG) {
                 ck_assert(isinf(past) && past > 0);
                 /* psi ~ g^2 ln(g^/g): still growing as ln at g = 1e-12 g^ */
                 ck_assert_double_gt(e_edge, 0.9 * kappa * ghat * ghat * 12 * log(10.0));
@@ -559,7 +559,7 @@ START_TEST(hessians_are_psd)
 {
     rng r = {31337};
     for (int trial = 0; trial < 400; trial++) {
-        cloth__strain_band band = {trial % 2 ? CLOTH_BARRIER_CUBIC : CLOTH_BARRIER_LOG,
+        cloth__strain_band band = {trial % 2 ? CLOTH__BARRIER_CUBIC : CLOTH__BARRIER_LOG,
                                    uniform(&r, 0.01, 0.3), uniform(&r, 0.1, 1), 1.0};
         double start = 1 + (1 - band.beta) * band.tau;
         double s1 = start + band.beta * band.tau * uniform(&r, 0.001, 0.999);

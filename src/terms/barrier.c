@@ -33,12 +33,12 @@ static double cubic_barrier(double g, double dhat, double *d1, double *d2)
     /* ASSIGNMENT newton_linesearch: cubic_barrier END */
 }
 
-double cloth__barrier(cloth_barrier kind, double g, double dhat, double *d1, double *d2)
+double cloth__barrier(cloth__barrier_kind kind, double g, double dhat, double *d1, double *d2)
 {
     double first = 0, second = 0, value = 0;
-    if (kind == CLOTH_BARRIER_LOG && g < dhat)
+    if (kind == CLOTH__BARRIER_LOG && g < dhat)
         value = log_barrier(g, dhat, &first, &second);
-    else if (kind == CLOTH_BARRIER_CUBIC)
+    else if (kind == CLOTH__BARRIER_CUBIC)
         value = cubic_barrier(g, dhat, &first, &second);
     if (d1)
         *d1 = first;
@@ -47,12 +47,12 @@ double cloth__barrier(cloth_barrier kind, double g, double dhat, double *d1, dou
     return value;
 }
 
-const char *cloth__barrier_name(cloth_barrier kind)
+const char *cloth__barrier_name(cloth__barrier_kind kind)
 {
     switch (kind) {
-    case CLOTH_BARRIER_LOG: return "log";
-    case CLOTH_BARRIER_CUBIC: return "cubic";
-    case CLOTH_BARRIER_NONE: return "none";
+    case CLOTH__BARRIER_LOG: return "log";
+    case CLOTH__BARRIER_CUBIC: return "cubic";
+    case CLOTH__BARRIER_NONE: return "none";
     }
     return "?";
 }

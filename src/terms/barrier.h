@@ -19,15 +19,15 @@
 #include "cloth.h"
 
 /* The barrier curve of newton.barrier: log (IPC), cubic (ZOZO) or none. */
-typedef enum { CLOTH_BARRIER_LOG = 0, CLOTH_BARRIER_CUBIC = 1, CLOTH_BARRIER_NONE = 2 } cloth_barrier;
+typedef enum { CLOTH__BARRIER_LOG = 0, CLOTH__BARRIER_CUBIC = 1, CLOTH__BARRIER_NONE = 2 } cloth__barrier_kind;
 
 /* psi(g) of the given barrier; writes psi'(g) to d1 and psi''(g) to d2 when they are not
- * NULL.  CLOTH_BARRIER_NONE is zero everywhere.  The log barrier is infinite for g <= 0
+ * NULL.  CLOTH__BARRIER_NONE is zero everywhere.  The log barrier is infinite for g <= 0
  * (psi = +inf, psi' = -inf, psi'' = +inf); the cubic is a polynomial and is evaluated as
  * such for any g < g^ (the line search keeps g > 0, not the curve). */
-double cloth__barrier(cloth_barrier kind, double g, double dhat, double *d1, double *d2);
+double cloth__barrier(cloth__barrier_kind kind, double g, double dhat, double *d1, double *d2);
 
 /* "log", "cubic" or "none". */
-const char *cloth__barrier_name(cloth_barrier kind);
+const char *cloth__barrier_name(cloth__barrier_kind kind);
 
 #endif

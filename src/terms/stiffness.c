@@ -32,17 +32,17 @@ double cloth__kappa_stencil_pair(const double n[3], const double H[36])
     return two_point_quadratic(n, H);
 }
 
-double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
+double cloth__kappa_mass(cloth__kappa_form form, double m, double g, double dhat, double h,
                          double w2)
 {
     g = fmax(g, CLOTH__KAPPA_GAP_FLOOR * dhat);
-    if (form == CLOTH_KAPPA_FORM_PAPER)
+    if (form == CLOTH__KAPPA_FORM_PAPER)
         return m / (g * g);
     double ratio = dhat / g;
     return m * w2 / (h * h) * ratio * ratio;
 }
 
-void cloth__kappa_ipc_bounds(cloth_barrier kind, double dhat, double diag, double mean_mass,
+void cloth__kappa_ipc_bounds(cloth__barrier_kind kind, double dhat, double diag, double mean_mass,
                              double h, double *kappa_min, double *kappa_max)
 {
     double d0 = 1e-8 * diag, d2 = 0;

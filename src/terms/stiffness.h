@@ -36,7 +36,7 @@
 #include "terms/barrier.h"
 
 /* The mass term of the dynamic kappa (newton.kappa_form): as published, or unit-consistent. */
-typedef enum { CLOTH_KAPPA_FORM_PAPER = 0, CLOTH_KAPPA_FORM_SI = 1 } cloth_kappa_form;
+typedef enum { CLOTH__KAPPA_FORM_PAPER = 0, CLOTH__KAPPA_FORM_SI = 1 } cloth__kappa_form;
 
 /* n^T H n, H the 3x3 (row-major) elastic block of the vertex: the stencil term of a
  * vertex-obstacle contact. */
@@ -55,12 +55,12 @@ double cloth__kappa_stencil_pair(const double n[3], const double H[36]);
  * gaps pressed on over many iterations shrink geometrically until rounding makes one 0,
  * and m / 0^2 is infinite.  ZOZO's solver floors the gap of moving constraints at the
  * same 0.01 g^ (its constraint-tol). */
-double cloth__kappa_mass(cloth_kappa_form form, double m, double g, double dhat, double h,
+double cloth__kappa_mass(cloth__kappa_form form, double m, double g, double dhat, double h,
                          double w2);
 
 /* IPC's bounds for barrier kind with activation dhat, rest bounding-box diagonal L,
  * mean vertex mass and step h. */
-void cloth__kappa_ipc_bounds(cloth_barrier kind, double dhat, double diag, double mean_mass,
+void cloth__kappa_ipc_bounds(cloth__barrier_kind kind, double dhat, double diag, double mean_mass,
                              double h, double *kappa_min, double *kappa_max);
 
 /* IPC's initial kappa from the gradients (length n) of the rest of the potential and of

@@ -291,7 +291,7 @@ double cloth__strain_tri_energy(const cloth__strain_band *band, const double x[9
     if (hess)
         memset(hess, 0, 81 * sizeof *hess);
     /* sigma2 <= sigma1: when sigma1 is below the band both are */
-    if (band->barrier == CLOTH_BARRIER_NONE || !(gap1 < dhat))
+    if (band->barrier == CLOTH__BARRIER_NONE || !(gap1 < dhat))
         return 0;
 
     double d1[2], d2[2];
@@ -333,7 +333,7 @@ double cloth__strain_edge_energy(const cloth__strain_band *band, const double xa
         memset(grad, 0, 6 * sizeof *grad);
     if (hess)
         memset(hess, 0, 36 * sizeof *hess);
-    if (band->barrier == CLOTH_BARRIER_NONE || !(g < dhat))
+    if (band->barrier == CLOTH__BARRIER_NONE || !(g < dhat))
         return 0;
     double dg[6], d2g[36], p1, p2;
     cloth__gap_strain(xa, xb, l0, band->tau, dg, d2g);

@@ -65,7 +65,7 @@
 
 /* The barrier of one limited stretch. */
 typedef struct cloth__strain_band {
-    cloth_barrier barrier;      /* log (IPC) or cubic (ZOZO); none gives zero           */
+    cloth__barrier_kind barrier;      /* log (IPC) or cubic (ZOZO); none gives zero           */
     double tau;                 /* limit of the stretch a (0.1 = 10 %)                */
     double beta;                /* band: active for a > (1 - beta) tau, g^ = beta tau  */
     double kappa;               /* stiffness (J), held constant in derivatives        */

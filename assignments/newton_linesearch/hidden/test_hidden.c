@@ -10,7 +10,7 @@ static int cubic_barrier_zero_beyond_dhat(void)
 {
     const double dhat = 0.02, gs[] = {0.02, 0.0200001, 0.03, 1.0, 1e6};
     for (int q = 0; q < 5; q++) {
-        double d1 = 1, d2 = 1, psi = cloth__barrier(CLOTH_BARRIER_CUBIC, gs[q], dhat, &d1, &d2);
+        double d1 = 1, d2 = 1, psi = cloth__barrier(CLOTH__BARRIER_CUBIC, gs[q], dhat, &d1, &d2);
         KIT_CHECK(psi == 0 && d1 == 0 && d2 == 0, "g = %g >= g^ = %g: psi, psi', psi'' = %g, "
                   "%g, %g, expected 0", gs[q], dhat, psi, d1, d2);
     }
@@ -25,7 +25,7 @@ static int cubic_barrier_c2_at_dhat(void)
 {
     const double dhat = 0.02;
     for (double e = 1e-3 * dhat; e >= 1e-6 * dhat; e /= 10) {
-        double d1, d2, psi = cloth__barrier(CLOTH_BARRIER_CUBIC, dhat - e, dhat, &d1, &d2);
+        double d1, d2, psi = cloth__barrier(CLOTH__BARRIER_CUBIC, dhat - e, dhat, &d1, &d2);
         KIT_CHECK(fabs(psi / (e * e * e) - 2 / (3 * dhat)) < 1e-6 / dhat &&
                   fabs(d1 / (e * e) + 2 / dhat) < 1e-6 / dhat &&
                   fabs(d2 / e - 4 / dhat) < 1e-6 / dhat,
@@ -33,7 +33,7 @@ static int cubic_barrier_c2_at_dhat(void)
                   "2/(3 g^), -2/g^, 4/g^ = %.10g, %.10g, %.10g", e, psi / (e * e * e),
                   d1 / (e * e), d2 / e, 2 / (3 * dhat), -2 / dhat, 4 / dhat);
     }
-    double d1, d2, psi = cloth__barrier(CLOTH_BARRIER_CUBIC, -dhat, dhat, &d1, &d2);
+    double d1, d2, psi = cloth__barrier(CLOTH__BARRIER_CUBIC, -dhat, dhat, &d1, &d2);
     KIT_CHECK(fabs(psi - 16 * dhat * dhat / 3) < 1e-15, "psi(-g^) = %.17g, expected 16 g^2/3 "
               "= %.17g", psi, 16 * dhat * dhat / 3);
     return 0;

@@ -11,7 +11,7 @@ static int cubic_barrier_closed_form(void)
     const double dhat = 0.02, gs[] = {0.001, 0.005, 0.01, 0.019};
     for (int q = 0; q < 4; q++) {
         double g = gs[q], s = dhat - g, d1 = 0, d2 = 0;
-        double psi = cloth__barrier(CLOTH_BARRIER_CUBIC, g, dhat, &d1, &d2);
+        double psi = cloth__barrier(CLOTH__BARRIER_CUBIC, g, dhat, &d1, &d2);
         double want[3] = {2 / (3 * dhat) * s * s * s, -2 / dhat * s * s, 4 * s / dhat};
         double got[3] = {psi, d1, d2};
         const char *what[3] = {"psi", "psi'", "psi''"};
@@ -31,9 +31,9 @@ static int cubic_barrier_finite_differences(void)
     const double dhat = 0.02, e = 1e-6, gs[] = {0.002, 0.007, 0.013, 0.018};
     for (int q = 0; q < 4; q++) {
         double g = gs[q], d1, d2, a1, a2, b1, b2;
-        cloth__barrier(CLOTH_BARRIER_CUBIC, g, dhat, &d1, &d2);
-        double pa = cloth__barrier(CLOTH_BARRIER_CUBIC, g + e, dhat, &a1, &a2);
-        double pb = cloth__barrier(CLOTH_BARRIER_CUBIC, g - e, dhat, &b1, &b2);
+        cloth__barrier(CLOTH__BARRIER_CUBIC, g, dhat, &d1, &d2);
+        double pa = cloth__barrier(CLOTH__BARRIER_CUBIC, g + e, dhat, &a1, &a2);
+        double pb = cloth__barrier(CLOTH__BARRIER_CUBIC, g - e, dhat, &b1, &b2);
         double fd1 = (pa - pb) / (2 * e), fd2 = (a1 - b1) / (2 * e);
         KIT_CHECK(fabs(d1 - fd1) <= 1e-6 * fabs(fd1), "g = %g: psi' = %.12g, central "
                   "difference of psi %.12g", g, d1, fd1);

@@ -145,7 +145,7 @@ static void predict(cloth__newton *w, const cloth__newton_ctx *ctx)
 static cloth_status assemble(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
                              cloth_error *err)
 {
-    if (ctx->nd->kappa_update == CLOTH_KAPPA_PER_ITERATION)
+    if (ctx->nd->kappa_update == CLOTH__KAPPA_PER_ITERATION)
         cloth__newton_clear_kappa(w, ctx->mesh);
     it->energy = cloth__newton_energy(w, ctx, w->x, w->grad, 1, 0);
     it->seen = w->eval;
@@ -225,7 +225,7 @@ static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
 static void update_velocities(cloth__newton *w, const cloth__newton_ctx *ctx,
                               cloth_sim *sim)
 {
-    cloth_newton_integrator integrator = ctx->nd->integrator;
+    cloth__newton_integrator integrator = ctx->nd->integrator;
     double h = ctx->h;
     for (int i = 0; i < w->n; i++)
         for (int c = 0; c < 3; c++) {
@@ -236,13 +236,13 @@ static void update_velocities(cloth__newton *w, const cloth__newton_ctx *ctx,
             }
             if (w->bdf2)
                 sim->v[k] = (w->x[k] - w->x_hat[k]) / w->h_damp;
-            else if (integrator == CLOTH_INTEGRATOR_MIDPOINT)
+            else if (integrator == CLOTH__INTEGRATOR_MIDPOINT)
                 sim->v[k] = 2 * (w->x[k] - w->x_n[k]) / h - w->v_n[k];
             else
                 sim->v[k] = (w->x[k] - w->x_n[k]) / h;
             sim->x[k] = w->x[k];
         }
-    if (integrator == CLOTH_INTEGRATOR_BDF2) {
+    if (integrator == CLOTH__INTEGRATOR_BDF2) {
         size_t bytes = sizeof(double) * 3 * (size_t)w->n;
         memcpy(w->x_prev, w->x_n, bytes);
         memcpy(w->v_prev, w->v_n, bytes);
@@ -278,7 +278,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         return CLOTH_OK;
     cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */
     cloth__newton_ctx_build(ctx, sim, h);
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     predict(w, ctx);
     double tol = nd->tol * ctx->mesh->rest_diag, t[5];
     cloth__newton_seen seen = w->measured;
@@ -468,7 +468,7 @@ static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
     /* pairs within g^ + offset, or within the line search's reach: a cloth vertex has a
      * bounded number of such neighbours unless the cloth is crumpled into a ball */
     long all_pairs = (long)n * (n - 1) / 2, cap = 64L * n + 4096;
-    int full = ctx->self_collision && ctx->nd->contact == CLOTH_CONTACT_FULL;
+    int full = ctx->self_collision && ctx->nd->contact == CLOTH__CONTACT_FULL;
     w->pair_cap = (int)(all_pairs < cap ? all_pairs : cap);
     /* active point-triangle and edge-edge terms: two sheets lying on each other have
      * about 20 a vertex (an edge is within reach of some 6 edges of the other sheet) */
@@ -534,7 +534,7 @@ static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *si
 static cloth_status check_dense_size(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                      const cloth_sim *sim, cloth_error *err)
 {
-    if (ctx->nd->solver == CLOTH_SOLVER_DENSE && w->ndof > CLOTH__LINALG_MAX) {
+    if (ctx->nd->solver == CLOTH__SOLVER_DENSE && w->ndof > CLOTH__LINALG_MAX) {
         char where[CLOTH_PATH_MAX + 16];
         key_where(sim, "newton", "solver", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL,
@@ -561,7 +561,7 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
         goto fail_alloc;
 
     st = cloth__spatial_hash_create(m->n, w->pair_cap > 0 ? w->pair_cap : 1, &w->hash, err);
-    if (st == CLOTH_OK && ctx.self_collision && ctx.nd->contact == CLOTH_CONTACT_FULL) {
+    if (st == CLOTH_OK && ctx.self_collision && ctx.nd->contact == CLOTH__CONTACT_FULL) {
         st = cloth__broad_phase_create(m, w->pair_cap, &w->bp, err);
         if (st == CLOTH_OK)
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
@@ -594,7 +594,7 @@ fail_alloc:
 
 static int parse_kappa_value(void *owner, const char *value, char *why, size_t n)
 {
-    cloth_newton_def *nd = owner;
+    cloth__newton_def *nd = owner;
     if (strcmp(value, "auto") == 0) {
         nd->kappa_value = -1;
         return 0;
@@ -609,7 +609,7 @@ static int parse_kappa_value(void *owner, const char *value, char *why, size_t n
     return 0;
 }
 
-#define OFF(field) offsetof(cloth_newton_def, field)
+#define OFF(field) offsetof(cloth__newton_def, field)
 #define INF HUGE_VAL
 
 static const char *const barrier_names[] = {"log", "cubic", "none", NULL};

@@ -117,7 +117,7 @@ void cloth__newton_body_begin(cloth__newton *w, const cloth__newton_ctx *ctx)
  * the field, so one move along the gradient may fall short). */
 void cloth__newton_body_start_outside(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    if (!ctx->avatar || ctx->nd->barrier == CLOTH_BARRIER_NONE)
+    if (!ctx->avatar || ctx->nd->barrier == CLOTH__BARRIER_NONE)
         return;
     double to = 0.5 * ctx->nd->dhat, tiny = 1e-9 * ctx->mesh->rest_diag;
     for (int i = 0; i < w->n; i++) {
@@ -156,7 +156,7 @@ void cloth__newton_body_advance(cloth__newton *w, const cloth__newton_ctx *ctx,
     if (!ctx->avatar || w->body_s >= 1)
         return;
     const cloth_avatar *av = ctx->avatar;
-    if (ctx->nd->barrier == CLOTH_BARRIER_NONE) {
+    if (ctx->nd->barrier == CLOTH__BARRIER_NONE) {
         w->body_s = 1;
         pose_at(av, &w->body_from, 1, &w->body_stage, &w->body_pose);
         return;

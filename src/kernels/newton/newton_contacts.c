@@ -206,10 +206,10 @@ static double triangle_sigma1(const cloth__newton *w, const cloth_mesh *m, const
  * acts (its gap tau - a is below g^ = beta tau); a triangle is in it when sigma1 is. */
 static void collect_strain(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     const cloth_mesh *m = ctx->mesh;
     double tau = nd->strain_limit, band = nd->strain_band * tau;
-    if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
+    if (nd->strain_measure == CLOTH__STRAIN_EDGE) {
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
             if (cloth__gap_strain(x + 3 * sp->a, x + 3 * sp->b, sp->rest, tau, NULL, NULL) < band)
@@ -227,9 +227,9 @@ static void collect_strain(cloth__newton *w, const cloth__newton_ctx *ctx, const
 void cloth__newton_collect_contacts(cloth__newton *w, const cloth__newton_ctx *ctx,
                                     const double *x)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     w->n_contacts = 0;
-    if (nd->barrier == CLOTH_BARRIER_NONE)
+    if (nd->barrier == CLOTH__BARRIER_NONE)
         return;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
@@ -245,9 +245,9 @@ void cloth__newton_collect_contacts(cloth__newton *w, const cloth__newton_ctx *c
         if (ctx->avatar && cloth__newton_body_gap(w, ctx, x + 3 * i, NULL, NULL) < nd->dhat)
             push_contact(w, CLOTH__CONTACT_BODY, i, -1, -1);
     }
-    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL)
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL)
         collect_full(w, ctx, x);
-    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_VERTEX) {
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_VERTEX) {
         const int *pairs;
         int overflow;
         int count = cloth__spatial_hash_query(w->hash, x, ctx->thickness + nd->dhat,
@@ -326,10 +326,10 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
                                                const cloth__newton_ctx *ctx,
                                                cloth_error *err)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     const cloth_mesh *m = ctx->mesh;
     double c[3];
-    if (nd->barrier == CLOTH_BARRIER_NONE)
+    if (nd->barrier == CLOTH__BARRIER_NONE)
         return CLOTH_OK;
     cloth__sphere_center(&ctx->sphere, 0, c);
     for (int i = 0; i < m->n; i++) {
@@ -349,7 +349,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
                                "the barriers need a positive gap",
                                ctx->source, i);
     }
-    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_EDGE)
+    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH__STRAIN_EDGE)
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
             if (cloth__gap_strain(m->x0 + 3 * sp->a, m->x0 + 3 * sp->b, sp->rest,
@@ -360,7 +360,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
                                    ctx->source, nd->strain_limit, sp->a, sp->b,
                                    ctx->prestretch);
         }
-    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH_STRAIN_TRIANGLE)
+    if (nd->strain_limit > 0 && nd->strain_measure == CLOTH__STRAIN_TRIANGLE)
         for (int k = 0; k < w->n_limited_tris; k++) {
             int t = w->limited_tris[k];
             double sigma1 = triangle_sigma1(w, m, m->x0, t);
@@ -371,7 +371,7 @@ cloth_status cloth__newton_check_initial_state(const cloth__newton *w,
                                    ctx->source, nd->strain_limit, sigma1 - 1, t,
                                    ctx->prestretch);
         }
-    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL)
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL)
         return check_initial_full(w, ctx, err);
     if (ctx->self_collision)
         for (int i = 0; i < m->n; i++)
@@ -417,7 +417,7 @@ void cloth__newton_begin_obstacles(cloth__newton *w)
  * the surface, along its direction from the centre. */
 void cloth__newton_start_outside_sphere(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    if (!ctx->sphere.enabled || ctx->nd->barrier == CLOTH_BARRIER_NONE)
+    if (!ctx->sphere.enabled || ctx->nd->barrier == CLOTH__BARRIER_NONE)
         return;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
@@ -443,7 +443,7 @@ void cloth__newton_advance_obstacles(cloth__newton *w, const cloth__newton_ctx *
     for (int c = 0; c < 3; c++)
         left[c] = ctx->sphere_c[c] - w->sphere_c[c];
     int moving = left[0] != 0 || left[1] != 0 || left[2] != 0;
-    if (moving && ctx->sphere.enabled && ctx->nd->barrier != CLOTH_BARRIER_NONE) {
+    if (moving && ctx->sphere.enabled && ctx->nd->barrier != CLOTH__BARRIER_NONE) {
         double d[3] = {-left[0], -left[1], -left[2]}; /* the vertex as the sphere sees it */
         double tiny = 1e-9 * ctx->mesh->rest_diag, least = 0.1 * ctx->nd->dhat;
         for (int i = 0; i < w->n; i++) {
@@ -489,7 +489,7 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth__newton_ct
         }
     }
     /* psi(g) = +inf at g <= 0 only for the log barrier (the cubic one goes on past 0) */
-    int log_barrier = ctx->nd->barrier == CLOTH_BARRIER_LOG;
+    int log_barrier = ctx->nd->barrier == CLOTH__BARRIER_LOG;
     for (int k = 0; k < w->n_contacts && log_barrier; k++) {
         const cloth__contact *c = &w->contacts[k];
         double g = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);

@@ -68,7 +68,7 @@ static int lag_one(cloth__newton *w, const cloth__newton_ctx *ctx, const cloth__
 void cloth__newton_friction_lag(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     w->n_friction = 0;
-    if (!(ctx->nd->friction > 0) || ctx->nd->barrier == CLOTH_BARRIER_NONE)
+    if (!(ctx->nd->friction > 0) || ctx->nd->barrier == CLOTH__BARRIER_NONE)
         return;
     cloth__newton_collect_contacts(w, ctx, w->x_n);
     for (int k = 0; k < w->n_contacts && w->n_friction < w->contact_cap; k++)
@@ -78,7 +78,7 @@ void cloth__newton_friction_lag(cloth__newton *w, const cloth__newton_ctx *ctx)
 double cloth__newton_friction_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                                    const double *x, double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     double e = 0, eps = nd->friction_eps * w->h;
     for (int k = 0; k < w->n_friction; k++) {
         const cloth__newton_friction *f = &w->friction[k];

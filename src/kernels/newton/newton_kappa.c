@@ -60,7 +60,7 @@ static double stencil_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx
                             const cloth__contact *c, const double *x, double g)
 {
     const cloth_mesh *m = ctx->mesh;
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     int v[4];
     double dg[12], H[144], norm2 = 0, wHw = 0, mass = 0;
     cloth__newton_stencil(w, ctx, c, v);
@@ -82,7 +82,7 @@ static double dynamic_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx
                             const cloth__contact *c, const double *x, double g)
 {
     const cloth_mesh *m = ctx->mesh;
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     double H[36], dir[6];
     const double *xa = x + 3 * c->a;
     int ab[2] = {c->a, c->b};
@@ -166,14 +166,14 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
                               const cloth__contact *c, const double *x, double g,
                               int freeze)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     int strain = cloth__newton_is_strain(c->kind);
-    if (nd->kappa == CLOTH_KAPPA_FIXED || (nd->kappa == CLOTH_KAPPA_IPC && strain)) {
+    if (nd->kappa == CLOTH__KAPPA_FIXED || (nd->kappa == CLOTH__KAPPA_IPC && strain)) {
         if (nd->kappa_value >= 0)
             return nd->kappa_value;
         return strain ? w->kappa_strain_auto : w->kappa_contact_auto;
     }
-    if (nd->kappa == CLOTH_KAPPA_IPC)
+    if (nd->kappa == CLOTH__KAPPA_IPC)
         return w->ipc_kappa;
     double *slot = NULL;
     cloth__pair_slot *ps;
@@ -203,7 +203,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
 void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     const cloth_mesh *m = ctx->mesh;
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     double H[9], trace = 0;
     int free_vertices = 0;
     for (int i = 0; i < m->n; i++) {
@@ -218,7 +218,7 @@ void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx
                             cloth__kappa_mass(nd->kappa_form, w->mean_mass, 0.5 * nd->dhat,
                                               nd->dhat, w->h, 1);
     double band = nd->strain_band * (nd->strain_limit > 0 ? nd->strain_limit : 1), sum = 0;
-    int edges = nd->strain_measure == CLOTH_STRAIN_EDGE;
+    int edges = nd->strain_measure == CLOTH__STRAIN_EDGE;
     int count = edges ? w->n_limited : w->n_limited_tris;
     for (int k = 0; k < count; k++) {
         int ab[2];

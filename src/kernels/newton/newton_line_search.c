@@ -18,10 +18,10 @@
 static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
                            const double *x, const double *dir)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     const cloth_mesh *m = ctx->mesh;
     double amax = INFINITY;
-    if (nd->strain_measure == CLOTH_STRAIN_EDGE) {
+    if (nd->strain_measure == CLOTH__STRAIN_EDGE) {
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
             amax = fmin(amax, cloth__alpha_strain(x + 3 * sp->a, x + 3 * sp->b,
@@ -147,9 +147,9 @@ static double body_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
 static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                              const double *x, const double *dir)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     double eta = nd->eta, amax = INFINITY, dmax = 0;
-    if (nd->barrier == CLOTH_BARRIER_NONE)
+    if (nd->barrier == CLOTH__BARRIER_NONE)
         return amax;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
@@ -167,9 +167,9 @@ static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     }
     if (nd->strain_limit > 0)
         amax = fmin(amax, strain_alpha(w, ctx, x, dir));
-    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_FULL && dmax > 0)
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL && dmax > 0)
         amax = fmin(amax, self_contact_alpha(w, ctx, x, dir));
-    if (ctx->self_collision && nd->contact == CLOTH_CONTACT_VERTEX && dmax > 0) {
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_VERTEX && dmax > 0) {
         const int *pairs;
         int overflow;
         double reach = fmax(nd->dhat, 2 * dmax / (1 - eta));

@@ -56,7 +56,7 @@ void cloth__newton_prepare_step(cloth__newton *w, const cloth__newton_ctx *ctx)
     const cloth_mesh *m = ctx->mesh;
     double h = ctx->h;
     size_t bytes = sizeof(double) * 3 * (size_t)m->n;
-    cloth_newton_integrator integrator = ctx->nd->integrator;
+    cloth__newton_integrator integrator = ctx->nd->integrator;
     w->h = h;
     w->cand_valid = 0; /* a new step: no line search yet */
     cloth__newton_begin_obstacles(w);
@@ -64,11 +64,11 @@ void cloth__newton_prepare_step(cloth__newton *w, const cloth__newton_ctx *ctx)
     memcpy(w->x_n, ctx->x, bytes);
     memcpy(w->v_n, ctx->v, bytes);
     memcpy(w->x_hat, ctx->x, bytes);
-    w->bdf2 = integrator == CLOTH_INTEGRATOR_BDF2 && w->history;
+    w->bdf2 = integrator == CLOTH__INTEGRATOR_BDF2 && w->history;
     w->h_in = w->h_damp = h;
     if (w->bdf2)
         predict_bdf2(w, ctx, h);
-    else if (integrator == CLOTH_INTEGRATOR_MIDPOINT)
+    else if (integrator == CLOTH__INTEGRATOR_MIDPOINT)
         predict_midpoint(w, ctx, h);
     else /* euler, and bdf2's first step */
         cloth__inertia_predict(m->n, ctx->x, ctx->v, ctx->gravity, h, m->pinned,
@@ -143,7 +143,7 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
 {
     const cloth_mesh *m = ctx->mesh;
     double cd = ctx->spring_damping / w->h_damp, e = 0;
-    int mid = ctx->nd->integrator == CLOTH_INTEGRATOR_MIDPOINT;
+    int mid = ctx->nd->integrator == CLOTH__INTEGRATOR_MIDPOINT;
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
     if (mid) {
@@ -192,7 +192,7 @@ static double strain_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                           const cloth__contact *c, const double *x, double kappa,
                           double *grad, cloth__sparse *H)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     cloth__strain_band band = {nd->barrier, nd->strain_limit, nd->strain_band, kappa};
     double g[9], B[81];
     if (c->kind == CLOTH__CONTACT_STRAIN) {
@@ -233,7 +233,7 @@ static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
                            double *grad, cloth__sparse *H, int exact)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
     cloth__newton_stencil(w, ctx, c, v);
@@ -250,7 +250,7 @@ static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
     if (!H)
         return kappa * m * psi;
     double B[144];
-    int gauss_newton = !exact && nd->contact_hessian == CLOTH_CONTACT_HESSIAN_GAUSS_NEWTON;
+    int gauss_newton = !exact && nd->contact_hessian == CLOTH__CONTACT_HESSIAN_GAUSS_NEWTON;
     for (int r = 0; r < 12; r++)
         for (int q = 0; q < 12; q++) {
             double b = m * d2 * dg[r] * dg[q];
@@ -279,7 +279,7 @@ static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
         return strain_term(w, ctx, c, x, kappa, grad, H);
     if (cloth__newton_is_stencil(c->kind))
         return stencil_term(w, ctx, c, x, kappa, grad, H, exact);
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
     double g = cloth__newton_contact_gap(w, ctx, c, x, dg, H ? d2g : NULL);
@@ -320,7 +320,7 @@ static const double *contact_barrier_gradient(cloth__newton *w,
 double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
                             double *grad, int want_hess, int exact)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     cloth__newton_seen *seen = &w->eval;
     int at_iterate = grad != NULL;
     cloth__sparse *hess = want_hess ? w->H : NULL;
@@ -341,7 +341,7 @@ double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, cons
             double g = cloth__newton_contact_gap(w, ctx, &w->contacts[k], x, NULL, NULL);
             seen->min_gap = fmin(seen->min_gap, g);
         }
-    if (nd->kappa == CLOTH_KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
+    if (nd->kappa == CLOTH__KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
         cloth__newton_update_ipc_kappa(w, ctx, grad,
                                        w->ipc_set ? NULL : contact_barrier_gradient(w, ctx, x));
 

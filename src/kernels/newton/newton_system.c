@@ -202,7 +202,7 @@ static cloth_status solve_cholmod(cloth__newton *w, double *eps, cloth_error *er
 
 /* PCG from dx = 0 to |r| <= pcg_tol |grad E|; a breakdown (H not positive definite
  * along a search direction) is an error, a stop at the cap is counted. */
-static cloth_status solve_pcg(cloth__newton *w, const cloth_newton_def *nd, int *lin_iters,
+static cloth_status solve_pcg(cloth__newton *w, const cloth__newton_def *nd, int *lin_iters,
                               int *capped, cloth_error *err)
 {
     double t0 = cloth__newton_now_ms();
@@ -237,16 +237,16 @@ cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ct
                                         double *eps, int *lin_iters, int *capped,
                                         cloth_error *err)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     *eps = 0;
     *lin_iters = 0;
     *capped = 0;
     w->factored = 0;
     w->profile.nnz = w->H->nnz;
     switch (nd->solver) {
-    case CLOTH_SOLVER_PCG:
+    case CLOTH__SOLVER_PCG:
         return solve_pcg(w, nd, lin_iters, capped, err);
-    case CLOTH_SOLVER_DENSE:
+    case CLOTH__SOLVER_DENSE:
         return solve_dense(w, eps, err);
     default:
         return solve_cholmod(w, eps, err);
@@ -255,19 +255,19 @@ cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ct
 
 /* ------------------------------------------------------- condition number */
 
-const char *cloth__newton_cond_method(const cloth__newton *w, const cloth_newton_def *nd)
+const char *cloth__newton_cond_method(const cloth__newton *w, const cloth__newton_def *nd)
 {
     (void)w; /* every size has an exact 2-norm now (dsyevd or ARPACK) */
-    if (nd->cond == CLOTH_COND_OFF)
+    if (nd->cond == CLOTH__COND_OFF)
         return "off";
-    return nd->cond == CLOTH_COND_EXACT ? "exact-2norm" : "estimate-1norm";
+    return nd->cond == CLOTH__COND_EXACT ? "exact-2norm" : "estimate-1norm";
 }
 
 /* 1 when the exact condition number comes from dsyevd on the dense H (small systems),
  * 0 when from ARPACK. */
-static int cond_by_dsyevd(const cloth__newton *w, const cloth_newton_def *nd)
+static int cond_by_dsyevd(const cloth__newton *w, const cloth__newton_def *nd)
 {
-    return nd->cond == CLOTH_COND_EXACT && w->ndof <= nd->cond_exact_max;
+    return nd->cond == CLOTH__COND_EXACT && w->ndof <= nd->cond_exact_max;
 }
 
 static cloth_status chol_solve_in_place(void *ctx, double *x, cloth_error *err)
@@ -278,29 +278,29 @@ static cloth_status chol_solve_in_place(void *ctx, double *x, cloth_error *err)
 cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx *ctx,
                                        double *cond, cloth_error *err)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     *cond = NAN;
-    if (nd->cond == CLOTH_COND_OFF)
+    if (nd->cond == CLOTH__COND_OFF)
         return CLOTH_OK;
     if (cond_by_dsyevd(w, nd)) {
-        if (nd->solver != CLOTH_SOLVER_DENSE) /* the dense factor worked on a copy */
+        if (nd->solver != CLOTH__SOLVER_DENSE) /* the dense factor worked on a copy */
             cloth__sparse_to_dense(w->H, w->H_dense);
         return cloth__linalg_cond_exact(w->la, w->H_dense, cond, err);
     }
-    if (nd->cond == CLOTH_COND_ESTIMATE && nd->solver == CLOTH_SOLVER_DENSE)
+    if (nd->cond == CLOTH__COND_ESTIMATE && nd->solver == CLOTH__SOLVER_DENSE)
         return cloth__linalg_cond_estimate(w->la, cond, err);
     /* ARPACK (which makes the factors it needs: the floor below), or the 1-norm
      * estimate from CHOLMOD's factor of H (+ eps I): PCG made none, so one is made here
      * (its time counts as the condition number's) */
     double eps = w->factored ? w->factor_eps : 0;
     cloth_status st = CLOTH_OK;
-    if (!w->factored && nd->cond == CLOTH_COND_ESTIMATE)
+    if (!w->factored && nd->cond == CLOTH__COND_ESTIMATE)
         st = factor_sparse(w, &eps, 0, err);
     if (st != CLOTH_OK)
         return st;
     /* each extreme eigenvalue to a residual of 2e-7 |theta|: for a symmetric matrix an
      * eigenvalue lies within the residual of theta, so the ratio is good to 1e-6 */
-    if (nd->cond == CLOTH_COND_EXACT) {
+    if (nd->cond == CLOTH__COND_EXACT) {
         /* H = M/h_in^2 + (c/h_d) I + positive semi-definite terms (PSD-clamped springs,
          * spring damping, the barriers' normal parts, the strain terms): its spectrum
          * starts at or above min m/h_in^2 + c/h_d (both h for euler) */
@@ -317,13 +317,13 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
 cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_ctx *ctx,
                                          cloth_error *err)
 {
-    const cloth_newton_def *nd = ctx->nd;
+    const cloth__newton_def *nd = ctx->nd;
     cloth_status st;
     int nb = w->ndof / 3, mesh_blocks = 0;
     for (int v = 0; v < w->n; v++)
         for (int k = w->adj_start[v]; k < w->adj_start[v + 1]; k++)
             mesh_blocks += w->dof[v] >= 0 && w->dof[w->adj[k]] >= 0 && w->adj[k] < v;
-    int full = ctx->nd->contact == CLOTH_CONTACT_FULL;
+    int full = ctx->nd->contact == CLOTH__CONTACT_FULL;
     /* 6 pairs a term; friction stencils are mostly the same terms' */
     w->pair_block_cap = full ? 8 * w->self_cap : 2 * w->pair_cap;
     /* distinct vertex pairs coupled by contacts: a vertex lies within reach of a few
@@ -340,10 +340,10 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_c
         goto fail_alloc;
     st = cloth__sparse_create(nb, cap, &w->H, err);
     /* what newton.solver and newton.cond use, and nothing else */
-    int dense = nd->solver == CLOTH_SOLVER_DENSE || cond_by_dsyevd(w, nd);
-    int chol = nd->solver == CLOTH_SOLVER_CHOLMOD ||
-               (nd->cond == CLOTH_COND_EXACT && !cond_by_dsyevd(w, nd)) ||
-               (nd->cond == CLOTH_COND_ESTIMATE && nd->solver != CLOTH_SOLVER_DENSE);
+    int dense = nd->solver == CLOTH__SOLVER_DENSE || cond_by_dsyevd(w, nd);
+    int chol = nd->solver == CLOTH__SOLVER_CHOLMOD ||
+               (nd->cond == CLOTH__COND_EXACT && !cond_by_dsyevd(w, nd)) ||
+               (nd->cond == CLOTH__COND_ESTIMATE && nd->solver != CLOTH__SOLVER_DENSE);
     if (st == CLOTH_OK && dense) {
         size_t n = (size_t)w->ndof;
         if (!(w->H_dense = malloc(n * n * sizeof *w->H_dense)))
@@ -352,11 +352,11 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_c
     }
     if (st == CLOTH_OK && chol)
         st = cloth__chol_create(w->ndof, &w->chol, err);
-    if (st == CLOTH_OK && nd->solver == CLOTH_SOLVER_PCG)
+    if (st == CLOTH_OK && nd->solver == CLOTH__SOLVER_PCG)
         st = cloth__pcg_create(w->ndof, &w->pcg, err);
-    if (st == CLOTH_OK && chol && nd->cond == CLOTH_COND_EXACT)
+    if (st == CLOTH_OK && chol && nd->cond == CLOTH__COND_EXACT)
         st = cloth__eigs_create(w->ndof, &w->eigs, err);
-    if (st == CLOTH_OK && chol && nd->cond == CLOTH_COND_ESTIMATE)
+    if (st == CLOTH_OK && chol && nd->cond == CLOTH__COND_ESTIMATE)
         st = cloth__condest_create(w->ndof, &w->condest, err);
     if (st != CLOTH_OK)
         return st;

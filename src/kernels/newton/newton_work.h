@@ -24,7 +24,7 @@
  * points of newton.h that the tests call.  Values are copies; the pointers are the
  * sim's and stay valid for the step. */
 typedef struct cloth__newton_ctx {
-    const cloth_newton_def *nd; /* the kernel's settings (newton.*)                   */
+    const cloth__newton_def *nd; /* the kernel's settings (newton.*)                   */
     double h;                   /* this step's length (s)                             */
     int substeps;               /* run.substeps: steps a frame (newton.csv rows)      */
     long frame;                 /* frames done: this step's rows are frame + 1's      */
@@ -313,7 +313,7 @@ cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ct
                                         cloth_error *err);
 
 /* How newton.cond is computed for this mesh ("exact-2norm", "estimate-1norm", "off"). */
-const char *cloth__newton_cond_method(const cloth__newton *w, const cloth_newton_def *nd);
+const char *cloth__newton_cond_method(const cloth__newton *w, const cloth__newton_def *nd);
 
 /* The condition number of H by newton.cond (NaN when off); after a solve. */
 cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx *ctx,
