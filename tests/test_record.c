@@ -417,6 +417,11 @@ START_TEST(events_bad_json_names_what_and_where)
     bad_events(HEAD "{\"frame\":0,\n", 2, "not JSON: cJSON stopped at column 11 (\",\")");
     bad_events(HEAD "{\"frame\":0,\"op\":\"reset\",}\n", 2, "stopped at column 25 (\"}\")");
     bad_events(HEAD "{\"frame\":0x1,\"op\":\"reset\"}\n", 2, "stopped at column 11");
+    /* counts past an int are refused before they are converted */
+    bad_events(HEAD "{\"frame\":0,\"op\":\"pin\",\"vertex\":1e30,\"on\":true}\n", 2,
+               "\"vertex\" must be a vertex index");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],"
+                    "\"chain\":7e36}\n", 2, "\"chain\" must be a whole number");
     bad_events(HEAD "[1,2]\n", 2, "not a JSON object");
     bad_events(HEAD "{}\n", 2, "an empty object");
     bad_events(HEAD "  \t\n", 2, "an empty line");

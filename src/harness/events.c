@@ -264,7 +264,8 @@ static cJSON *read_object(reader *r, const char *text, size_t len, line_values *
             bad(r, "\"%s\" given twice", v->string);
         else if (!is_type(v, members[m].type))
             bad(r, "\"%s\" must be %s", v->string, type_names[members[m].type]);
-        lv->v[m] = v;
+        else
+            lv->v[m] = v;
     }
     return root;
 }
@@ -309,7 +310,8 @@ static void check_input(reader *r, const line_values *lv, cloth_input *in, long 
     case CLOTH_INPUT_PIN:
         if (vertex != floor(vertex) || vertex < 0 || vertex > 1e9)
             bad(r, "\"vertex\" must be a vertex index (a whole number >= 0)");
-        in->vertex = (int)vertex;
+        else
+            in->vertex = (int)vertex;
         in->on = cJSON_IsTrue(lv->v[M_ON]);
         break;
     case CLOTH_INPUT_IK:
@@ -317,7 +319,8 @@ static void check_input(reader *r, const line_values *lv, cloth_input *in, long 
         vec3(lv, M_TARGET, in->target);
         if (chain != floor(chain) || chain < 1 || chain > 64)
             bad(r, "\"chain\" must be a whole number in [1, 64]");
-        in->chain = (int)chain;
+        else
+            in->chain = (int)chain;
         break;
     default:
         break;
