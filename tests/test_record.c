@@ -378,14 +378,14 @@ START_TEST(events_bad_lines_name_file_and_line)
     bad_events("{\"frame\":0,\"op\":\"reset\"}\n", 1, "header");
     bad_events("{\"clothbench\":\"events\",\"version\":2,\"scene\":\"s\",\"sets\":[]}\n", 1,
                "version 2");
-    bad_events(HEAD "not json\n", 2, "expected '{'");
-    bad_events(HEAD "\n", 2, "expected '{'");
+    bad_events(HEAD "not json\n", 2, "not JSON: cJSON stopped at column 1 (\"not json\")");
+    bad_events(HEAD "\n", 2, "an empty line");
     bad_events(HEAD "{\"frame\":0,\"op\":\"fly\"}\n", 2, "unknown op \"fly\"");
     bad_events(HEAD "{\"frame\":0,\"op\":\"reset\",\"wind\":1}\n", 2, "unknown key \"wind\"");
     bad_events(HEAD "{\"frame\":0,\"op\":\"set\"}\n", 2, "needs \"assignment\"");
     bad_events(HEAD "{\"frame\":0,\"op\":\"reset\",\"vertex\":1}\n", 2, "takes no \"vertex\"");
     bad_events(HEAD "{\"frame\":0,\"op\":\"drag\",\"origin\":[0,0],\"dir\":[0,0,1]}\n", 2,
-               "expected ','");
+               "\"origin\" must be [x,y,z], three finite numbers");
     bad_events(HEAD "{\"frame\":0,\"op\":\"grab\",\"origin\":[0,0,0],\"dir\":[0,0,1],"
                "\"radius\":0}\n", 2, "radius");
     bad_events(HEAD "{\"frame\":0,\"op\":\"pin\",\"vertex\":1.5,\"on\":true}\n", 2, "vertex");
@@ -395,7 +395,9 @@ START_TEST(events_bad_lines_name_file_and_line)
                "must not go back");
     bad_events(HEAD "{\"frame\":5,\"op\":\"end\"}\n{\"frame\":5,\"op\":\"reset\"}\n", 3,
                "after the \"end\"");
-    bad_events(HEAD "{\"frame\":0,\"op\":\"set\",\"assignment\":\"a=1}\n", 2, "unterminated");
+    /* an unterminated string: cJSON stops just inside it */
+    bad_events(HEAD "{\"frame\":0,\"op\":\"set\",\"assignment\":\"a=1}\n", 2,
+               "not JSON: cJSON stopped at column 37 (\"a=1}\")");
     bad_events(HEAD "{\"frame\":0,\"frame\":1,\"op\":\"reset\"}\n", 2, "twice");
     bad_events(HEAD "{\"frame\":0,\"op\":\"reset\"} x\n", 2, "text after");
     bad_events(HEAD "{\"frame\":1e999,\"op\":\"reset\"}\n", 2, "finite number");
@@ -405,6 +407,72 @@ START_TEST(events_bad_lines_name_file_and_line)
                     "\"chain\":0}\n", 2, "\"chain\" must be a whole number");
     bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],"
                     "\"chain\":2,\"vertex\":1}\n", 2, "op \"ik\" takes no \"vertex\"");
+}
+END_TEST
+
+/* Lines cJSON parses but the format refuses, and lines it cannot parse: the message says
+ * which, and where cJSON stopped. */
+START_TEST(events_bad_json_names_what_and_where)
+{
+    bad_events(HEAD "{\"frame\":0,\n", 2, "not JSON: cJSON stopped at column 11 (\",\")");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"reset\",}\n", 2, "stopped at column 25 (\"}\")");
+    bad_events(HEAD "{\"frame\":0x1,\"op\":\"reset\"}\n", 2, "stopped at column 11");
+    /* counts past an int are refused before they are converted */
+    bad_events(HEAD "{\"frame\":0,\"op\":\"pin\",\"vertex\":1e30,\"on\":true}\n", 2,
+               "\"vertex\" must be a vertex index");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"ik\",\"joint\":\"l_wrist\",\"target\":[0,1,0],"
+                    "\"chain\":7e36}\n", 2, "\"chain\" must be a whole number");
+    bad_events(HEAD "[1,2]\n", 2, "not a JSON object");
+    bad_events(HEAD "{}\n", 2, "an empty object");
+    bad_events(HEAD "  \t\n", 2, "an empty line");
+    bad_events(HEAD "{\"frame\":\"0\",\"op\":\"reset\"}\n", 2, "\"frame\" must be a finite number");
+    bad_events(HEAD "{\"frame\":0,\"op\":5}\n", 2, "\"op\" must be a string");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"set\",\"assignment\":7}\n", 2,
+               "\"assignment\" must be a string");
+    bad_events(HEAD "{\"frame\":0,\"op\":\"drag\",\"origin\":[0,0,null],\"dir\":[0,0,1]}\n", 2,
+               "\"origin\" must be [x,y,z]");
+    bad_events("{\"clothbench\":\"events\",\"version\":1,\"scene\":\"s\",\"sets\":[\"a=1\",2]}\n",
+               1, "\"sets\" must be an array of strings");
+    bad_events("{\"clothbench\":\"events\",\"version\":1,\"scene\":\"s\",\"sets\":\"a=1\"}\n",
+               1, "\"sets\" must be an array of strings");
+
+    /* a NUL byte is refused, not read as the end of the line */
+    const char *path = tu_temp_file("nul.jsonl", "");
+    FILE *f = fopen(path, "wb");
+    ck_assert(f);
+    static const char nul_line[] = HEAD "{\"frame\":0,\"op\":\"reset\"}\0x\n";
+    ck_assert(fwrite(nul_line, 1, sizeof nul_line - 1, f) == sizeof nul_line - 1);
+    ck_assert(fclose(f) == 0);
+    cloth_events *ev;
+    cloth_error err;
+    ck_assert_int_eq(cloth_events_load(path, &ev, &err), CLOTH_EPARSE);
+    ck_assert_msg(strstr(err.msg, ":2: a NUL byte in the line"), "%s", err.msg);
+}
+END_TEST
+
+/* Lines of any length read (a header with many long --set overrides is longer than the
+ * 4096 bytes the reader once took), and \u escapes read as UTF-8. */
+START_TEST(events_long_lines_and_unicode_escapes_read)
+{
+    size_t size = 64 * 1024;
+    char *text = malloc(size);
+    ck_assert(text);
+    int n = snprintf(text, size, "{\"clothbench\":\"events\",\"version\":1,\"scene\":\"s.ini\","
+                                 "\"sets\":[");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(text + n, size - (size_t)n, "%s\"world.wind=%d %0200d\"", i ? "," : "",
+                      i, 0);
+    snprintf(text + n, size - (size_t)n, "]}\n{\"frame\":1,\"op\":\"set\","
+             "\"assignment\":\"a=\\u00e9\\u0041\"}\n");
+    const char *path = tu_temp_file("long.jsonl", text);
+    free(text);
+    cloth_events *ev;
+    cloth_error err;
+    ck_assert_msg(cloth_events_load(path, &ev, &err) == CLOTH_OK, "%s", err.msg);
+    ck_assert_int_eq(cloth_events_sets(ev), 40);
+    ck_assert_int_eq((int)strlen(cloth_events_set(ev, 39)), 214);
+    ck_assert_str_eq(cloth_events_input(ev, 0)->assignment, "a=\xc3\xa9" "A");
+    cloth_events_destroy(ev);
 }
 END_TEST
 
@@ -737,6 +805,8 @@ Suite *suite_record(void)
     tc = tcase_create("events");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, events_bad_lines_name_file_and_line);
+    tcase_add_test(tc, events_bad_json_names_what_and_where);
+    tcase_add_test(tc, events_long_lines_and_unicode_escapes_read);
     tcase_add_test(tc, events_escape_and_read_back);
     tcase_add_test(tc, cli_replay_bad_line_exits_2);
     tcase_add_test(tc, replay_gives_the_session_series_apart_from_wall_ms);

@@ -1,8 +1,9 @@
 /*
- * Fuzz target: events.jsonl, the viewer's recorded inputs (src/harness/events.c).  The
- * file is loaded; what loads is applied to a small grid sim of its own (the header's
- * scene is not read) through cloth_sim_input, a frame stepped whenever the frame count
- * moves on, at most MAX_FRAMES of them.  An input the sim refuses must say why.
+ * Fuzz target: events.jsonl, the viewer's recorded inputs (src/harness/events.c: cJSON
+ * parses each line, the format checks it).  The file is loaded; what loads is applied to
+ * a small grid sim of its own (the header's scene is not read) through cloth_sim_input
+ * (session.c), a frame stepped whenever the frame count moves on, at most MAX_FRAMES of
+ * them.  An input the sim refuses must say why.
  */
 #include "fuzz.h"
 
