@@ -120,6 +120,12 @@ static void dress(cloth_sim *sim)
                 cloth__avatar_push_out(sim->avatar, m->x0 + 3 * i, normal);
 }
 
+/* The avatar's push-out as terms/obstacle.h takes a body: terms calls no body. */
+static int avatar_push_out(const void *avatar, double x[3], double normal[3])
+{
+    return cloth__avatar_push_out(avatar, x, normal);
+}
+
 cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
                                cloth_sim **out, cloth_error *err)
 {
@@ -187,6 +193,7 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
             cloth_sim_destroy(sim);
             return st;
         }
+        sim->avatar_push = (cloth__push_body){avatar_push_out, sim->avatar};
         dress(sim);
     }
     st = cloth__interact_create(sim, err);

@@ -3,9 +3,11 @@
 #define CLOTH_SIM_H
 
 #include "cloth.h"
+#include "body/avatar.h"
 #include "sim/kernel.h"
 #include "terms/forces.h"
 #include "terms/intersect.h"
+#include "terms/obstacle.h"
 #include "terms/wind.h"
 
 struct cloth__interact;         /* interact.h: grab and the scene's own pins         */
@@ -32,6 +34,8 @@ struct cloth_sim {
                                    error, not a blow-up)                             */
     double sphere_c[3];         /* sphere centre at time t                           */
     cloth_avatar *avatar;       /* the [avatar] section's body, posed at time t, or NULL */
+    cloth__push_body avatar_push; /* its push-out handed to terms (cloth__push_out);
+                                 * push_out NULL without an avatar                   */
 
     cloth__wind wind;           /* turbulence parameters from run.seed               */
     double e_scale;             /* drift denominator: sum m|g| L + kinetic0 + elastic0 */
