@@ -107,7 +107,8 @@ $(BUILD)/test_faults: $(FAULT_OBJ) $(BUILD)/libcloth.a
 	@$(CC) $(CFLAGS) $(FAULT_WRAP) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # The viewer's commands are tested without sockets: the tests link them and cJSON.
-VIEWER = app/serve/commands app/serve/effectors app/serve/replay app/serve/stream
+VIEWER = app/serve/commands app/serve/effectors app/serve/replay app/serve/stream \
+         app/serve/viewer
 $(BUILD)/test_cloth: $(TEST_OBJ) $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CJSON_LIBS) $(LDLIBS)
