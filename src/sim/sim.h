@@ -48,11 +48,10 @@ struct cloth_sim {
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim);
 
-/* cloth_sim_create with the kernels of reg (kernels/registry.c passes every kernel). */
-cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
-                               cloth_sim **out, cloth_error *err);
-/* The same with a mesh made by the caller, which the sim then owns (destroyed with it,
- * or here on failure); the scene's mesh keys are not read. */
+/* cloth_sim_create_with_mesh with the kernels of reg (kernels/registry.c passes every
+ * kernel): mesh, made by the caller, is the sim's from here on (destroyed with it, or
+ * here on failure) and the scene's mesh keys are not read; a NULL mesh is the scene's
+ * own (cloth_mesh_create; a mesh.garment is sewn above, in garment/garment.c). */
 cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
                                     cloth_mesh *mesh, cloth_sim **out, cloth_error *err);
 
