@@ -20,10 +20,10 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout): core < garment < linalg < body < terms < sim < kernels
-# < harness < app.  The library is every layer but app/; app/ is the CLI and the viewer's
-# server, so libcloth needs no web libraries.
-LAYERS   = core garment linalg body terms sim kernels harness
+# src/ is layered (README, Layout; tests/check_layers.py checks it): core < linalg < terms
+# < body < sim < kernels < garment < harness < app.  The library is every layer but app/;
+# app/ is the CLI and the viewer's server, so libcloth needs no web libraries.
+LAYERS   = core linalg terms body sim kernels garment harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))
@@ -108,7 +108,8 @@ $(BUILD)/test_faults: $(FAULT_OBJ) $(BUILD)/libcloth.a
 	@$(CC) $(CFLAGS) $(FAULT_WRAP) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # The viewer's commands are tested without sockets: the tests link them and cJSON.
-VIEWER = app/serve/commands app/serve/effectors app/serve/replay app/serve/stream
+VIEWER = app/serve/commands app/serve/effectors app/serve/replay app/serve/stream \
+         app/serve/viewer
 $(BUILD)/test_cloth: $(TEST_OBJ) $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.a
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CJSON_LIBS) $(LDLIBS)
@@ -119,7 +120,7 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
-	@tests/check_layers.sh
+	@tests/check_layers.sh $(BUILD)
 	@tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
 	@tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core

@@ -2,6 +2,8 @@
  * and every control, what it does to the sim, and the error each bad form gets; the
  * clock, a page leaving, and the texts the server streams. */
 #include "app/serve/commands.h"
+#include "app/serve/replay.h"
+#include "app/serve/stream.h"
 #include "suites.h"
 
 #include <math.h>

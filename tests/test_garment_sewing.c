@@ -4,7 +4,7 @@
  * sews. */
 #include "cloth.h"
 #include "body/avatar.h"
-#include "body/garment_body.h"
+#include "garment/bones.h"
 #include "garment/pattern.h"
 #include "garment/sewing.h"
 #include "suites.h"

@@ -3,6 +3,7 @@
  * the cloth pushes it without penetration, and a vertex resting on the body balances
  * gravity with the barrier, m g = -kappa psi'(g). */
 #include "body/avatar.h"
+#include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
 #include "sim/sim.h"
 #include "suites.h"

@@ -20,9 +20,7 @@
  */
 #include "app/garment.h"
 #include "body/avatar.h"
-#include "body/garment_body.h"
-#include "core/mesh.h"
-#include "garment/sewing.h"
+#include "garment/garment.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,29 +37,32 @@ static int fail(int code, const char *msg)
     return code;
 }
 
-static int write_obj(const char *dir, const char *name, const double *x, int n, const int *tris,
-                     int n_tris)
+static cloth_status write_obj(const char *dir, const char *name, const double *x, int n,
+                              const int *tris, int n_tris, cloth_error *err)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int len = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        snprintf(err->msg, sizeof err->msg, "%.400s: path too long", dir);
+        return CLOTH_EINVAL;
+    }
     cloth_mesh m = {0};
     m.n = n;
     m.n_tris = n_tris;
     m.tris = (int *)tris;
-    cloth_error err;
-    if (cloth_mesh_write_obj(&m, x, path, &err) != CLOTH_OK)
-        return fail(EXIT_RUN_FAILED, err.msg);
-    return 0;
+    return cloth_mesh_write_obj(&m, x, path, err);
 }
 
 /* The panels flat (z = 0), in metres. */
-static int write_panels(const cloth__garment *g, const char *dir)
+static cloth_status write_panels(const cloth__garment *g, const char *dir, cloth_error *err)
 {
     for (int i = 0; i < g->pattern->n_panels; i++) {
         const cloth__panel_mesh *pm = &g->panels[i];
         double *x = malloc(sizeof(double) * 3 * (size_t)pm->n);
-        if (!x)
-            return fail(EXIT_RUN_FAILED, "out of memory");
+        if (!x) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return CLOTH_ENOMEM;
+        }
         for (int v = 0; v < pm->n; v++) {
             x[3 * v] = 0.01 * pm->uv[2 * v];
             x[3 * v + 1] = 0.01 * pm->uv[2 * v + 1];
@@ -69,35 +70,49 @@ static int write_panels(const cloth__garment *g, const char *dir)
         }
         char name[64];
         snprintf(name, sizeof name, "panel_%s.obj", g->pattern->panels[i].name);
-        int code = write_obj(dir, name, x, pm->n, pm->tris, pm->n_tris);
+        cloth_status st = write_obj(dir, name, x, pm->n, pm->tris, pm->n_tris, err);
         free(x);
-        if (code)
-            return code;
+        if (st != CLOTH_OK)
+            return st;
     }
-    return 0;
+    return CLOTH_OK;
+}
+
+/* Once the panels are placed (cloth__garment_make): the pattern and its panels printed,
+ * and with --out DIR the flat panels and the placed ones written there. */
+static cloth_status placed(const cloth__garment *g, void *out_dir, cloth_error *err)
+{
+    const cloth__pattern *pt = g->pattern;
+    const char *dir = out_dir;
+    printf("pattern: %s (%s): %d panels, %d seams, edge length %g cm\n",
+           pt->name[0] ? pt->name : "-", pt->source, pt->n_panels, pt->n_seams,
+           pt->edge_length);
+    for (int i = 0; i < pt->n_panels; i++)
+        printf("panel %s: %d vertices, %d triangles, smallest angle %.2f deg, area %.2f cm^2, "
+               "%d outline segments recovered\n", pt->panels[i].name, g->panels[i].n,
+               g->panels[i].n_tris, g->panels[i].min_angle, g->panels[i].area,
+               g->panels[i].recovered);
+    printf("seams: %d vertex pairs, %d outline segments split to pair them\n", g->n_pairs,
+           g->splits);
+    if (!dir)
+        return CLOTH_OK;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", dir, strerror(errno));
+        return CLOTH_EIO;
+    }
+    cloth_status st = write_panels(g, dir, err);
+    if (st == CLOTH_OK)
+        st = write_obj(dir, "placed.obj", g->placed, g->n, g->tris, g->n_tris, err);
+    return st;
 }
 
 /* The welded garment on the avatar of scene, run into out/tryon/. */
-static int try_on(const cloth__garment *g, const cloth_scene *scene, const char *out,
-                  const char *pattern)
+static int try_on(const cloth__garment *g, const cloth_scene *scene, const char *out)
 {
     cloth_error err;
     cloth_mesh *m;
-    if (cloth__mesh_from_triangles(scene, g->welded, g->n_welded, g->welded_tris,
-                                   g->n_welded_tris, 0, pattern, &m, &err) != CLOTH_OK)
+    if (cloth__garment_cloth(g, scene, &m, &err) != CLOTH_OK)
         return fail(EXIT_BAD_INPUT, err.msg);
-    for (int k = 0; k < scene->mesh.n_pin_list && scene->mesh.pins == CLOTH_PINS_LIST; k++) {
-        int v = scene->mesh.pin_list[k];
-        if (v < 0 || v >= m->n) {
-            cloth_mesh_destroy(m);
-            snprintf(err.msg, sizeof err.msg, "%s: mesh.pins: vertex %d is out of range (the "
-                     "garment has %d vertices)", scene->source, v, m->n);
-            return fail(EXIT_BAD_INPUT, err.msg);
-        }
-        m->pinned[v] = 1;
-        m->inv_mass[v] = 0;
-        m->n_pinned++;
-    }
     cloth_sim *sim;
     if (cloth_sim_create_with_mesh(scene, m, &sim, &err) != CLOTH_OK)
         return fail(EXIT_BAD_INPUT, err.msg);
@@ -105,18 +120,15 @@ static int try_on(const cloth__garment *g, const cloth_scene *scene, const char 
     snprintf(dir, sizeof dir, "%s/tryon", out);
     cloth_summary sum;
     cloth_status st = cloth_run_sim(sim, dir, NULL, &sum, &err);
-    int code = 0;
     if (st == CLOTH_OK) { /* the body as the run ends, for drawing (plots/garments.gp) */
         cloth_avatar *av = cloth_sim_avatar(sim);
         cloth__avatar_skin(av);
-        code = write_obj(dir, "body.obj", av->skin, av->body.n_verts, av->body.tris,
-                         av->body.n_tris);
+        st = write_obj(dir, "body.obj", av->skin, av->body.n_verts, av->body.tris,
+                       av->body.n_tris, &err);
     }
     cloth_sim_destroy(sim);
     if (st != CLOTH_OK)
         return fail(EXIT_RUN_FAILED, err.msg);
-    if (code)
-        return code;
     static const char *names[] = {"ok", "diverged", "not-converged", "step-failed"};
     printf("try-on (%s, %d substeps of %g s, %ld frames): %s, max stretch %.3g; wrote "
            "%s/series.csv, summary.csv, final.obj, body.obj\n", scene->run.kernel, scene->run.substeps,
@@ -185,69 +197,32 @@ int cloth__cmd_garment(int argc, char **argv)
                 return fail(EXIT_BAD_INPUT, err.msg);
         }
 
-    cloth__pattern *pt;
-    cloth_status st = cloth__pattern_load(argv[2], &pt, &err);
-    if (st != CLOTH_OK)
-        return fail(st == CLOTH_ENOMEM || st == CLOTH_EIO ? EXIT_RUN_FAILED : EXIT_BAD_INPUT,
-                    err.msg);
-    cloth__garment_body body; /* the mannequin the panels are placed on */
-    st = cloth__mannequin_garment_body(scene.avatar.enabled ? scene.avatar.scale : 1, &body,
-                                       &err);
-    cloth__garment *g = NULL;
-    if (st == CLOTH_OK)
-        st = cloth__garment_prepare(pt, &body, &g, &err);
-    if (st != CLOTH_OK) {
-        cloth__pattern_free(pt);
-        return fail(st == CLOTH_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT, err.msg);
+    cloth__garment *g;
+    cloth_status st = cloth__garment_make(argv[2], &scene, placed, (void *)out, &g, &err);
+    if (st != CLOTH_OK) { /* without g the pattern or its panels were refused */
+        int code = g || st == CLOTH_ENOMEM || st == CLOTH_EIO ? EXIT_RUN_FAILED
+                                                              : EXIT_BAD_INPUT;
+        cloth__garment_free(g);
+        return fail(code, err.msg);
     }
-    printf("pattern: %s (%s): %d panels, %d seams, edge length %g cm\n",
-           pt->name[0] ? pt->name : "-", argv[2], pt->n_panels, pt->n_seams, pt->edge_length);
-    for (int i = 0; i < pt->n_panels; i++)
-        printf("panel %s: %d vertices, %d triangles, smallest angle %.2f deg, area %.2f cm^2, "
-               "%d outline segments recovered\n", pt->panels[i].name, g->panels[i].n,
-               g->panels[i].n_tris, g->panels[i].min_angle, g->panels[i].area,
-               g->panels[i].recovered);
-    printf("seams: %d vertex pairs, %d outline segments split to pair them\n", g->n_pairs,
-           g->splits);
-    int code = 0;
+    int boundary, interior, bad, code = 0;
+    cloth__edge_census(g->welded_tris, g->n_welded_tris, &boundary, &interior, &bad);
+    printf("sewing (%s, %d substeps of 1/60 s): %ld frames, %ld steps to weld, largest "
+           "gap %.3g mm < %.3g mm, %.3f s\n", scene.run.kernel, scene.run.substeps,
+           g->frames, g->steps, 1e3 * g->gap, 1e3 * scene.garment.weld_distance, g->wall_s);
+    printf("garment: %d vertices, %d triangles, smallest angle %.2f deg, %d edges "
+           "(%d on the border), manifold; sewn edges %+.3f to %+.3f of the pattern's "
+           "lengths\n", g->n_welded, g->n_welded_tris, g->min_angle, boundary + interior,
+           boundary, g->strain_min, g->strain_max);
     if (out) {
-        if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-            snprintf(err.msg, sizeof err.msg, "%s: cannot create: %s", out, strerror(errno));
+        if (write_obj(out, "sewn.obj", g->welded, g->n_welded, g->welded_tris,
+                      g->n_welded_tris, &err) != CLOTH_OK)
             code = fail(EXIT_RUN_FAILED, err.msg);
-        }
-        if (!code)
-            code = write_panels(g, out);
-        if (!code)
-            code = write_obj(out, "placed.obj", g->placed, g->n, g->tris, g->n_tris);
+        else
+            printf("wrote %s/panel_*.obj, placed.obj, sewn.obj\n", out);
     }
-    if (!code) {
-        st = cloth__garment_sew(g, &scene, scene.garment.weld_distance,
-                                scene.garment.max_frames, &err);
-        if (st == CLOTH_OK)
-            st = cloth__garment_weld(g, &err);
-        if (st != CLOTH_OK)
-            code = fail(EXIT_RUN_FAILED, err.msg);
-    }
-    if (!code) {
-        int boundary, interior, bad;
-        cloth__edge_census(g->welded_tris, g->n_welded_tris, &boundary, &interior, &bad);
-        printf("sewing (%s, %d substeps of 1/60 s): %ld frames, %ld steps to weld, largest "
-               "gap %.3g mm < %.3g mm, %.3f s\n", scene.run.kernel, scene.run.substeps,
-               g->frames, g->steps, 1e3 * g->gap, 1e3 * scene.garment.weld_distance, g->wall_s);
-        printf("garment: %d vertices, %d triangles, smallest angle %.2f deg, %d edges "
-               "(%d on the border), manifold; sewn edges %+.3f to %+.3f of the pattern's "
-               "lengths\n", g->n_welded, g->n_welded_tris, g->min_angle, boundary + interior,
-               boundary, g->strain_min, g->strain_max);
-        if (out) {
-            code = write_obj(out, "sewn.obj", g->welded, g->n_welded, g->welded_tris,
-                             g->n_welded_tris);
-            if (!code)
-                printf("wrote %s/panel_*.obj, placed.obj, sewn.obj\n", out);
-        }
-        if (!code && avatar_path)
-            code = try_on(g, &tryon, out, argv[2]);
-    }
+    if (!code && avatar_path)
+        code = try_on(g, &tryon, out);
     cloth__garment_free(g);
-    cloth__pattern_free(pt);
     return code;
 }

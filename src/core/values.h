@@ -1,10 +1,10 @@
 /* Private: a key's value as text and back (values.c): the conversion scene files, --set,
  * the defaults and cloth_scene_get share, with the range and type checks of the key's
- * row (scene.h). */
+ * row (keys.h). */
 #ifndef CLOTH_VALUES_H
 #define CLOTH_VALUES_H
 
-#include "core/scene.h"
+#include "core/keys.h"
 
 /* Sets key k in its owner (the scene for a common key, the kernel's settings block for a
  * kernel's key: scene.h) from its text; 0 on success, else why (n bytes) says what is

@@ -28,7 +28,7 @@ typedef struct cloth__placement {
 
 /* The body the panels are placed on (pattern.h's placement.bone): its bones in the rest
  * pose, each from its joint to its tip (m), as the caller has them (the mannequin at
- * avatar.scale: body/garment_body.c). */
+ * avatar.scale: bones.c). */
 #define CLOTH_GARMENT_MAX_BONES 32
 
 typedef struct cloth__garment_bone {

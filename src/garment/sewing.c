@@ -25,7 +25,8 @@
  * isometry, so the placed panel keeps the pattern's lengths, whatever the scale.
  *
  * The kernel runs through the public API (cloth_sim_create_with_mesh), as a program
- * using the library would: this layer includes no kernel.
+ * using the library would: this layer sits above the kernels and includes none.  The
+ * stages in order, from a pattern file to a scene's cloth: garment.c.
  */
 #include "garment/sewing.h"
 #include "core/mesh.h"
@@ -56,6 +57,7 @@ void cloth__garment_free(cloth__garment *g)
     free(g->welded);
     free(g->welded_tris);
     free(g->weld_map);
+    cloth__pattern_free(g->own);
     free(g);
 }
 
@@ -626,61 +628,5 @@ cloth_status cloth__garment_weld(cloth__garment *g, cloth_error *err)
         return cloth__fail(err, CLOTH_EINVAL, "%s: welding: %d edges have more than two "
                            "triangles: a seam joins more than two sides", g->pattern->source,
                            bad);
-    return CLOTH_OK;
-}
-
-/* ------------------------------------------------------------ mesh.garment */
-
-cloth_status cloth__garment_mesh(const cloth_scene *scene, const cloth__garment_body *body,
-                                 cloth_mesh **out, cloth_error *err)
-{
-    *out = NULL;
-    const cloth_mesh_def *d = &scene->mesh;
-    if (d->obj[0])
-        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.garment: and mesh.obj: one mesh or the "
-                           "other", scene->source);
-    if (d->pins != CLOTH_PINS_NONE && d->pins != CLOTH_PINS_LIST)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.pins: a garment has no rows or corners: "
-                           "give vertex indices or none", scene->source);
-    char path[2 * CLOTH_PATH_MAX];
-    const char *slash = strrchr(scene->source, '/');
-    if (d->garment[0] == '/' || !slash)
-        snprintf(path, sizeof path, "%s", d->garment);
-    else
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - scene->source), scene->source,
-                 d->garment);
-    cloth__pattern *pt;
-    cloth__garment *g = NULL;
-    cloth_status st = cloth__pattern_load(path, &pt, err);
-    if (st != CLOTH_OK)
-        return st;
-    st = cloth__garment_prepare(pt, body, &g, err);
-    if (st == CLOTH_OK)
-        st = cloth__garment_sew(g, scene, scene->garment.weld_distance, scene->garment.max_frames,
-                                err);
-    if (st == CLOTH_OK)
-        st = cloth__garment_weld(g, err);
-    cloth_mesh *m = NULL;
-    if (st == CLOTH_OK)
-        st = cloth__mesh_from_triangles(scene, g->welded, g->n_welded, g->welded_tris,
-                                        g->n_welded_tris, 0, path, &m, err);
-    for (int k = 0; st == CLOTH_OK && k < d->n_pin_list; k++) {
-        int v = d->pin_list[k];
-        if (v >= m->n) {
-            st = cloth__fail(err, CLOTH_EINVAL, "%s: mesh.pins: vertex %d is out of range (the "
-                             "garment has %d vertices)", scene->source, v, m->n);
-            break;
-        }
-        m->pinned[v] = 1;
-        m->inv_mass[v] = 0;
-        m->n_pinned++;
-    }
-    cloth__garment_free(g);
-    cloth__pattern_free(pt);
-    if (st != CLOTH_OK) {
-        cloth_mesh_destroy(m);
-        return st;
-    }
-    *out = m;
     return CLOTH_OK;
 }

@@ -9,7 +9,9 @@
 #include "garment/pattern.h"
 
 typedef struct cloth__garment {
-    const cloth__pattern *pattern; /* not owned                                       */
+    const cloth__pattern *pattern; /* not owned, unless it is own                     */
+    cloth__pattern *own;        /* the pattern cloth__garment_make loaded, freed with
+                                 * the garment; NULL after cloth__garment_prepare     */
     cloth__panel_mesh *panels;  /* per panel, after the seams' splits                 */
     int *offset;                /* per panel: its first vertex in the sewing mesh     */
     double min_angle;           /* smallest angle of the panel meshes after the seams'
@@ -69,10 +71,5 @@ cloth_status cloth__garment_weld(cloth__garment *g, cloth_error *err);
 /* Counts the edges of triangles with one, two and more triangles. */
 void cloth__edge_census(const int *tris, int n_tris, int *boundary, int *interior,
                         int *nonmanifold);
-
-/* mesh.garment: the pattern file placed on body (the scene's mannequin), sewn and welded
- * as the scene's cloth mesh (the scene's kernel sews it; garment.weld_distance). */
-cloth_status cloth__garment_mesh(const cloth_scene *scene, const cloth__garment_body *body,
-                                 cloth_mesh **out, cloth_error *err);
 
 #endif

@@ -132,11 +132,6 @@ cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *va
     return cloth__scene_get(&registry.keys, scene, key, value, size, err);
 }
 
-cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
-{
-    return cloth__sim_create(&registry, scene, out, err);
-}
-
 cloth_status cloth_sim_create_with_mesh(const cloth_scene *scene, cloth_mesh *mesh,
                                         cloth_sim **out, cloth_error *err)
 {

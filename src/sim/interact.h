@@ -3,7 +3,7 @@
 #ifndef CLOTH_INTERACT_H
 #define CLOTH_INTERACT_H
 
-#include "sim/sim.h"
+#include "sim/state.h"
 
 typedef struct cloth__interact {
     unsigned char *scene_pinned;    /* n: the pins the scene made                        */

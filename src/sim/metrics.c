@@ -1,8 +1,9 @@
 /* The shared metrics of a frame (SPEC 5): energies, drift, stretch, gaps.  Every kernel
  * is measured by the same formulas so that their numbers can be compared. */
+#include "body/avatar.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
-#include "sim/sim.h"
+#include "sim/state.h"
 #include "terms/spring.h"
 
 #include <math.h>

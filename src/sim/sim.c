@@ -5,8 +5,6 @@
  */
 #include "core/scene.h"
 #include "core/status.h"
-#include "body/garment_body.h"
-#include "garment/sewing.h"
 #include "sim/interact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -120,20 +118,10 @@ static void dress(cloth_sim *sim)
                 cloth__avatar_push_out(sim->avatar, m->x0 + 3 * i, normal);
 }
 
-cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
-                               cloth_sim **out, cloth_error *err)
+/* The avatar's push-out as terms/obstacle.h takes a body: terms calls no body. */
+static int avatar_push_out(const void *avatar, double x[3], double normal[3])
 {
-    return cloth__sim_create_mesh(reg, scene, NULL, out, err);
-}
-
-/* mesh.garment: the pattern placed on the scene's mannequin (at scale 1 without an
- * [avatar]), sewn and welded. */
-static cloth_status garment_mesh(const cloth_scene *scene, cloth_mesh **out, cloth_error *err)
-{
-    cloth__garment_body body;
-    cloth_status st = cloth__mannequin_garment_body(
-        scene->avatar.enabled ? scene->avatar.scale : 1, &body, err);
-    return st == CLOTH_OK ? cloth__garment_mesh(scene, &body, out, err) : st;
+    return cloth__avatar_push_out(avatar, x, normal);
 }
 
 cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
@@ -164,9 +152,7 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     sim->kernel = kernel;
     sim->kernel_slot = slot;
     sim->mesh = mesh;
-    cloth_status st = mesh ? CLOTH_OK
-                      : scene->mesh.garment[0] ? garment_mesh(scene, &sim->mesh, err)
-                                               : cloth_mesh_create(scene, &sim->mesh, err);
+    cloth_status st = mesh ? CLOTH_OK : cloth_mesh_create(scene, &sim->mesh, err);
     if (st != CLOTH_OK) {
         free(sim);
         return st;
@@ -193,6 +179,7 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
             cloth_sim_destroy(sim);
             return st;
         }
+        sim->avatar_push = (cloth__push_body){avatar_push_out, sim->avatar};
         dress(sim);
     }
     st = cloth__interact_create(sim, err);

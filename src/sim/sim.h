@@ -1,47 +1,12 @@
-/* Private: the simulation object shared by the run loop and the kernels. */
+/* Private: the simulation object's life and frame (sim.c), shared by the run loop and
+ * the kernels; its fields are in state.h. */
 #ifndef CLOTH_SIM_H
 #define CLOTH_SIM_H
 
 #include "cloth.h"
-#include "sim/kernel.h"
+#include "body/avatar.h"
+#include "sim/state.h"
 #include "terms/forces.h"
-#include "terms/intersect.h"
-#include "terms/wind.h"
-
-struct cloth__interact;         /* interact.h: grab and the scene's own pins         */
-
-struct cloth_sim {
-    cloth_scene scene;          /* a copy of the scene it was made from              */
-    cloth_mesh *mesh;           /* read-only during a step                           */
-    const cloth__registry *registry; /* the kernels run.kernel may name               */
-    const cloth__kernel *kernel;
-    int kernel_slot;            /* its place in the registry: scene.kernel[slot] holds
-                                 * its settings (set before its create is called)    */
-    void *work;                 /* the kernel's own memory                           */
-    int kernel_stale;           /* the pin set changed since the work was built: the
-                                 * next frame rebuilds it first                      */
-    unsigned stiffness_version; /* live.c adds 1 whenever it changes springs' k (for
-                                 * kernels that keep a copy)                         */
-
-    /* state (3n each) */
-    double *x;                  /* positions                                         */
-    double *v;                  /* velocities                                        */
-    double *x_prev;             /* positions one step ago (Verlet)                   */
-    double *force;              /* scratch for force sums, 3n                        */
-    double t;                   /* time (s)                                          */
-    long frame;                 /* frames done                                       */
-    int step_failed;            /* 1 when the last frame stopped in a kernel step (its
-                                   error, not a blow-up)                             */
-    double sphere_c[3];         /* sphere centre at time t                           */
-    cloth_avatar *avatar;       /* the [avatar] section's body, posed at time t, or NULL */
-
-    cloth__wind wind;           /* turbulence parameters from run.seed               */
-    double e_scale;             /* drift denominator: sum m|g| L + kinetic0 + elastic0 */
-    double total0;              /* total energy at frame 0                           */
-
-    struct cloth__interact *interact; /* grab state; scene pins restored by reset    */
-    cloth__intersect *intersect; /* scratch of the intersection count (metrics)      */
-};
 
 /* The settings of the sim's kernel (its own struct, laid out in its folder): valid from
  * its create on, read-only during a step. */
@@ -53,11 +18,10 @@ static inline const void *cloth__sim_settings(const cloth_sim *sim)
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim);
 
-/* cloth_sim_create with the kernels of reg (kernels/registry.c passes every kernel). */
-cloth_status cloth__sim_create(const cloth__registry *reg, const cloth_scene *scene,
-                               cloth_sim **out, cloth_error *err);
-/* The same with a mesh made by the caller, which the sim then owns (destroyed with it,
- * or here on failure); the scene's mesh keys are not read. */
+/* cloth_sim_create_with_mesh with the kernels of reg (kernels/registry.c passes every
+ * kernel): mesh, made by the caller, is the sim's from here on (destroyed with it, or
+ * here on failure) and the scene's mesh keys are not read; a NULL mesh is the scene's
+ * own (cloth_mesh_create; a mesh.garment is sewn above, in garment/garment.c). */
 cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
                                     cloth_mesh *mesh, cloth_sim **out, cloth_error *err);
 

@@ -110,11 +110,11 @@ static int push_out_sphere_plane(const cloth_scene *scene, const double c[3], do
     /* ASSIGNMENT verlet_provot: push_out END */
 }
 
-int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
+int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth__push_body *body,
                     double x[3], double normal[3])
 {
-    int hit = body && cloth__avatar_push_out(body, x, normal) ? CLOTH__HIT_BODY
-                                                               : CLOTH__HIT_NONE;
+    int hit = body && body->push_out && body->push_out(body->ctx, x, normal) ? CLOTH__HIT_BODY
+                                                                             : CLOTH__HIT_NONE;
     int last = push_out_sphere_plane(scene, c, x, normal);
     return last != CLOTH__HIT_NONE ? last : hit;
 }

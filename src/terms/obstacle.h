@@ -5,7 +5,6 @@
 #define CLOTH_OBSTACLE_H
 
 #include "cloth.h"
-#include "body/avatar.h"
 
 /* Centre of the sphere at time t (static, orbit or path motion). */
 void cloth__sphere_center(const cloth_sphere_def *sphere, double t, double c[3]);
@@ -32,11 +31,20 @@ void cloth__sphere_surface_velocity(const cloth_sphere_def *sphere, double t,
 
 enum { CLOTH__HIT_NONE = 0, CLOTH__HIT_SPHERE = 1, CLOTH__HIT_FLOOR = 2, CLOTH__HIT_BODY = 3 };
 
+/* A body the cloth may not enter, handed down by the layer that owns it (the sim hands
+ * its avatar's, body/avatar.h): this layer knows no body.  push_out(ctx, x, normal) moves
+ * x onto the surface if it is inside and returns 1 with the outward normal there, else
+ * returns 0; push_out NULL is no body. */
+typedef struct cloth__push_body {
+    int (*push_out)(const void *ctx, double x[3], double normal[3]);
+    const void *ctx;            /* the body push_out reads                            */
+} cloth__push_body;
+
 /* Moves x onto the surface of every obstacle it is inside (the Verlet cloth web demo's
- * projection): the avatar's skin first (body/avatar.h; body may be NULL), then the
- * sphere, then the floor.  Returns CLOTH__HIT_NONE if it did not move, else which
- * surface it was put on last, with that surface's outward normal in normal. */
-int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth_avatar *body,
+ * projection): the body first (body may be NULL), then the sphere, then the floor.
+ * Returns CLOTH__HIT_NONE if it did not move, else which surface it was put on last,
+ * with that surface's outward normal in normal. */
+int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth__push_body *body,
                     double x[3], double normal[3]);
 
 /* A monotonic clock in milliseconds (the avatar's collision stage is timed with it). */

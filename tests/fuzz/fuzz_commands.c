@@ -7,6 +7,7 @@
  * input (a small sheet with a sphere), so inputs replay alike.
  */
 #include "app/serve/commands.h"
+#include "app/serve/stream.h"
 #include "fuzz.h"
 
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 #define NEWTON_LINESEARCH_BENCH_H
 
 #include "cloth.h"
+#include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
 #include "kit_test.h"
 

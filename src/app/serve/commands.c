@@ -1,21 +1,22 @@
 /*
  * The viewer's commands (commands.h): a table from message type to handler, a table of
- * the "set" controls with one handler each, and the clock (what the server streams:
- * stream.c; the body's joints pulled by IK: effectors.c; a recording's samples shown:
- * replay.c).  Nothing here knows a socket: serve.c hands each message in and carries the
+ * the "set" controls with one handler each, and the clock (the viewer's state and the
+ * one entry point of its inputs: viewer.c; what the server streams: stream.c; the body's
+ * joints pulled by IK: effectors.c; a recording's samples shown: replay.c).  Nothing here knows a socket: serve.c hands each message in and carries the
  * reply out, and a kernel is known only by its facts (cloth_kernel_info), never by its
  * name.
  */
 #include "app/serve/commands.h"
+#include "app/serve/effectors.h"
+#include "app/serve/replay.h"
 #include "terms/vec3.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ replies */
+/* -------------------------------------------------------- reading a message */
 
 /* How many bytes of s to print in at most max: the cut never splits a UTF-8 sequence,
  * since a text frame must be valid UTF-8 or the browser drops the socket. */
@@ -29,35 +30,6 @@ static int utf8_prefix(const char *s, int max)
     return n;
 }
 
-static void reply_json(cloth__reply *r, cJSON *o)
-{
-    char *text = cJSON_PrintUnformatted(o);
-    if (text && strlen(text) < sizeof r->text)
-        memcpy(r->text, text, strlen(text) + 1);
-    else /* out of memory, or a message that cannot happen for our replies */
-        snprintf(r->text, sizeof r->text, "{\"type\":\"error\",\"message\":\"reply lost\"}");
-    cJSON_free(text);
-    cJSON_Delete(o);
-}
-
-static void reply_error(cloth__reply *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void reply_error(cloth__reply *r, const char *fmt, ...)
-{
-    char msg[CLOTH_MSG_MAX + 200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "type", "error");
-    cJSON_AddStringToObject(o, "message", msg);
-    reply_json(r, o);
-}
-
-/* -------------------------------------------------------- reading a message */
-
 /* Checks that o has only the members named in allowed (NULL-terminated). */
 static int only_keys(const cJSON *o, const char *const *allowed, cloth__reply *r)
 {
@@ -68,7 +40,7 @@ static int only_keys(const cJSON *o, const char *const *allowed, cloth__reply *r
                 ok = 1;
         if (!ok) {
             const char *k = it->string ? it->string : "";
-            reply_error(r, "unknown key '%.*s'", utf8_prefix(k, 60), k);
+            cloth__reply_error(r, "unknown key '%.*s'", utf8_prefix(k, 60), k);
             return 0;
         }
     }
@@ -80,13 +52,14 @@ static int get_vec3(const cJSON *o, const char *name, double v[3], cloth__reply 
 {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, name);
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) {
-        reply_error(r, "'%s' must be an array of three numbers", name);
+        cloth__reply_error(r, "'%s' must be an array of three numbers", name);
         return 0;
     }
     for (int k = 0; k < 3; k++) {
         const cJSON *e = cJSON_GetArrayItem(a, k);
         if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e6) {
-            reply_error(r, "'%s' must hold three finite numbers of size at most 1e6", name);
+            cloth__reply_error(r, "'%s' must hold three finite numbers of size at most 1e6",
+                               name);
             return 0;
         }
         v[k] = e->valuedouble;
@@ -98,25 +71,10 @@ static int get_bool(const cJSON *o, const char *name, int *on, cloth__reply *r)
 {
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, name);
     if (!cJSON_IsBool(b)) {
-        reply_error(r, "'%s' must be true or false", name);
+        cloth__reply_error(r, "'%s' must be true or false", name);
         return 0;
     }
     *on = cJSON_IsTrue(b);
-    return 1;
-}
-
-/* Every change the page makes to the sim goes through here as a cloth_input, the one
- * entry point the replay uses too; with a session it is also recorded (events.jsonl).
- * 1 when the sim took it; otherwise the page is told why. */
-int cloth__viewer_input(cloth__viewer *v, const cloth_input *in, int *vertex, cloth__reply *r)
-{
-    cloth_error err;
-    cloth_status st = v->session ? cloth_session_input(v->session, in, vertex, &err)
-                                 : cloth_sim_input(v->sim, in, vertex, &err);
-    if (st != CLOTH_OK) {
-        reply_error(r, "%s", err.msg);
-        return 0;
-    }
     return 1;
 }
 
@@ -126,13 +84,6 @@ static int apply(cloth__viewer *v, const char *assignment, cloth__reply *r)
     cloth_input in = {.kind = CLOTH_INPUT_SET};
     snprintf(in.assignment, sizeof in.assignment, "%s", assignment);
     return cloth__viewer_input(v, &in, NULL, r);
-}
-
-cloth_kernel_facts cloth__viewer_kernel(const cloth__viewer *v)
-{
-    cloth_kernel_facts f = {0};
-    cloth_kernel_info(cloth_kernel_find(cloth_sim_scene(v->sim)->run.kernel), &f);
-    return f;
 }
 
 /* ------------------------------------------------------------ the controls */
@@ -215,8 +166,8 @@ static int set_iterations(cloth__viewer *v, double n, cloth__reply *r)
 {
     cloth_kernel_facts k = cloth__viewer_kernel(v);
     if (!k.iteration_key) {
-        reply_error(r, "set iterations: the %s kernel has no iteration count",
-                    cloth_sim_scene(v->sim)->run.kernel);
+        cloth__reply_error(r, "set iterations: the %s kernel has no iteration count",
+                           cloth_sim_scene(v->sim)->run.kernel);
         return 0;
     }
     char a[128];
@@ -235,9 +186,10 @@ static int set_kernel(cloth__viewer *v, const char *name, cloth__reply *r)
     char a[128];
     if (cloth_kernel_info(cloth_kernel_find(name), &k) == CLOTH_OK) {
         if (k.interactive_max > 0 && unknowns > k.interactive_max) {
-            reply_error(r, "set kernel: %s would solve %d unknowns%s several times a frame; "
-                        "the viewer takes it up to %d (run it with 'cloth run')", k.name,
-                        unknowns, k.dense_max > 0 ? " densely" : "", k.interactive_max);
+            cloth__reply_error(r, "set kernel: %s would solve %d unknowns%s several times a "
+                               "frame; the viewer takes it up to %d (run it with 'cloth run')",
+                               k.name, unknowns, k.dense_max > 0 ? " densely" : "",
+                               k.interactive_max);
             return 0;
         }
         if (k.cond_off) {
@@ -286,20 +238,20 @@ static void cmd_set(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
         if (strcmp(name->valuestring, controls[i].name) == 0)
             c = &controls[i];
     if (!c) {
-        reply_error(r, "set: unknown control (gravity, wind_x, wind_z, stiffness, damping, "
-                    "sphere_radius, kernel, substeps, iterations)");
+        cloth__reply_error(r, "set: unknown control (gravity, wind_x, wind_z, stiffness, "
+                           "damping, sphere_radius, kernel, substeps, iterations)");
     } else if (c->text) {
         if (!cJSON_IsString(value) || strlen(value->valuestring) >= CLOTH_NAME_MAX)
-            reply_error(r, "set %s: value must be a kernel name", c->name);
+            cloth__reply_error(r, "set %s: value must be a kernel name", c->name);
         else
             r->state_changed = c->text(v, value->valuestring, r);
     } else if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble)) {
-        reply_error(r, "set %s: value must be a number", c->name);
+        cloth__reply_error(r, "set %s: value must be a number", c->name);
     } else if (value->valuedouble < c->lo || value->valuedouble > c->hi ||
                (c->integer && value->valuedouble != floor(value->valuedouble))) {
-        reply_error(r, "set %s: %g is out of range (%s in [%g, %g])", c->name,
-                    value->valuedouble, c->integer ? "a whole number" : "a number", c->lo,
-                    c->hi);
+        cloth__reply_error(r, "set %s: %g is out of range (%s in [%g, %g])", c->name,
+                           value->valuedouble, c->integer ? "a whole number" : "a number",
+                           c->lo, c->hi);
     } else {
         r->state_changed = c->number(v, value->valuedouble, r);
     }
@@ -348,10 +300,10 @@ static void cmd_drag(cloth__viewer *v, const void *page, const cJSON *msg, cloth
         return;
     double u[3];
     if (v->grab_owner != page || !page) {
-        reply_error(r, "drag: this page holds no vertex (grab first)");
+        cloth__reply_error(r, "drag: this page holds no vertex (grab first)");
     } else if (v->ik_joint >= 0) {
         if (!unit(in.dir, u)) {
-            reply_error(r, "drag: 'dir' must not be zero");
+            cloth__reply_error(r, "drag: 'dir' must not be zero");
             return;
         }
         cloth_drag_point(v->ik_p1, v->ik_o1, v->ik_dir1, in.origin, u, v->ik_dist,
@@ -389,7 +341,7 @@ static void cmd_pin(cloth__viewer *v, const void *page, const cJSON *msg, cloth_
         return;
     if (!cJSON_IsNumber(vertex) || vertex->valuedouble != floor(vertex->valuedouble) ||
         vertex->valuedouble < 0 || vertex->valuedouble >= n) {
-        reply_error(r, "pin: 'vertex' must be a vertex index in [0, %d]", n - 1);
+        cloth__reply_error(r, "pin: 'vertex' must be a vertex index in [0, %d]", n - 1);
         return;
     }
     int i = (int)vertex->valuedouble;
@@ -443,12 +395,13 @@ static void cmd_seek(cloth__viewer *v, const void *page, const cJSON *msg, cloth
     const cJSON *frame = cJSON_GetObjectItemCaseSensitive(msg, "frame");
     if (!cJSON_IsNumber(frame) || frame->valuedouble != floor(frame->valuedouble) ||
         frame->valuedouble < 0 || frame->valuedouble >= v->replay_samples) {
-        reply_error(r, "seek: 'frame' must be a frame of the recording in [0, %d]",
-                    v->replay_samples - 1);
+        cloth__reply_error(r, "seek: 'frame' must be a frame of the recording in [0, %d]",
+                           v->replay_samples - 1);
         return;
     }
     if (!cloth__viewer_show_sample(v, (int)frame->valuedouble)) {
-        reply_error(r, "seek: cannot read frame %d of the recording", (int)frame->valuedouble);
+        cloth__reply_error(r, "seek: cannot read frame %d of the recording",
+                           (int)frame->valuedouble);
         return;
     }
     r->positions_changed = 1;
@@ -487,7 +440,7 @@ void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,
     memset(reply, 0, sizeof *reply);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(msg, "type");
     if (!cJSON_IsObject(msg) || !cJSON_IsString(type)) {
-        reply_error(reply, "a message is a JSON object with a string 'type'");
+        cloth__reply_error(reply, "a message is a JSON object with a string 'type'");
         return;
     }
     const command *table = v->replay ? replay_commands : commands;
@@ -500,11 +453,11 @@ void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,
             return;
         }
     if (v->replay)
-        reply_error(reply, "'%.*s': this is a replay of a recording: only play and seek",
-                    utf8_prefix(type->valuestring, 40), type->valuestring);
+        cloth__reply_error(reply, "'%.*s': this is a replay of a recording: only play and "
+                           "seek", utf8_prefix(type->valuestring, 40), type->valuestring);
     else
-        reply_error(reply, "unknown message type '%.*s'", utf8_prefix(type->valuestring, 40),
-                    type->valuestring);
+        cloth__reply_error(reply, "unknown message type '%.*s'",
+                           utf8_prefix(type->valuestring, 40), type->valuestring);
 }
 
 void cloth__viewer_text(cloth__viewer *v, const void *page, const char *text, size_t len,
@@ -513,7 +466,7 @@ void cloth__viewer_text(cloth__viewer *v, const void *page, const char *text, si
     cJSON *msg = cJSON_ParseWithLength(text, len);
     if (!msg) {
         memset(reply, 0, sizeof *reply);
-        reply_error(reply, "not JSON");
+        cloth__reply_error(reply, "not JSON");
         return;
     }
     cloth__viewer_command(v, page, msg, reply);
@@ -554,7 +507,7 @@ void cloth__viewer_step(cloth__viewer *v, cloth_frame *f, cloth__reply *reply)
             return;
         }
         v->diverged = 1;
-        reply_error(reply, "%s; press Reset", err.msg);
+        cloth__reply_error(reply, "%s; press Reset", err.msg);
         reply->state_changed = 1;
     }
     /* frozen, diverged, or the frame that failed (which measured nothing) */

@@ -1,9 +1,9 @@
 /*
- * The body's joints a page may pull (commands.h): the hands and feet, picked by a ray,
+ * The body's joints a page may pull (effectors.h): the hands and feet, picked by a ray,
  * held by a page and pulled by IK towards the target its drags set, one call a frame.
  * The commands that lead here (grab, drag, release) and the clock: commands.c.
  */
-#include "app/serve/commands.h"
+#include "app/serve/effectors.h"
 #include "terms/vec3.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /*
- * Replaying a recording (commands.h, `cloth serve --replay`): its samples shown as the
+ * Replaying a recording (replay.h, `cloth serve --replay`): its samples shown as the
  * sim's positions, the cloth's and the body's.  The play and seek commands and the
  * clock that moves to the next sample: commands.c.
  */
-#include "app/serve/commands.h"
+#include "app/serve/replay.h"
 
 #include <stdlib.h>
 

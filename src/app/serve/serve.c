@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "app/serve/serve.h"
 #include "app/serve/commands.h"
+#include "app/serve/replay.h"
+#include "app/serve/stream.h"
 #include "core/status.h"
 
 #include <libwebsockets.h>

@@ -1,60 +1,16 @@
 /*
- * What the viewer's server streams (commands.h): the viewer's start and end
- * (cloth__viewer_init, cloth__viewer_free), the hello and state texts, the metrics line
- * and the binary frame's floats (cloth, the sphere, the body and its effectors).  The
- * commands that change the sim: commands.c.
+ * What the viewer's server streams (stream.h; the protocol, commands.h): the hello and
+ * state texts, the metrics line and the binary frame's floats (cloth, the sphere, the
+ * body and its effectors).  The viewer's start and end: viewer.c; the commands that
+ * change the sim: commands.c.
  */
-#include "app/serve/commands.h"
+#include "app/serve/stream.h"
+#include "app/serve/effectors.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cloth__viewer_init(cloth__viewer *v, cloth_sim *sim)
-{
-    memset(v, 0, sizeof *v);
-    v->sim = sim;
-    v->stiffness = 1;
-    v->ik_joint = -1;
-    const cloth_scene *sc = cloth_sim_scene(sim);
-    for (int f = 0; f < CLOTH_FAMILIES; f++)
-        v->k_scene[f] = sc->material.k[f];
-    cloth_kernel_facts k;
-    for (int i = 0; i < CLOTH__VIEW_KERNELS && cloth_kernel_info(i, &k) == CLOTH_OK; i++) {
-        char key[128], value[64];
-        if (!k.stiffness_key)
-            continue;
-        snprintf(key, sizeof key, "%s.%s", k.name, k.stiffness_key);
-        if (cloth_scene_get(sc, key, value, sizeof value, NULL) == CLOTH_OK)
-            v->k_own[i] = atof(value);
-    }
-    /* the mass-spring cloth paper's small spheres: a third of the grid spacing, from the
-     * mesh size */
-    const cloth_mesh *m = cloth_sim_mesh(sim);
-    double cell = m->n > 1 ? sqrt(m->area > 0 ? 2 * m->area / fmax(1, m->n_tris) : 0) : 0;
-    v->pick_radius = cell > 0 ? 0.4 * cell : 0.05 * fmax(m->rest_diag, 1e-3);
-    v->avatar = cloth_sim_avatar(sim);
-    if (!v->avatar)
-        return 0;
-    v->body_n = cloth_avatar_surface_size(v->avatar, &v->body_tris, &v->body_n_tris);
-    v->n_effectors = CLOTH__VIEW_EFFECTORS;
-    v->body_x = malloc(sizeof(double) * 3 * (size_t)v->body_n);
-    if (!v->body_x)
-        return -1;
-    cloth_avatar_surface(v->avatar, v->body_x);
-    return 0;
-}
-
-void cloth__viewer_free(cloth__viewer *v)
-{
-    free(v->replay_buf);
-    free(v->body_x);
-    free(v->body_sample);
-    v->replay_buf = NULL;
-    v->body_x = NULL;
-    v->body_sample = NULL;
-}
 
 /* The controls' current values, the pins and the flags, into o. */
 static void add_state(const cloth__viewer *v, cJSON *o)

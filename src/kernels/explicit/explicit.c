@@ -265,7 +265,7 @@ static void collide(cloth_sim *sim, const double c_old[3], double h)
         double n[3], vb[3] = {0, 0, 0}, *v = sim->v + 3 * i;
         if (sim->mesh->pinned[i])
             continue;
-        int hit = cloth__push_out(s, sim->sphere_c, sim->avatar, sim->x + 3 * i, n);
+        int hit = cloth__push_out(s, sim->sphere_c, &sim->avatar_push, sim->x + 3 * i, n);
         if (hit == CLOTH__HIT_NONE)
             continue;
         /* the obstacle's own velocity there: the sphere's centre, the body's material */

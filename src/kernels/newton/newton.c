@@ -85,6 +85,7 @@
  */
 #include "core/scene.h"
 #include "core/status.h"
+#include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
  * — its set-up from the state at step start, and its value, gradient and Newton matrix
  * at any x, term by term: inertia with air damping and wind, springs with spring
  * damping, barriers. */
+#include "kernels/newton/newton_potential.h"
 #include "kernels/newton/newton_work.h"
 
 #include "linalg/dense.h"

@@ -5,7 +5,9 @@
 #define CLOTH_NEWTON_WORK_H
 
 #include "body/avatar.h"
-#include "kernels/newton/newton.h"
+#include "kernels/newton/newton_def.h"
+#include "kernels/newton/newton_profile.h"
+#include "sim/sim.h"
 #include "linalg/dense.h"
 #include "linalg/sparse.h"
 #include "terms/broad_phase.h"
@@ -14,6 +16,8 @@
 
 #include <stddef.h>
 #include <time.h>
+
+typedef struct cloth__newton cloth__newton; /* as newton.h names it                    */
 
 /* ---------------------------------------------------------- step context */
 

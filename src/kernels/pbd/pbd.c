@@ -415,7 +415,7 @@ static void project_obstacles_range(const cloth_sim *sim, double *pos, int strid
     for (int i = lo; i < hi; i++) {
         double normal[3];
         if (!sim->mesh->pinned[i])
-            cloth__push_out(s, sim->sphere_c, sim->avatar, pos + stride * i, normal);
+            cloth__push_out(s, sim->sphere_c, &sim->avatar_push, pos + stride * i, normal);
     }
     if (sim->avatar && lo == 0)
         sim->avatar->collide_ms += cloth__clock_ms() - start;

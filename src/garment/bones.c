@@ -1,5 +1,5 @@
-/* The mannequin's rest skeleton for placing a garment's panels (garment_body.h). */
-#include "body/garment_body.h"
+/* The mannequin's rest skeleton for placing a garment's panels (bones.h). */
+#include "garment/bones.h"
 #include "body/mannequin.h"
 
 #include <stdio.h>
