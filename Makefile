@@ -14,13 +14,13 @@ USER_CFLAGS := $(CFLAGS)
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -ffp-contract=off -fno-math-errno $(OPENMP) $(WARN)
 # CHOLMOD (SuiteSparse) and ARPACK link LAPACK and BLAS themselves (src/linalg/README.md)
 CJSON_LIBS   = $(shell pkg-config --libs libcjson 2>/dev/null)
-# cJSON: the garment layer reads pattern files (src/garment/README.md)
+# cJSON: the garment layer reads pattern files, the harness events.jsonl
 LDLIBS   = $(CJSON_LIBS) -lcholmod -larpack -llapacke -lopenblas -lm -pthread $(OPENMP)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
-# src/ is layered (README, Layout; tests/check_layers.py checks it): core < linalg < terms
+# src/ is layered (docs/architecture.md; tests/check_layers.py checks it): core < linalg < terms
 # < body < sim < kernels < garment < harness < app.  The library is every layer but app/;
 # app/ is the CLI and the viewer's server, so libcloth needs no web libraries.
 LAYERS   = core linalg terms body sim kernels garment harness
@@ -145,7 +145,7 @@ docs: $(BUILD)/cloth
 	@echo "docs: docs/keys.md written from $(BUILD)/cloth list"
 
 # ------------------------------------------------------------------ coursework kit
-# assignments/ (README, For instructors): `make assignment` lists the assignments;
+# assignments/ (docs/coursework.md): `make assignment` lists the assignments;
 # NAME=... cuts one into build/assignments/NAME/ (its marked parts of src/ replaced by
 # stubs, the handout, the public tests).  `make grade NAME=... SUBMISSION=DIR` builds DIR's
 # marked files in a scratch copy and runs the public and hidden tests, TIME_LIMIT seconds
@@ -224,7 +224,7 @@ check-web: deps-check-web
 	node tests/web/fuzz.mjs --cloth build/sanitize/cloth
 
 # The viewer on the avatar's cape in headless chromium: frames per second shown (verlet,
-# pbd; a measurement, printed) and the README's screenshot plots/viewer_avatar.png.
+# pbd; a measurement, printed) and the screenshot of docs/viewer.md, plots/viewer_avatar.png.
 viewer-avatar: deps-check-web
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	node tests/bench/viewer_avatar.mjs --cloth $(BUILD)/cloth --screenshot plots/viewer_avatar.png
@@ -282,7 +282,7 @@ check-slurm: deps-slurm
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
 # (private headers: it reads the newton kernel's profile); delaunay_bench: Bowyer–Watson
 # on 10^3 .. 10^5 random points (src/garment); avatar_bench: the body's field,
-# back-transform, IK and the avatar scenes (README, Avatar).  One thread (OpenBLAS).
+# back-transform, IK and the avatar scenes (docs/avatar.md).  One thread (OpenBLAS).
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench \
@@ -298,7 +298,7 @@ $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_ben
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
 
-# The built-in mannequin as an OBJ body (README, Avatar): surface and skeleton files.
+# The built-in mannequin as an OBJ body (docs/avatar.md): surface and skeleton files.
 $(BUILD)/export_mannequin: experiments/avatar/export_mannequin.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Wall time of one sweep through each engine of experiments/sweep.sh (README, Sweeps:
+# Wall time of one sweep through each engine of experiments/sweep.sh (docs/outputs.md,
 # engines), and whether they agree: local and GNU parallel always, Slurm when a Slurm is
 # up (squeue answers), e.g. the single-node one of tests/engines/check_slurm.sh:
 #

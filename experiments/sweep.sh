@@ -1,5 +1,5 @@
 #!/bin/sh
-# make sweep: a scene's [sweep] through one engine (README, Sweeps: engines).
+# make sweep: a scene's [sweep] through one engine (docs/outputs.md, engines).
 #
 #   experiments/sweep.sh ENGINE CLOTH SCENE OUT JOBS
 #

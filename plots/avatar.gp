@@ -2,7 +2,7 @@
 # (experiments/avatar_cape.ini, avatar_skirt.ini), every kernel with the field through
 # the back-transform (sdf), and verlet with the two comparison methods, the exact
 # capsules and the ellipsoid bounds with point-triangle tests; newton with the field
-# (its gap the union of the body's rigidly moved parts' fields: README, Avatar).  Top: the deepest vertex inside the skin per frame, offset - d with d
+# (its gap the union of the body's rigidly moved parts' fields: docs/avatar.md).  Top: the deepest vertex inside the skin per frame, offset - d with d
 # the exact distance to the skinned surface, against the target offset/2 = 5 mm.
 # Bottom: each run's kernel wall time a frame (sweep.csv: wall_ms / frames), the body's
 # collision included (the stage alone is timed by avatar_bench, README Avatar).

@@ -422,7 +422,7 @@ fig_self_contact() {
 # 9. ablation_grid: strain limit tau x kernel x resolution x substeps
 # (experiments/ablation_grid.ini, 162 runs).  By default the reduced grid: the scene's
 # [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 4 substeps (36 runs,
-# about 75 s on 2 cores); FULL=1 runs the scene's whole sweep (README: ablation_grid).
+# about 75 s on 2 cores); FULL=1 runs the scene's whole sweep (docs/figures.md, ablation_grid).
 # One table row per run and heat-map cell: row (0 verlet, 1 pbd, 2 newton log, 3 newton
 # cubic; newton-off, the same run for both barriers, fills both), x (tau group * 4 +
 # resolution), y (substeps), miss = max stretch - tau, and the wall time per simulated
@@ -502,7 +502,7 @@ fig_ablation_grid() {
 
 # 10. avatar: the cape on the turning mannequin and the tube skirt on the walking one,
 # every kernel that collides with a body and the capsules comparison (each scene's
-# [sweep]): body_depth per frame against offset/2 (README, Avatar)
+# [sweep]): body_depth per frame against offset/2 (docs/avatar.md)
 fig_avatar() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/avatar"
@@ -521,7 +521,7 @@ fig_avatar() {
 # 11. garments: the three shipped garments sewn on the mannequin and tried on with verlet
 # (each tryon_*.ini), front and side from the OBJs, with each garment's mesh numbers and
 # the try-on table per kernel (plots/data/garments_tryon.csv: made by
-# experiments/garments/tryon_table.sh, 9 runs, the explicit ones with 100 substeps: not re-run here) (README, Garments)
+# experiments/garments/tryon_table.sh, 9 runs, the explicit ones with 100 substeps: not re-run here) (docs/garments.md)
 fig_garments() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/garments"

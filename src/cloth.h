@@ -86,7 +86,7 @@ typedef struct cloth_mesh_def {
                                  * garment is the mesh, or ""                         */
 } cloth_mesh_def;
 
-/* [garment]: sewing a pattern (README, Garments). */
+/* [garment]: sewing a pattern (docs/garments.md). */
 typedef struct cloth_garment_def {
     double weld_distance;       /* seams are welded once every pair is closer (m)     */
     int max_frames;             /* sewing frames at most                              */
@@ -139,7 +139,7 @@ typedef struct cloth_floor_def {
     double offset;              /* skin thickness above the floor (m)                 */
 } cloth_floor_def;
 
-/* avatar.collision: how the kernels find the body (README, Avatar). */
+/* avatar.collision: how the kernels find the body (docs/avatar.md). */
 typedef enum {
     CLOTH_AVATAR_SDF = 0,       /* the rest-pose field through the back-transform     */
     CLOTH_AVATAR_CAPSULES = 1,  /* the posed capsules' exact distance (comparison)    */
@@ -159,7 +159,7 @@ typedef struct cloth_avatar_def {
     double ik_max_step;         /* largest move of an IK end effector per call (m)    */
 } cloth_avatar_def;
 
-/* run.self_collision: what cloth-cloth contact a kernel handles (README, Self-collision). */
+/* run.self_collision: what cloth-cloth contact a kernel handles (docs/contact.md). */
 typedef enum {
     CLOTH_SELF_OFF = 0,         /* none                                               */
     CLOTH_SELF_ON = 1,          /* vertex pairs kept material.thickness apart         */

@@ -1329,7 +1329,7 @@ START_TEST(bdf2_history_starts_again_after_reset_and_writes)
 }
 END_TEST
 
-/* The energy behaviour the README's energy_drift figure shows, on the same spring over
+/* The energy behaviour the energy_drift figure (docs/figures.md) shows, on the same spring over
  * ten periods at z = w h = 0.1 (628 steps): implicit Euler multiplies E by 1/(1 + z^2)
  * a step (it loses 99.8 %), BDF2 by |r1|^2 ~ 1 - z^4/2 (3 % over the run, a loss that
  * falls as h^3 over a fixed time) after its implicit Euler start-up step (1 %, and the

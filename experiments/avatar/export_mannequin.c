@@ -1,6 +1,6 @@
 /*
  * Writes the built-in mannequin (src/body/mannequin.c, scale 1) as the two files of an
- * OBJ body (README, Avatar): its drawing surface as OBJ (every capsule's closed surface,
+ * OBJ body (docs/avatar.md): its drawing surface as OBJ (every capsule's closed surface,
  * 24 slices, counter-clockwise seen from outside) and its skeleton as a BVH file whose
  * HIERARCHY gives the rest pose (a bone runs to the first child JOINT, leaves to their
  * End Site), with one frame of zeros so that it is also a clip of the T pose.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The mannequin's girths the shipped patterns are cut to (README, Garments, Patterns):
+"""The mannequin's girths the shipped patterns are cut to (docs/garments.md, Patterns):
 
     measure_girths.py [SCENE.ini] [CLOTH]
 

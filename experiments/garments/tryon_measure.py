@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The try-on's numbers from a run folder (README, Garments, Try-on):
+"""The try-on's numbers from a run folder (docs/garments.md, Try-on):
 
     tryon_measure.py [--csv GARMENT,KERNEL] RUN_DIR [SCENE.ini] [CLOTH]
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The try-on table (README, Garments, Try-on; figure garments): each shipped garment
+# The try-on table (docs/garments.md, Try-on; figure garments): each shipped garment
 # on the mannequin with each kernel its tryon_*.ini's [sweep] has a line for, at that
 # line's settings (90 frames, 1.5 s), measured by tryon_measure.py into
 # plots/data/garments_tryon.csv.

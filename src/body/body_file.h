@@ -1,5 +1,5 @@
 /* Private: a body from files, avatar.model = an OBJ surface with avatar.skeleton = a BVH
- * file whose HIERARCHY is the skeleton (README, Avatar).
+ * file whose HIERARCHY is the skeleton (docs/avatar.md).
  *
  * - Skeleton: the BVH joints in their order, the OFFSETs (times the scale) giving the rest
  *   pose; a joint's bone runs to its first child JOINT, else to its End Site, else 5 cm

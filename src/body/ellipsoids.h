@@ -1,6 +1,6 @@
 /* Private: avatar.collision = ellipsoids, the comparison method of the mass-spring paper
  * on dressing animated bodies: adaptive ellipsoid bounds per body part, point-triangle
- * tests inside them (README, Avatar).
+ * tests inside them (docs/avatar.md).
  *
  * - Parts: each surface triangle belongs to the bone with the largest weight summed over
  *   its three vertices ("skinned mainly to that bone").

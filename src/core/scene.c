@@ -8,7 +8,7 @@
  * in each kernel's folder, handed in by the caller as a cloth__keyset: the core knows no
  * kernel).  A common key lives in cloth_scene; the i-th kernel's keys live in the scene's
  * settings block kernel[i], laid out by that kernel.  Defaults are the rows' default texts run through the same
- * parser, so `cloth list`, the README and the code cannot disagree.  Anything the table
+ * parser, so `cloth list`, docs/keys.md and the code cannot disagree.  Anything the table
  * does not accept is an error naming FILE:LINE: key.
  */
 #include "core/ini.h"
@@ -308,7 +308,7 @@ static const cloth__key common_keys[] = {
      "seed of the wind turbulence and of mesh.jitter"},
     {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
      self_collision_names, NULL, "off", "cloth-cloth contact: off, on (vertex pairs) or "
-     "triangles (also vertex-triangle; README: what each kernel guarantees)"},
+     "triangles (also vertex-triangle; docs/contact.md: what each kernel guarantees)"},
     {"run", "threads", CLOTH__KEY_INT, OFF(run.threads), 0, 1, 64, 0, 0, NULL, NULL, "1",
      "threads of the coloured orders (*.order = coloured); results do not depend on it"},
 };

@@ -9,7 +9,7 @@
 #include "cloth.h"
 
 /* Interior lattice points closer to the outline than this many edge lengths are removed:
- * below about 0.5 the triangles along the outline get thin (README, Garments). */
+ * below about 0.5 the triangles along the outline get thin (docs/garments.md). */
 #define CLOTH_OUTLINE_CLEARANCE 0.6
 
 typedef struct cloth__panel_mesh {

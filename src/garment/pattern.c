@@ -1,5 +1,5 @@
 /*
- * Pattern files (README, Garments, has the format): JSON read with cJSON, then checked
+ * Pattern files (docs/garments.md has the format): JSON read with cJSON, then checked
  * as a whole so that every error names the file, the panel and the edge:
  *   FILE: panel "front": edge 3 ("waist"): crosses edge 1 ("side"): ...
  * Outlines come from the file ("outline": [[u, v], ...], cm) or from an SVG file

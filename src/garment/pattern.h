@@ -1,4 +1,4 @@
-/* Private: sewing patterns (README, Garments): panels as closed polygons in centimetres
+/* Private: sewing patterns (docs/garments.md): panels as closed polygons in centimetres
  * with named edges, seams joining two ranges of edges, and where each panel is placed
  * around the body.  Read from JSON (cJSON); a panel's outline may come from an SVG
  * file's polyline or straight-segment path. */

@@ -467,7 +467,7 @@ cloth_status cloth__garment_sew(cloth__garment *g, const cloth_scene *scene,
     s.sphere.enabled = 0;
     s.floor.enabled = 0;
     /* garment.sew_on = body (the default) keeps the scene's avatar: the panels close round
-     * the body they were placed on (README, Garments; sewn in the air, the skirts' side
+     * the body they were placed on (docs/garments.md; sewn in the air, the skirts' side
      * seams closed 4 cm inside the hips and the dressed start was 63 % stretched); air
      * sews without it (the T-shirt: round the shoulders its three-panel corners stay
      * 1-3 mm apart, the panels' pull against the body) */

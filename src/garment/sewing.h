@@ -1,4 +1,4 @@
-/* Private: a garment from its pattern (README, Garments): the panels meshed, their seams
+/* Private: a garment from its pattern (docs/garments.md): the panels meshed, their seams
  * resampled to matching vertex pairs, the panels placed around the body, sewn by
  * zero-rest-length springs under a kernel with gravity off, and welded into one mesh. */
 #ifndef CLOTH_GARMENT_SEWING_H

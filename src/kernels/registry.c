@@ -1,9 +1,11 @@
 /*
  * The kernel table, and the public functions that need it.  Adding a kernel is its folder
- * under src/kernels/ and one line in CLOTH__KERNELS below; nothing else names it.  The layers below know no
- * kernel: scenes take the kernels' key sections from a cloth__keyset and sims their
- * kernels from a cloth__registry, both handed in.  The public functions of cloth.h that
- * read scenes or build sims are defined here, over the table of every kernel.
+ * under src/kernels/ and one line in CLOTH__KERNELS below; nothing else names it.  The
+ * layers below know no kernel: scenes take the kernels' key sections from a
+ * cloth__keyset and sims their kernels from a cloth__registry, both handed in.  The
+ * public functions of cloth.h that read scenes, list kernels or build a sim from a mesh
+ * are defined here, over the table of every kernel (cloth_sim_create, which may first
+ * sew a mesh.garment, is the garment layer's).
  */
 #include "kernels/registry.h"
 #include "sim/sim.h"

@@ -1,5 +1,5 @@
 /*
- * make bench, part 3: the avatar (README, Avatar; src/body/).  Prints CSV sections,
+ * make bench, part 3: the avatar (docs/avatar.md; src/body/).  Prints CSV sections,
  * each with its own header line:
  *
  *   field:        the rest-pose field at several avatar.sdf_resolution values against

@@ -1,5 +1,5 @@
 // The viewer on the avatar's cape (make viewer-avatar): how many frames per second the
-// page shows, and the README's screenshot of the dressed mannequin.  A measurement, never
+// page shows, and the screenshot of docs/viewer.md, of the dressed mannequin.  A measurement, never
 // a test: nothing here fails on a slow machine.
 //   node tests/bench/viewer_avatar.mjs --cloth build/cloth [--seconds 8]
 //        [--screenshot plots/viewer_avatar.png] [--kernels verlet,pbd | --kernels none]

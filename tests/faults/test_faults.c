@@ -729,8 +729,8 @@ END_TEST
 
 /* ---------------------------------------------------------------- numbers */
 
-/* Not a check: prints how many distinct call sites were made to fail (the README's
- * Reliability numbers).  It runs last. */
+/* Not a check: prints how many distinct call sites were made to fail (the numbers of
+ * docs/reliability.md).  It runs last. */
 START_TEST(report_sites)
 {
     printf("faults: %d allocation call sites and %d file call sites made to fail\n",

@@ -199,7 +199,7 @@ try {
   page = await browser.context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(server.url);
-  // the try-on steps slowly (README, Garments): a few frames are enough here
+  // the try-on steps slowly (docs/garments.md): a few frames are enough here
   await page.waitForFunction(() => window.clothViewer && clothViewer.body && clothViewer.simFrames > 2,
     null, { timeout: 60000 });
   const g = await V(() => ({ n: clothViewer.hello.n, body: clothViewer.hello.body.n }));

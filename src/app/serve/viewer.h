@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #define CLOTH__REPLY_MAX 1024   /* longest reply text, NUL included                   */
-#define CLOTH__VIEW_KERNELS 16  /* kernels whose own stiffness the viewer scales      */
+#define CLOTH__VIEW_KERNELS CLOTH_MAX_KERNELS /* kernels whose stiffness it scales */
 #define CLOTH__VIEW_EFFECTORS 4 /* joints a page may pull by IK                       */
 
 /* The viewer's state beside the sim. */
