@@ -51,27 +51,31 @@ def marked_files(name, src_root=ROOT):
     return found
 
 
-def stub_text(text, name, path):
-    """text with every part of NAME replaced by its stub; an unpaired marker is an error."""
+def stub_text(text, path, released=()):
+    """text with every marked part of every assignment replaced by that assignment's stub,
+    except the parts of the assignments in released (their reference stays); an unpaired
+    marker is an error."""
     out, part = [], None
     for line in text.splitlines(keepends=True):
         m = MARK.search(line)
-        if m and m.group(1) == name:
+        if m:
+            who = (m.group(1), m.group(2))
             if m.group(3) == "BEGIN":
                 if part:
-                    sys.exit(f"kit: {path}: {m.group(2)} BEGIN inside {part}")
-                part = m.group(2)
+                    sys.exit(f"kit: {path}: {who[1]} BEGIN inside {part[1]}")
+                part = who
                 out.append(line)
-                with open(os.path.join(KIT, name, "stubs", part + ".c")) as fh:
-                    out.append(fh.read())
+                if who[0] not in released:
+                    with open(os.path.join(KIT, who[0], "stubs", who[1] + ".c")) as fh:
+                        out.append(fh.read())
                 continue
-            if part != m.group(2):
-                sys.exit(f"kit: {path}: {m.group(2)} END without its BEGIN")
+            if part != who:
+                sys.exit(f"kit: {path}: {who[1]} END without its BEGIN")
             part = None
-        if part is None:
+        if part is None or part[0] in released:
             out.append(line)
     if part:
-        sys.exit(f"kit: {path}: {part} has no END")
+        sys.exit(f"kit: {path}: {part[1]} has no END")
     return "".join(out)
 
 
@@ -150,12 +154,198 @@ def notebook(handout):
     return json.dumps(doc, indent=1) + "\n"
 
 
-def cut(name, out, hidden=False):
-    if name not in names():
-        sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
-    marked = marked_files(name)
-    if not marked:
-        sys.exit(f"kit: no region of src/ is marked ASSIGNMENT {name}")
+def config(name):
+    """assignments/NAME/kit.json: needs (earlier assignments whose parts its kernel and
+    tests run on: their stubs in the student tree, their released reference in the
+    grading tree), kernel, and runs (the --set lists of the scene's runs that must call
+    the student's parts or be refused: make check-kit)."""
+    with open(os.path.join(KIT, name, "kit.json")) as fh:
+        return json.load(fh)
+
+
+# ------------------------------------------------------- the coloured order's twins
+#
+# The coloured (vectorised) order of explicit, verlet and pbd computes the assignments'
+# parts a second time (coloured.c's XPBD, relaxation, Provot and spring loops, their AVX-512
+# blocks, and the kernels' set-up of its weights and compliances): a student tree has only
+# the reference order.  Its coloured.c refuses the order at creation, coloured_avx512.h is
+# left out, and the kernels' functions that prepare the coloured loops are emptied.
+
+REFUSED = ("order = coloured: this coursework tree has only the reference order "
+           "(sequential); the coloured order computes the assignment's parts itself and is "
+           "not handed out")
+
+COLOURED_C = """/* A coursework tree's coloured.c (assignments/kit.py): the coloured order is left out of
+ * it (it computes the assignments' parts a second time), so its creation refuses with a
+ * message and nothing else here is reached. */
+#include "kernels/coloured.h"
+
+#include "core/status.h"
+
+#include <stddef.h>
+
+const char *const cloth__order_names[] = {"sequential", "coloured", NULL};
+
+void cloth__coloured_start_threads(int threads) { (void)threads; }
+
+cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
+                                    int stride, int with_pbd, cloth__coloured **out,
+                                    cloth_error *err)
+{
+    (void)m;
+    (void)ids;
+    (void)count;
+    (void)stride;
+    (void)with_pbd;
+    *out = NULL;
+    return cloth__fail(err, CLOTH_EINVAL, "%s", "REFUSED");
+}
+
+void cloth__coloured_destroy(cloth__coloured *c) { (void)c; }
+double *cloth__padded_alloc(int n) { (void)n; return NULL; }
+void cloth__pad(const double *x, double *x4, int lo, int hi) { (void)x, (void)x4, (void)lo, (void)hi; }
+void cloth__unpad(const double *x4, double *x, int lo, int hi) { (void)x, (void)x4, (void)lo, (void)hi; }
+void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
+{
+    (void)c, (void)p, (void)lo, (void)hi;
+}
+void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
+{
+    (void)c, (void)x, (void)half_k, (void)lo, (void)hi;
+}
+int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol, int lo,
+                           int hi)
+{
+    (void)c, (void)x, (void)factor, (void)tol, (void)lo, (void)hi;
+    return 0;
+}
+void cloth__coloured_springs(const cloth__coloured *c, const double *x, const double *v,
+                             double cd, double *f, int lo, int hi)
+{
+    (void)c, (void)x, (void)v, (void)cd, (void)f, (void)lo, (void)hi;
+}
+void cloth__coloured_copy_k(cloth__coloured *c, const cloth_mesh *m) { (void)c, (void)m; }
+
+cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
+                                         cloth__coloured_tris **out, cloth_error *err)
+{
+    (void)m;
+    (void)stride;
+    *out = NULL;
+    return cloth__fail(err, CLOTH_EINVAL, "%s", "REFUSED");
+}
+
+void cloth__coloured_tris_destroy(cloth__coloured_tris *c) { (void)c; }
+void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
+                                     int threads, const double *x, const double *v,
+                                     double t, double *f)
+{
+    (void)env, (void)c, (void)threads, (void)x, (void)v, (void)t, (void)f;
+}
+void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
+                            const cloth__coloured *springs, int threads, const double *x,
+                            const double *v, double t, double *x4, double *v4, double *f4,
+                            const double *inv_mass, double *f)
+{
+    (void)env, (void)tris, (void)springs, (void)threads, (void)x, (void)v, (void)t;
+    (void)x4, (void)v4, (void)f4, (void)inv_mass, (void)f;
+}
+""".replace('"REFUSED"', json.dumps(REFUSED))
+
+LEFT_OUT = ("src/kernels/coloured_avx512.h",)
+
+# the kernels' functions that set up the coloured loops (weights, compliances, gains: the
+# parts' formulas again), emptied; reached only after cloth__coloured_create, which refuses
+EMPTIED = {
+    "src/kernels/pbd/pbd.c": {
+        "colour_constraints": "(void)m;\n    (void)w;\n    (void)xpbd;\n"
+                              "    return cloth__fail(err, CLOTH_EINVAL, \"pbd.%s\", REFUSED);",
+        "prepare_coloured": "(void)sim;\n    (void)w;\n    (void)h;",
+    },
+    "src/kernels/verlet/verlet.c": {
+        "colour_springs": "(void)m;\n    (void)w;\n"
+                          "    return cloth__fail(err, CLOTH_EINVAL, \"verlet.%s\", REFUSED);",
+    },
+}
+
+
+def function_span(text, fn):
+    """(start, end) of the body of the top-level function fn in text, braces included
+    (the tree's style: the opening brace alone on the line after the signature, the
+    closing one alone at column 0), or None."""
+    m = re.search(r"(?m)^[A-Za-z_][^;{}]*\b" + re.escape(fn) + r"\([^;{}]*\)\s*\n\{\n", text)
+    if not m:
+        return None
+    close = text.find("\n}\n", m.end() - 1)
+    return (m.end() - 2, close + 2) if close >= 0 else None
+
+
+def top_level_bodies(text):
+    """The bodies of the top-level functions of a C file (for the twin check)."""
+    return [b for b in re.findall(r"(?ms)^[A-Za-z_][^;{}]*\)\s*\n\{\n(.*?)^\}\n", text)]
+
+
+def empty_functions(text, rel):
+    for fn, body in EMPTIED.get(rel, {}).items():
+        span = function_span(text, fn)
+        if span is None:
+            sys.exit(f"kit: {rel}: no function {fn} to empty (assignments/kit.py EMPTIED)")
+        refused = json.dumps(REFUSED) if "REFUSED" in body else ""
+        body = body.replace("REFUSED", refused)
+        text = (text[:span[0]] + "{\n    /* the coloured order is not in a coursework tree "
+                "(assignments/kit.py) */\n    " + body + "\n}" + text[span[1]:])
+    return text
+
+
+def twins():
+    """{where: text} of the reference's twins of the parts that a student tree must not
+    hold: every function body of coloured.c and of the files left out, and the emptied
+    functions' bodies."""
+    found = {}
+    for rel in ("src/kernels/coloured.c",) + LEFT_OUT:
+        with open(os.path.join(ROOT, rel)) as fh:
+            for k, b in enumerate(top_level_bodies(fh.read())):
+                found[f"{rel} function {k}"] = b
+    for rel, fns in EMPTIED.items():
+        with open(os.path.join(ROOT, rel)) as fh:
+            text = fh.read()
+        for fn in fns:
+            span = function_span(text, fn)
+            if span:
+                found[f"{rel} {fn}"] = text[span[0] + 1:span[1] - 1]
+    return {k: v for k, v in found.items() if len(normalise(v)) >= 60}
+
+
+def normalise(text):
+    return " ".join(text.split())
+
+
+def reference_bodies():
+    """{(assignment, part): the reference body} of every marked part in src/."""
+    found = {}
+    for name in names():
+        for rel in marked_files(name):
+            with open(os.path.join(ROOT, rel)) as fh:
+                for part, body in bodies(fh.read(), name).items():
+                    found[(name, part)] = body
+    return found
+
+
+def handout_commands(handout):
+    """The shell commands of the handout's ```sh blocks (comments dropped)."""
+    cmds = []
+    for block in re.findall(r"(?ms)^```sh\n(.*?)^```", handout):
+        for line in block.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                cmds.append(line)
+    return cmds
+
+
+def student_files(name, hidden=False, released=()):
+    """{relative path: bytes} of NAME's student tree: src/ with every assignment's parts
+    stubbed (those of released kept), the coloured order left out, the scenes, the
+    public (and hidden) tests, the Makefile and the handout."""
     files = {}
     for dirpath, _, fs in os.walk(os.path.join(ROOT, "src")):
         if "node_modules" in dirpath:
@@ -163,10 +353,17 @@ def cut(name, out, hidden=False):
         for f in fs:
             path = os.path.join(dirpath, f)
             rel = os.path.relpath(path, ROOT)
+            if rel in LEFT_OUT:
+                continue
             with open(path, "rb") as fh:
                 data = fh.read()
-            if rel in marked:
-                data = stub_text(data.decode(), name, rel).encode()
+            if rel == "src/kernels/coloured.c":
+                data = COLOURED_C.encode()
+            elif f.endswith((".c", ".h")):
+                text = data.decode()
+                new = empty_functions(stub_text(text, rel, released), rel)
+                if new != text:
+                    data = new.encode()
             files[rel] = data
     a = os.path.join(KIT, name)
     suites = ["public"] + (["hidden"] if hidden else [])
@@ -174,12 +371,27 @@ def cut(name, out, hidden=False):
         for f in sorted(os.listdir(os.path.join(a, suite))):
             with open(os.path.join(a, suite, f), "rb") as fh:
                 files[f"tests/{suite}/{f}"] = fh.read()
+    for f in sorted(os.listdir(os.path.join(a, "scenes"))):
+        with open(os.path.join(a, "scenes", f), "rb") as fh:
+            files[f"scenes/{f}"] = fh.read()
     with open(os.path.join(KIT, "kit_test.h"), "rb") as fh:
         files["tests/public/kit_test.h"] = fh.read()
     for src, dst in (("Makefile.student", "Makefile"), (f"{name}/handout.md", "HANDOUT.md")):
         with open(os.path.join(KIT, src), "rb") as fh:
             files[dst] = fh.read()
     files["HANDOUT.ipynb"] = notebook(files["HANDOUT.md"].decode()).encode()
+    return files
+
+
+def cut(name, out, hidden=False, released=()):
+    """NAME's student tree into out; hidden adds the hidden tests and released keeps the
+    reference of those assignments (the grading tree: released = the assignment's needs)."""
+    if name not in names():
+        sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
+    marked = marked_files(name)
+    if not marked:
+        sys.exit(f"kit: no region of src/ is marked ASSIGNMENT {name}")
+    files = student_files(name, hidden, released)
     if os.path.isdir(out):  # drop what the cut no longer has (the build stays)
         for dirpath, _, fs in os.walk(out):
             for f in fs:
@@ -189,6 +401,25 @@ def cut(name, out, hidden=False):
     for rel, data in files.items():
         write_if_changed(os.path.join(out, rel), data)
     return marked
+
+
+def release(name, out):
+    """The reference bodies of NAME, for after its deadline: each file with NAME's parts
+    as it is in a student tree but with NAME's reference between the markers (a student
+    or make grade takes them from there), and RELEASE.md listing them."""
+    if name not in names():
+        sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
+    lines = [f"# {name}: the reference solution", "",
+             "Each file below holds the reference body of each part of this assignment "
+             "between its markers (the other assignments' parts are stubs). Copy a body "
+             "between the same markers of your tree's file.", ""]
+    for rel, parts in marked_files(name).items():
+        with open(os.path.join(ROOT, rel)) as fh:
+            text = stub_text(fh.read(), rel, released=(name,))
+        write_if_changed(os.path.join(out, rel), text.encode())
+        lines.append(f"- `{rel}`: {', '.join(parts)}")
+    write_if_changed(os.path.join(out, "RELEASE.md"), ("\n".join(lines) + "\n").encode())
+    print(f"release: {out}/ (RELEASE.md)")
 
 
 # ------------------------------------------------------------------ grading
@@ -222,7 +453,7 @@ def grade(name, submission, out, limit, build_limit=600):
     # The pristine tree with the hidden tests, built once and kept: a submission's build
     # then recompiles only the files it replaces (make compares time stamps).
     cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
-    cut(name, cache, hidden=True)
+    cut(name, cache, hidden=True, released=config(name).get("needs", ()))
     grade_tree(name, cache, submission, out, limit, build_limit=build_limit)
 
 
@@ -346,7 +577,7 @@ def autograder(name, zip_path, limit):
     import zipfile
     with tempfile.TemporaryDirectory() as tmp:
         tree = os.path.join(tmp, "tree")
-        cut(name, tree, hidden=True)
+        cut(name, tree, hidden=True, released=config(name).get("needs", ()))
         os.makedirs(os.path.dirname(os.path.abspath(zip_path)), exist_ok=True)
         with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as z:
             def add(arcname, data):
@@ -371,6 +602,8 @@ def main(argv):
         print("\n".join(names()))
     elif len(argv) == 3 and argv[0] == "cut":
         cut(argv[1], argv[2])
+    elif len(argv) == 3 and argv[0] == "release":
+        release(argv[1], argv[2])
     elif len(argv) in (4, 5) and argv[0] == "grade":
         grade(argv[1], argv[2], argv[3], float(argv[4]) if len(argv) == 5 else 10.0)
     elif len(argv) in (6, 7) and argv[0] == "grade-tree":
