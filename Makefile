@@ -45,7 +45,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder docs
+        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder release docs
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -169,8 +169,17 @@ autograder:
 	@$(PYTHON) assignments/kit.py autograder $(NAME) $(BUILD)/assignments/$(NAME)-autograder.zip \
 	  $(TIME_LIMIT)
 
+# The reference bodies of NAME, for after its deadline: build/assignments/NAME-release/
+# (each file with NAME's parts, the reference between the markers; RELEASE.md).
+release:
+	@[ -n "$(NAME)" ] || { echo "make release NAME=assignment"; exit 2; }
+	@$(PYTHON) assignments/kit.py release $(NAME) $(BUILD)/assignments/$(NAME)-release
+
 # Every assignment: the reference scores 100 %, the untouched student tree 0 without a
-# crash, the autograder zip holds no reference body, each deliberately broken solution
+# crash, no cut tree holds a reference body of any assignment or a twin of one (the leak
+# check), every run of the kernel in the untouched tree calls the student's parts or is
+# refused, every handout command runs in the tree, the autograder zip holds no reference
+# body but its needs', each deliberately broken solution
 # loses exactly the tests listed for it (assignments/NAME/broken.json).  make check runs
 # it (about 3 min, 25-60 s an assignment on two busy cores; KIT_CHECK=0 skips it, as make
 # sanitize and make valgrind do: it builds its own trees, without their flags).

@@ -3,7 +3,11 @@
 tree builds and scores 0 with no test crashing or timing out, Gradescope's autograder zip
 holds its scripts, the hidden tests and the stubs (never a reference body), and each broken
 solution in assignments/NAME/broken.json loses exactly the tests it lists (with the status
-it names).
+it names).  The leak check: no cut tree holds a reference body of any assignment's part
+(whitespace-normalised) or a twin of one (the coloured order's loops), and in the untouched
+tree every run of kit.json's runs fails saying `not implemented` or non-finite, or is
+refused (only the reference order).  The command check: every command of the handout's
+```sh blocks runs (exit 0) in the tree with the reference's parts.
 
   check_kit.py OUT [--print] [NAME ...]   --print: the table of results, not a check;
                                           NAME: only those assignments"""
@@ -22,6 +26,30 @@ def grade(name, submission, out, limit=10.0):
         return json.load(fh)
 
 
+STUB_SAYS = ("not implemented", "nan", "non-finite", "only the reference order")
+
+
+def leaks(files):
+    """[(what, path)] of the reference bodies and twins (normalised) found in files, a
+    {path: bytes} of a tree."""
+    texts = {rel: kit.normalise(data.decode(errors="replace")) for rel, data in files.items()}
+    wanted = {f"{a}: {p}": b for (a, p), b in kit.reference_bodies().items()}
+    wanted.update({f"twin: {k}": v for k, v in kit.twins().items()})
+    return [(what, rel) for what, body in wanted.items() for rel, text in texts.items()
+            if kit.normalise(body) and kit.normalise(body) in text]
+
+
+def tree_files(root):
+    found = {}
+    for dirpath, _, fs in os.walk(root):
+        if os.path.relpath(dirpath, root).split(os.sep)[0] == "build":
+            continue
+        for f in fs:
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                found[os.path.relpath(os.path.join(dirpath, f), root)] = fh.read()
+    return found
+
+
 def main(out, show, only):
     failures = []
     rows = []
@@ -38,12 +66,40 @@ def main(out, show, only):
         lost = [t["name"] for t in ref["tests"] if t["score"] < t["max_score"]]
         rows.append(("reference", ref["score"], total, lost, ""))
         expect(ref["score"] == total and total > 0, f"{name}: reference lost {lost}")
+        # the handout's commands, as written, in the tree with the reference's parts
+        cfg = kit.config(name)
+        with open(os.path.join(KIT, name, "handout.md")) as fh:
+            cmds = kit.handout_commands(fh.read())
+        expect(any(c.startswith("build/cloth list") for c in cmds),
+               f"{name}: the handout does not show build/cloth list")
+        for c in cmds:
+            rc, log = kit.run(["sh", "-c", c], os.path.join(base, "reference", "scratch"), 600)
+            expect(rc == 0, f"{name}: handout command `{c}` exits {rc} in the reference "
+                   f"tree:\n{kit.tail(log, 800)}")
+            for scene in [w for w in c.split() if w.endswith(".ini")]:
+                expect(os.path.isfile(os.path.join(KIT, name, scene)),
+                       f"{name}: the handout names {scene}, which the tree does not ship")
         student = os.path.join(base, "student-tree")
         kit.cut(name, student)
+        for what, rel in leaks(tree_files(student)):
+            expect(False, f"{name}: the student tree's {rel} holds the reference of {what}")
         stub = grade(name, student, os.path.join(base, "student"))
         rows.append(("untouched student tree", stub["score"], total,
                      [t["name"] for t in stub["tests"]], ""))
         expect(stub["score"] == 0, f"{name}: the student tree scores {stub['score']}")
+        # every run of the assignment's kernel calls the student's parts or is refused
+        scratch = os.path.join(base, "student", "scratch")
+        rc, log = kit.run(["make", "-j" + str(os.cpu_count() or 1), "build/cloth"], scratch,
+                          600)
+        expect(rc == 0, f"{name}: the untouched tree's CLI does not build:\n{kit.tail(log)}")
+        for sets in cfg["runs"]:
+            cmd = ["build/cloth", "run", cfg["scene"], "--out", "build/runs/check"] + sets
+            rc, log = kit.run(cmd, scratch, 120)
+            said = [w for w in STUB_SAYS if w in log]
+            expect(rc != 0 and said, f"{name}: untouched tree: `{' '.join(cmd)}` exits {rc} "
+                   f"without calling the student's parts:\n{kit.tail(log, 600)}")
+            rows.append(("run " + " ".join(sets[1::2]), 0, 0, [], said[0] if said else
+                         f"rc {rc}"))
         for t in stub["tests"]:
             expect(t["extra_data"]["result"] == "failed",
                    f"{name}: student tree: {t['name']} {t['extra_data']['result']} "
@@ -61,6 +117,11 @@ def main(out, show, only):
             for need in ("setup.sh", "run_autograder", "kit.py",
                          "tree/tests/hidden/test_hidden.c", "tree/Makefile"):
                 expect(need in names, f"{name}: the autograder zip has no {need}")
+            released = set(cfg.get("needs", ()))
+            zfiles = {n[len("tree/"):]: z.read(n) for n in names if n.startswith("tree/")}
+            for what, rel in leaks(zfiles):
+                expect(what.split(":")[0] in released,
+                       f"{name}: the autograder zip's {rel} holds the reference of {what}")
             for rel, parts in kit.marked_files(name).items():
                 got = kit.bodies(z.read("tree/" + rel).decode(), name)
                 for part in parts:

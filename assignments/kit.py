@@ -415,7 +415,7 @@ def release(name, out):
              "between the same markers of your tree's file.", ""]
     for rel, parts in marked_files(name).items():
         with open(os.path.join(ROOT, rel)) as fh:
-            text = stub_text(fh.read(), rel, released=(name,))
+            text = empty_functions(stub_text(fh.read(), rel, released=(name,)), rel)
         write_if_changed(os.path.join(out, rel), text.encode())
         lines.append(f"- `{rel}`: {', '.join(parts)}")
     write_if_changed(os.path.join(out, "RELEASE.md"), ("\n".join(lines) + "\n").encode())

@@ -70,6 +70,107 @@ static int substep_independence(void)
     return 0;
 }
 
+/* k = 0 makes alpha~ = 1/(k h^2) infinite: the constraint exerts nothing, so a spring of
+ * k = 0 stretched to 1.2 l0 (top pinned, no gravity) leaves the free end where it was
+ * (and finite: without the guard dlambda = (-C - inf 0)/(w + inf) is NaN). */
+static int zero_stiffness_exerts_nothing(void)
+{
+    cloth_sim *sim = chain("top-row", 1, 0, ONCE_M, 0, 0.2, 3, 0.01, 1, 0);
+    KIT_CHECK(sim, "no scene");
+    double y0 = chain_y(sim, 1);
+    cloth_status st = bench_step(sim, 1);
+    double y = chain_y(sim, 1);
+    cloth_sim_destroy(sim);
+    KIT_CHECK(st == CLOTH_OK, "the step failed (k = 0: is infinite alpha~ guarded?)");
+    KIT_CHECK(y == y0, "free end at %.15g, expected it to stay at %.15g (k = 0 exerts "
+              "nothing)", y, y0);
+    return 0;
+}
+
+/* Both ends of a spring at the same point (l = 0: no direction), both free, no gravity:
+ * the spring is skipped, so nothing moves and nothing becomes NaN (n = d/l would be 0/0). */
+static int zero_length_spring_skipped(void)
+{
+    cloth_sim *sim = chain("none", 1, ONCE_K, ONCE_M, 0, 0, 3, 0.01, 1, 0);
+    KIT_CHECK(sim, "no scene");
+    double *x = cloth_sim_positions(sim), at[3];
+    for (int c = 0; c < 3; c++)
+        at[c] = x[3 + c] = x[c];
+    cloth_status st = bench_step(sim, 1);
+    x = cloth_sim_positions(sim);
+    int same = 1;
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++)
+            same = same && x[3 * i + c] == at[c];
+    double y0 = x[1], y1 = x[4];
+    cloth_sim_destroy(sim);
+    KIT_CHECK(st == CLOTH_OK, "the step failed (a spring of zero length must be skipped)");
+    KIT_CHECK(same, "the ends moved to y = %.15g and %.15g from %.15g (a spring of zero "
+              "length must be skipped)", y0, y1, at[1]);
+    return 0;
+}
+
+/* The plain PBD variant (Mueller 2007): n passes with k' = 1 - (1 - k)^(1/n) leave a lone
+ * constraint (linear along its line, one end pinned) with (1 - k')^n C0 = (1 - k) C0,
+ * whatever n.  springs is "structural" (k' from pbd.k_pbd) or "bend" (a chain of three
+ * whose only spring joins 0 and 2: k' from pbd.k_pbd_bend); the other stiffness is 1, so
+ * the wrong k' leaves C = 0. */
+static int pbd_remaining_violation(const char *springs, int ny, double k, double k_bend,
+                                   int passes, double *c0, double *c)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 1\nny = %d\nspacing = 1\nprestretch = 0.2\npins = top-row\n"
+             "springs = %s\n[material]\nvertex_mass = 0.1\nspring_damping = 0\n"
+             "[world]\ngravity = 0 0 0\nair_damping = 0\n"
+             "[run]\nkernel = pbd\ndt = 0.01\nsubsteps = 1\n"
+             "[pbd]\nvariant = pbd\niterations = %d\ndamping = 0\nbending = springs\n"
+             "k_pbd = %.17g\nk_pbd_bend = %.17g\n",
+             ny, springs, passes, k, k_bend);
+    cloth_scene s;
+    cloth_error err;
+    cloth_sim *sim = NULL;
+    if (cloth_scene_parse(text, "pbd.ini", &s, &err) != CLOTH_OK ||
+        cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+        printf("could not make the scene: %s\n", err.msg);
+        return 1;
+    }
+    int last = ny - 1;
+    double rest = last;
+    *c0 = chain_y(sim, 0) - chain_y(sim, last) - rest;
+    cloth_status st = bench_step(sim, last);
+    *c = chain_y(sim, 0) - chain_y(sim, last) - rest;
+    cloth_sim_destroy(sim);
+    return st != CLOTH_OK;
+}
+
+static int pbd_per_pass_stiffness(void)
+{
+    const double k = 0.5;
+    const int passes[] = {1, 3, 8};
+    for (int q = 0; q < 3; q++) {
+        double c0, c;
+        KIT_CHECK(pbd_remaining_violation("structural", 2, k, 1, passes[q], &c0, &c) == 0,
+                  "%d passes: the step failed", passes[q]);
+        KIT_CHECK(fabs(c - (1 - k) * c0) < 1e-12, "%d passes, k_pbd = %g: C = %.15g after "
+                  "the step, expected (1 - k) C0 = %.15g (k' = 1 - (1 - k)^(1/n) per pass)",
+                  passes[q], k, c, (1 - k) * c0);
+    }
+    return 0;
+}
+
+static int pbd_bend_stiffness(void)
+{
+    const double k_bend = 0.5;
+    double c0, c;
+    KIT_CHECK(pbd_remaining_violation("bend", 3, 1, k_bend, 3, &c0, &c) == 0,
+              "the step failed");
+    KIT_CHECK(fabs(c - (1 - k_bend) * c0) < 1e-12, "a bend spring, k_pbd_bend = %g: C = "
+              "%.15g after the step, expected (1 - k_bend) C0 = %.15g (kprime is w->k_bend for "
+              "s >= w->n_stretch)", k_bend, c, (1 - k_bend) * c0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const kit_test tests[] = {
@@ -77,6 +178,10 @@ int main(int argc, char **argv)
         {"hidden/compliance_scales_with_h2", 1, compliance_scales_with_h2},
         {"hidden/multiplier_accumulates", 2, multiplier_accumulates},
         {"hidden/substep_independence", 2, substep_independence},
+        {"hidden/zero_stiffness_exerts_nothing", 1, zero_stiffness_exerts_nothing},
+        {"hidden/zero_length_spring_skipped", 1, zero_length_spring_skipped},
+        {"hidden/pbd_per_pass_stiffness", 1, pbd_per_pass_stiffness},
+        {"hidden/pbd_bend_stiffness", 1, pbd_bend_stiffness},
     };
     return kit_main(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
