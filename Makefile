@@ -181,7 +181,7 @@ release:
 # refused, every handout command runs in the tree, the autograder zip holds no reference
 # body but its needs', each deliberately broken solution
 # loses exactly the tests listed for it (assignments/NAME/broken.json).  make check runs
-# it (about 3 min, 25-60 s an assignment on two busy cores; KIT_CHECK=0 skips it, as make
+# it (about 2 min, 17-35 s an assignment on two cores; KIT_CHECK=0 skips it, as make
 # sanitize and make valgrind do: it builds its own trees, without their flags).
 check-kit:
 	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
