@@ -118,6 +118,36 @@ static int fall_stays_feasible(void)
     return 0;
 }
 
+/* When no halving is accepted the search gives up: alpha = 0 and x_trial back at x.  A
+ * slope far below any the energy can follow (-1e300: the Armijo line e0 + c alpha slope
+ * lies below every E(x + alpha d) for alpha >= 2^-60) makes every trial fail.  The
+ * vertices start 1e-6 above the plane and move up (d = 1: no feasibility cap), so even
+ * the last trial, alpha = 2^-59, lands on a y other than y0 (2^-59 > ulp(1e-6)): only
+ * putting x back leaves x_trial at x. */
+static int line_search_none_accepted(void)
+{
+    cloth_sim *sim = bench_sim(1e-6, 0, 1e-3);
+    KIT_CHECK(sim, "no problem");
+    cloth__newton *w = sim->work;
+    cloth__newton_prepare(w, sim, B_H);
+    memcpy(w->x, sim->x, sizeof(double) * 3 * (size_t)w->n);
+    memset(w->dir, 0, sizeof(double) * 3 * (size_t)w->n);
+    w->dir[1] = w->dir[4] = 1;
+    for (int i = 0; i < 3 * w->n; i++)
+        w->x_trial[i] = -7; /* so that "left at x" cannot hold by accident */
+    double e0 = cloth__newton_potential(w, sim, w->x, NULL, 0, 0);
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, B_H);
+    double alpha = cloth__newton_line_search(w, &ctx, e0, -1e300);
+    int back = 1;
+    for (int i = 0; i < 3 * w->n; i++)
+        back &= w->x_trial[i] == w->x[i];
+    cloth_sim_destroy(sim);
+    KIT_CHECK(alpha == 0, "alpha = %.17g, expected 0 (no trial meets Armijo)", alpha);
+    KIT_CHECK(back, "x_trial is not x after a search that accepted nothing");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const kit_test tests[] = {
@@ -125,6 +155,7 @@ int main(int argc, char **argv)
         {"hidden/cubic_barrier_c2_at_dhat", 1, cubic_barrier_c2_at_dhat},
         {"hidden/line_search_full_newton_step", 1, line_search_full_newton_step},
         {"hidden/line_search_inside_band", 1, line_search_inside_band},
+        {"hidden/line_search_none_accepted", 1, line_search_none_accepted},
         {"hidden/step_reaches_known_minimiser", 2, step_reaches_known_minimiser},
         {"hidden/fall_stays_feasible", 2, fall_stays_feasible},
     };

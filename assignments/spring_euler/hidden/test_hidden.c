@@ -110,6 +110,52 @@ static int symplectic_stability_bound(void)
     return 0;
 }
 
+/* decay d multiplies the velocity after the step: three steps with d = 0.9 against
+ *   forward:    u' = u + h v,       v' = d (v - h w^2 u)
+ *   symplectic: vt = v - h w^2 u,   u' = u + h vt,   v' = d vt                         */
+static int decay_steps(const char *scheme, int forward)
+{
+    double k = 50, m = 0.5, h = 0.01, w2 = k / m, d = 0.9;
+    cloth_sim *sim = oscillator(scheme, k, m, h);
+    KIT_CHECK(sim, "no oscillator");
+    cloth_error err;
+    if (cloth_sim_set(sim, "explicit.decay=0.9", &err) != CLOTH_OK) {
+        cloth_sim_destroy(sim);
+        KIT_CHECK(0, "explicit.decay=0.9: %s", err.msg);
+    }
+    double u = oscillator_u(sim), v = oscillator_v(sim);
+    cloth_frame f;
+    for (int step = 1; step <= 3; step++) {
+        if (oscillator_step(sim, &f) != CLOTH_OK) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "step %d failed", step);
+        }
+        if (forward) {
+            double un = u + h * v;
+            v = d * (v - h * w2 * u);
+            u = un;
+        } else {
+            double vt = v - h * w2 * u;
+            u += h * vt;
+            v = d * vt;
+        }
+        double gu = oscillator_u(sim), gv = oscillator_v(sim);
+        if (!(fabs(gu - u) < 1e-12 && fabs(gv - v) < 1e-12)) {
+            cloth_sim_destroy(sim);
+            KIT_CHECK(0, "%s, decay 0.9, step %d: (u, v) = (%.15g, %.15g), expected (%.15g, "
+                      "%.15g)", scheme, step, gu, gv, u, v);
+        }
+    }
+    cloth_sim_destroy(sim);
+    return 0;
+}
+
+static int velocity_decay(void)
+{
+    int r = decay_steps("forward", 1);
+    return r ? r : decay_steps("symplectic", 0);
+}
+
 int main(int argc, char **argv)
 {
     static const kit_test tests[] = {
@@ -118,6 +164,7 @@ int main(int argc, char **argv)
         {"hidden/forward_euler_exact_steps", 1, forward_euler_exact_steps},
         {"hidden/symplectic_euler_exact_steps", 1, symplectic_euler_exact_steps},
         {"hidden/symplectic_stability_bound", 2, symplectic_stability_bound},
+        {"hidden/velocity_decay", 1, velocity_decay},
     };
     return kit_main(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
