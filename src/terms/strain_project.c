@@ -9,6 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ------------------------------------------------------------ Provot, springs */
+
+static double spring_length(const double *x, const cloth_spring *sp)
+{
+    const double *a = x + 3 * sp->a, *b = x + 3 * sp->b;
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+int cloth__provot_sweep(const cloth_mesh *m, const int *ids, int n, double *x, double factor,
+                        double tol)
+{
+    int shortened = 0;
+    for (int q = 0; q < n; q++) {
+        const cloth_spring *sp = &m->springs[ids[q]];
+        double limit = factor * sp->rest;
+        if (!(spring_length(x, sp) > limit * (1 + tol)))
+            continue;
+        if (cloth__provot_shorten(x + 3 * sp->a, x + 3 * sp->b, m->pinned[sp->a],
+                                  m->pinned[sp->b], limit) != CLOTH_OK)
+            return -1;
+        shortened++;
+    }
+    return shortened;
+}
+
+int cloth__provot_violated(const cloth_mesh *m, const int *ids, int n, const double *x,
+                           double factor, double tol)
+{
+    for (int q = 0; q < n; q++) {
+        const cloth_spring *sp = &m->springs[ids[q]];
+        if (spring_length(x, sp) > factor * sp->rest * (1 + tol))
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ isotropic, triangles */
+
 cloth_status cloth__tri_limits_init(const cloth_mesh *m, cloth__tri_limits *t,
                                     cloth_error *err)
 {

@@ -1,6 +1,12 @@
-/* Private: isotropic strain limiting of triangles by projection, for the kernels that move
- * positions (verlet.strain_measure = triangle, and the measure every kernel is judged by:
- * series.csv's stretch_sigma_max).
+/* Private: strain limiting by projection, for the kernels that move positions: Provot's
+ * sweeps over springs (explicit.strain_limit) and isotropic limiting of triangles
+ * (verlet.strain_measure = triangle), and the triangle measure every kernel is judged by
+ * (series.csv's stretch_sigma_max).
+ *
+ * Provot 1995 ("Deformation Constraints in a Mass-Spring Model to Describe Rigid Cloth
+ * Behavior"): a spring longer than (1 + tau_c) l0 is shortened to exactly that along
+ * itself (cloth__provot_shorten, strain_limit.h); a sweep visits every limited spring once
+ * in order (Gauss-Seidel), and sweeps repeat until one changes nothing.
  *
  * Sources: B. Thomaszewski, S. Pabst and W. Straßer 2009, "Continuum-based Strain
  * Limiting"; H. Wang, J. O'Brien and R. Ramamoorthi 2010, "Multi-resolution Isotropic
@@ -32,6 +38,16 @@
 #define CLOTH_STRAIN_PROJECT_H
 
 #include "cloth.h"
+
+/* One Provot sweep over the springs ids[0..n) of m on the positions x (3n): every spring
+ * longer than factor l0 (1 + tol) is shortened to factor l0.  Returns how many it
+ * shortened, -1 from an assignment's stub of cloth__provot_shorten. */
+int cloth__provot_sweep(const cloth_mesh *m, const int *ids, int n, double *x, double factor,
+                        double tol);
+
+/* 1 when a spring of ids[0..n) is longer than factor l0 (1 + tol) at x. */
+int cloth__provot_violated(const cloth_mesh *m, const int *ids, int n, const double *x,
+                           double factor, double tol);
 
 /* The triangles a kernel limits, with their rest shapes. */
 typedef struct cloth__tri_limits {
