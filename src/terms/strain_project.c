@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cloth__limit_measure_names[] = {"edge", "triangle", NULL};
+
 /* ------------------------------------------------------------ Provot, springs */
 
 static double spring_length(const double *x, const cloth_spring *sp)

@@ -39,6 +39,10 @@
 
 #include "cloth.h"
 
+/* What a projecting kernel's strain limit measures (its strain_measure key). */
+typedef enum { CLOTH__LIMIT_EDGE = 0, CLOTH__LIMIT_TRIANGLE = 1 } cloth__limit_measure;
+extern const char *const cloth__limit_measure_names[]; /* "edge", "triangle", NULL */
+
 /* One Provot sweep over the springs ids[0..n) of m on the positions x (3n): every spring
  * longer than factor l0 (1 + tol) is shortened to factor l0.  Returns how many it
  * shortened, -1 from an assignment's stub of cloth__provot_shorten. */
