@@ -725,8 +725,8 @@ static const cloth__key pbd_keys[] = {
      cloth__limit_measure_names, NULL, "edge", "edge (structural and shear springs) or "
      "triangle (principal stretch, after Strain Based Dynamics, Mueller 2014)"},
     {"pbd", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
-     "1e-3", "a step has not converged when a limit exceeds by the factor 1 + tol after "
-     "the passes"},
+     "1e-6", "a step has not converged when after its passes a limit is exceeded by the "
+     "factor 1 + tol (verlet's strain_tol)"},
 };
 
 /* ---------------------------------------------------------------- metrics */
