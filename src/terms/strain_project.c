@@ -80,6 +80,32 @@ void cloth__tri_limits_free(cloth__tri_limits *t)
     memset(t, 0, sizeof *t);
 }
 
+/* F of the triangle (x0, x1, x2), and its singular values s[0] >= s[1] as in
+ * strain_limit.h: s1^2 = m + r, m = (a + d)/2, r = hypot(p, b) with p = (a - d)/2 formed
+ * as (f1 - f2).(f1 + f2)/2, and s2 = |f1 x f2| / s1; p and b are returned for v1. */
+static void deformation_sigma(const double *x0, const double *x1, const double *x2,
+                              const double Dm_inv[4], double F[6], double s[2], double *p,
+                              double *b)
+{
+    for (int k = 0; k < 3; k++) {
+        double e1 = x1[k] - x0[k], e2 = x2[k] - x0[k];
+        F[2 * k] = e1 * Dm_inv[0] + e2 * Dm_inv[2];
+        F[2 * k + 1] = e1 * Dm_inv[1] + e2 * Dm_inv[3];
+    }
+    double m = 0;
+    *p = *b = 0;
+    for (int k = 0; k < 3; k++) {
+        double f1 = F[2 * k], f2 = F[2 * k + 1];
+        m += 0.5 * (f1 * f1 + f2 * f2);
+        *b += f1 * f2;
+        *p += 0.5 * (f1 - f2) * (f1 + f2);
+    }
+    double cx = F[2] * F[5] - F[4] * F[3], cy = F[4] * F[1] - F[0] * F[5],
+           cz = F[0] * F[3] - F[2] * F[1];
+    s[0] = sqrt(m + hypot(*p, *b));
+    s[1] = s[0] > 0 ? sqrt(cx * cx + cy * cy + cz * cz) / s[0] : 0;
+}
+
 /* v1 (unit) of F^T F = [[a, b], [b, d]] for its larger eigenvalue m + r, m = (a + d)/2,
  * p = (a - d)/2, r = hypot(p, b): (p + r, b) or (b, r - p), whichever has no
  * cancellation. */
@@ -99,22 +125,13 @@ static void major_axis(double p, double b, double v1[2])
 int cloth__strain_clamp_tri(double *x0, double *x1, double *x2, const double w[3],
                             const double Dm_inv[4], double limit, double tol)
 {
-    double *x[3] = {x0, x1, x2}, X[9], F[6], s[2];
-    for (int c = 0; c < 3; c++)
-        memcpy(X + 3 * c, x[c], 3 * sizeof(double));
-    cloth__strain_sigma(X, Dm_inv, s, NULL, NULL, 0);
+    double *x[3] = {x0, x1, x2}, F[6], s[2], p, b;
+    deformation_sigma(x0, x1, x2, Dm_inv, F, s, &p, &b);
     if (!(s[0] > limit * (1 + tol)))
         return 0;
     int pinned = (w[0] == 0) + (w[1] == 0) + (w[2] == 0);
     if (pinned == 3)
         return 0;
-    cloth__strain_deformation(X, Dm_inv, F);
-    /* F^T F = [[a, b], [b, d]]; p = (a - d)/2 as (f1 - f2).(f1 + f2)/2 */
-    double b = 0, p = 0;
-    for (int k = 0; k < 3; k++) {
-        b += F[2 * k] * F[2 * k + 1];
-        p += 0.5 * (F[2 * k] - F[2 * k + 1]) * (F[2 * k] + F[2 * k + 1]);
-    }
     double v[2][2];
     major_axis(p, b, v[0]);
     v[1][0] = -v[0][1];
@@ -190,10 +207,9 @@ double cloth__tri_limits_sigma_max(const cloth__tri_limits *t, const double *pos
     double max = 0;
     for (int q = 0; q < t->n; q++) {
         const int *id = t->v + 3 * q;
-        double X[9], s[2];
-        for (int c = 0; c < 3; c++)
-            memcpy(X + 3 * c, pos + 3 * id[c], 3 * sizeof(double));
-        cloth__strain_sigma(X, t->Dm_inv + 4 * q, s, NULL, NULL, 0);
+        double F[6], s[2], p, b;
+        deformation_sigma(pos + 3 * id[0], pos + 3 * id[1], pos + 3 * id[2], t->Dm_inv + 4 * q,
+                          F, s, &p, &b);
         max = fmax(max, s[0]);
     }
     return max;
