@@ -468,9 +468,9 @@ static void project_strain_edges(const cloth_sim *sim, cloth__pbd *w)
             continue;
         double dl = unilateral_step(xpbd, l - factor * sp->rest, wsum, &w->lambda_limit[s]);
         for (int k = 0; k < 3 && dl != 0; k++) {
-            double n = d[k] / l;
-            pa[k] += wi[sp->a] * n * dl;
-            pb[k] -= wi[sp->b] * n * dl;
+            double along = d[k] / l * dl; /* grad_a C dlambda = -grad_b C dlambda */
+            pa[k] += wi[sp->a] * along;
+            pb[k] -= wi[sp->b] * along;
         }
     }
 }
