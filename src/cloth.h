@@ -295,6 +295,8 @@ typedef struct cloth_frame {
     double drift;               /* (total - total_0) / E_scale                        */
     double stretch_max;         /* max l/l0 - 1 over structural and shear springs     */
     double stretch_mean;        /* mean of the same                                   */
+    double stretch_sigma_max;   /* max sigma1 - 1 over triangles (sigma1 the larger
+                                 * singular value of the 3x2 deformation gradient)    */
     double min_gap;             /* smallest obstacle (or self-contact) gap            */
     int has_gap;                /* 0 when there is nothing to have a gap to           */
     int penetrations;           /* vertices with a negative obstacle gap              */

@@ -34,6 +34,7 @@
     X(broad_phase) \
     X(friction) \
     X(strain_limit) \
+    X(strain_project) \
     X(io_failures) \
     X(self_contact) \
     X(record) \

@@ -15,7 +15,7 @@
 static const char *const HEADERS[] = {
     [CLOTH_TABLE_SERIES] = "frame,time,kinetic,gravity,elastic,barrier,total,drift,"
                            "stretch_max,stretch_mean,min_gap,penetrations,intersections,"
-                           "iterations,cond_max,body_depth,wall_ms",
+                           "iterations,cond_max,body_depth,stretch_sigma_max,wall_ms",
     [CLOTH_TABLE_NEWTON] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,"
                            "active_contacts,regularized,lin_iters,cond_method",
     [CLOTH_TABLE_SUMMARY] = "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,"
@@ -158,10 +158,10 @@ START_TEST(a_row_writes_each_value_in_its_format)
     cloth_frame fr = {.frame = 3, .time = 0.05, .kinetic = 1, .gravity = 2, .elastic = 3,
                       .total = 6, .drift = 0.1, .stretch_max = 0.25, .stretch_mean = 0.125,
                       .min_gap = 0.5, .intersections = 4, .iterations = 7, .cond_max = 2.5,
-                      .wall_ms = 1.5};
+                      .stretch_sigma_max = 0.375, .wall_ms = 1.5};
     ck_assert_str_eq(written_row(CLOTH_TABLE_SERIES, &fr, buf, sizeof buf),
                      "3,0.050000000000000003,1,2,3,0,6,0.10000000000000001,0.25,0.125,,0,4,7,,0,"
-                     "1.5");
+                     "0.375,1.5");
     fr.has_gap = fr.has_cond = 1;
     ck_assert(strstr(written_row(CLOTH_TABLE_SERIES, &fr, buf, sizeof buf), ",0.5,0,4,7,2.5,0,"));
     cloth_summary s = {.kernel = "pbd", .vertices = 12, .springs = 39, .dt = 0.01,

@@ -66,6 +66,8 @@ static const field series_columns[] = {
     F(cond_max, "has_cond", "largest Newton condition number in the frame; empty when off"),
     F(body_depth, NULL, "[avatar]: largest avatar.offset - exact distance to the posed body "
                         "over vertices (m), 0 when all are outside the skin or no avatar"),
+    F(stretch_sigma_max, NULL, "largest sigma1 - 1 over triangles, sigma1 the larger singular "
+                               "value of the 3x2 deformation gradient (0 without triangles)"),
     F(wall_ms, NULL, "wall time of the frame's kernel work (ms)"),
 };
 static const field series_others[] = {

@@ -24,12 +24,28 @@
  * approaching normal velocity and the fraction material.self_friction of the rest of
  * their relative velocity.  An explicit scheme has no constraint solve to put it in;
  * the velocity correction is what keeps a pair from coming back at the next step.
+ *
+ * Strain limit (explicit.strain_limit = tau_c > 0): Provot 1995, "Deformation Constraints
+ * in a Mass-Spring Model to Describe Rigid Cloth Behavior", the method it was written for
+ * (an explicit mass-spring integrator).  After each step's update and the pins, the
+ * structural and shear springs longer than (1 + tau_c) l0 (1 + explicit.strain_tol) are
+ * shortened to (1 + tau_c) l0 along themselves, half at each end, all at the free end next
+ * to a pin (terms/strain_project.h); sweeps repeat until one shortens nothing or
+ * explicit.strain_passes are spent, as verlet's.  Provot section 5: the velocities are
+ * then those of the corrected positions, v += (x_corrected - x_integrated) / h, which for
+ * symplectic Euler (x' = x + h v') is v' = (x_corrected - x) / h; a vertex pulled back
+ * loses the velocity that over-stretched its spring.  The obstacles and self-collision
+ * come after it (they win where both act).  The frame's `iterations` are the sweeps made
+ * (the last being the one that found nothing); a step whose limit still fails after the
+ * budget reports that it did not converge, and so does every step when a spring between
+ * two pins exceeds the limit.
  */
 #include "kernels/explicit/explicit.h"
 #include "kernels/coloured.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
+#include "terms/strain_project.h"
 #include "sim/sim.h"
 
 #include "core/status.h"
@@ -57,6 +73,11 @@ typedef struct cloth__explicit {
     double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
     unsigned stiffness_version; /* ... and sim->stiffness_version when springs->k was
                                  * copied                                             */
+    int *limited;               /* strain limit: structural and shear springs with a
+                                 * free end                                           */
+    int n_limited;
+    int pinned_violations;      /* ... springs between two pins over the limit        */
+    double *x_int;              /* ... 3n positions before the correction             */
 } cloth__explicit;
 
 static void explicit_destroy(void *work)
@@ -76,6 +97,8 @@ static void explicit_destroy(void *work)
     free(w->x4);
     free(w->v4);
     free(w->f4);
+    free(w->limited);
+    free(w->x_int);
     free(w);
 }
 
@@ -84,8 +107,9 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     *work = NULL;
     int rk4 = settings(sim)->scheme == CLOTH__RK4;
     int coloured = settings(sim)->order == CLOTH__ORDER_COLOURED;
+    int limit = settings(sim)->strain_limit > 0;
     cloth_self_collision self = sim->scene.run.self_collision;
-    if (!rk4 && self == CLOTH_SELF_OFF && !coloured)
+    if (!rk4 && self == CLOTH_SELF_OFF && !coloured && !limit)
         return CLOTH_OK;
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
@@ -96,6 +120,14 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         ok = (w->v0 = malloc(bytes)) != NULL;
     for (int k = 0; k < 4 && ok && rk4; k++)
         ok = (w->kx[k] = malloc(bytes)) && (w->kv[k] = malloc(bytes));
+    if (ok && limit)
+        ok = (w->x_int = malloc(bytes)) &&
+             (w->limited = malloc(sizeof(int) * (size_t)(sim->mesh->n_springs + 1)));
+    for (int s = 0; ok && limit && s < sim->mesh->n_springs; s++) {
+        const cloth_spring *sp = &sim->mesh->springs[s];
+        if (sp->family != CLOTH_BEND && !(sim->mesh->pinned[sp->a] && sim->mesh->pinned[sp->b]))
+            w->limited[w->n_limited++] = s;
+    }
     if (!ok) {
         explicit_destroy(w);
         return cloth__fail(err, CLOTH_ENOMEM, "explicit: out of memory for %d vertices",
@@ -284,6 +316,53 @@ static void collide(cloth_sim *sim, const double c_old[3], double h)
         sim->avatar->collide_ms += cloth__clock_ms() - start;
 }
 
+/* Pins are static, so a spring between two pins keeps its length: count once the ones
+ * over the limit (a pinned bar built with mesh.prestretch > tau_c). */
+static void explicit_start(cloth_sim *sim, void *work)
+{
+    cloth__explicit *w = work;
+    const cloth__explicit_def *ed = settings(sim);
+    const cloth_mesh *m = sim->mesh;
+    if (!w || !(ed->strain_limit > 0))
+        return;
+    w->pinned_violations = 0;
+    for (int s = 0; s < m->n_springs; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        if (sp->family != CLOTH_BEND && m->pinned[sp->a] && m->pinned[sp->b])
+            w->pinned_violations += cloth__provot_violated(m, &s, 1, m->x0,
+                                                           1 + ed->strain_limit, ed->strain_tol);
+    }
+}
+
+/* Provot's sweeps, then v += (x_corrected - x_integrated) / h (Provot section 5).  Not
+ * CLOTH_OK only from an assignment's stub of the shortening. */
+static cloth_status limit_strain(cloth_sim *sim, cloth__explicit *w, double h,
+                                 cloth__step_stats *stats)
+{
+    const cloth__explicit_def *ed = settings(sim);
+    const cloth_mesh *m = sim->mesh;
+    double factor = 1 + ed->strain_limit;
+    int n3 = 3 * m->n, passes = 0, changed = 1;
+    memcpy(w->x_int, sim->x, sizeof(double) * (size_t)n3);
+    while (changed && passes < ed->strain_passes) {
+        changed = cloth__provot_sweep(m, w->limited, w->n_limited, sim->x, factor,
+                                      ed->strain_tol);
+        if (changed < 0)
+            return CLOTH_ENOTIMPL;
+        passes++;
+    }
+    for (int i = 0; i < n3; i++)
+        sim->v[i] += (sim->x[i] - w->x_int[i]) / h;
+    stats->iterations += passes;
+    /* the last sweep of a spent budget may still have finished the job: look again */
+    if (changed && cloth__provot_violated(m, w->limited, w->n_limited, sim->x, factor,
+                                          ed->strain_tol))
+        stats->not_converged = 1;
+    if (w->pinned_violations)
+        stats->not_converged = 1;
+    return CLOTH_OK;
+}
+
 /* Self-collision's position projection (the side of a vertex-triangle contact from the
  * step's start, saved in w->x0). */
 static void collide_self(cloth_sim *sim, cloth__explicit *w, cloth__step_stats *stats)
@@ -324,13 +403,15 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
     if (integrated != CLOTH_OK)
         return cloth__fail(err, integrated, "not implemented: euler_update");
     hold_pins(sim);
+    stats->iterations = 0;
+    if (settings(sim)->strain_limit > 0 && limit_strain(sim, w, h, stats) != CLOTH_OK)
+        return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
     if (w && w->self)
         collide_self(sim, w, stats);
     collide(sim, c_old, h);
     if (w && w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
-    stats->iterations = 0;
     return CLOTH_OK;
 }
 
@@ -346,6 +427,15 @@ static const cloth__key explicit_keys[] = {
     {"explicit", "order", CLOTH__KEY_CHOICE, offsetof(cloth__explicit_def, order), 0, 0, 0,
      0, 0, cloth__order_names, NULL, "sequential", "sequential (the reference order) or coloured "
      "spring forces (vectorised, run.threads; other rounding)"},
+    {"explicit", "strain_limit", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, strain_limit),
+     0, 0, 1, 0, 1, NULL, NULL, "0", "Provot's tau_c after each step: structural/shear "
+     "l <= (1 + tau_c) l0, velocities from the corrected positions; 0 = off"},
+    {"explicit", "strain_passes", CLOTH__KEY_INT, offsetof(cloth__explicit_def, strain_passes),
+     0, 1, 1000000, 0, 0, NULL, NULL, "100", "Provot sweeps per step at most (then "
+     "not-converged)"},
+    {"explicit", "strain_tol", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, strain_tol), 0,
+     0, 0.1, 1, 0, NULL, NULL, "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 "
+     "(1 + tol)"},
 };
 
 const cloth__kernel cloth__explicit_kernel = {
@@ -355,7 +445,7 @@ const cloth__kernel cloth__explicit_kernel = {
     (int)(sizeof explicit_keys / sizeof explicit_keys[0]),
     explicit_create,
     explicit_destroy,
-    NULL,
+    explicit_start,
     explicit_step,
     NULL,
     NULL,

@@ -17,6 +17,9 @@ typedef struct cloth__explicit_def {
     double decay;               /* velocity factor per step (1 = none; the explicit
                                  * mass-spring tutorial's 0.98)                       */
     cloth__order order;         /* spring forces: sequential or coloured scatter      */
+    double strain_limit;        /* Provot's tau_c; 0 = off                            */
+    int strain_passes;          /* Provot correction sweeps per step at most          */
+    double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
 } cloth__explicit_def;
 
 CLOTH__SETTINGS_FIT(cloth__explicit_def);

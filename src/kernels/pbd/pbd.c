@@ -57,6 +57,27 @@
  * may end closer than the thickness).  After the update the contacts' velocities get the
  * self-collision velocity correction (inelastic normal, material.self_friction).
  *
+ * Strain limit (pbd.strain_limit = tau > 0): inequality constraints, projected only when
+ * violated (Müller 2007, section 3.2's unilateral constraints), with zero compliance;
+ * compression is left alone.  They are projected in every pass after the distance and
+ * bending constraints, before the obstacles.
+ *   edge:     C = |p_a - p_b| - (1 + tau) l0 <= 0 on every structural and shear spring,
+ *             gradient as the distance constraint's.
+ *   triangle: C = sigma1 - (1 + tau) <= 0 per triangle, sigma1 the larger singular value
+ *             of its 3x2 deformation gradient (terms/strain_limit.h gives sigma1 and its
+ *             gradient), after Müller, Chentanez, Kim and Macklin 2014, "Strain Based
+ *             Dynamics", which limits the principal stretches of triangles; sigma2 <=
+ *             sigma1 needs no constraint of its own.
+ * XPBD: dlambda = -C / sum_i w_i |grad_i C|^2 (alpha = 0), with the multiplier kept on the
+ * active side, lambda + dlambda <= 0, so that a constraint pushes only against stretching
+ * and may give back, later in the step, what it pushed (Macklin 2016's inequality
+ * constraints).  PBD: the full projection -C / sum w |grad C|^2 when C > 0, none else.
+ * Both are linearisations (the triangle's C is not linear in p), so the passes converge
+ * geometrically; a step counts as not converged when after them some limited spring is
+ * longer than (1 + tau) l0 (1 + pbd.strain_tol), or some triangle has sigma1 > (1 + tau)
+ * (1 + pbd.strain_tol), measured after self-collision.  Sequential order only:
+ * pbd.order = coloured with a strain limit is refused at creation.
+ *
  * Damping (pbd.damping = k_d in [0, 1]): Müller 2007, section 3.5.  The velocities are
  * split into the rigid motion of the whole cloth (centre-of-mass velocity v_cm and
  * angular velocity omega = I^-1 L) and the rest; the rest is scaled by 1 - k_d:
@@ -74,8 +95,11 @@
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
 #include "terms/spring.h"
+#include "terms/strain_limit.h"
+#include "terms/strain_project.h"
 #include "sim/sim.h"
 
+#include "core/scene.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -105,6 +129,9 @@ typedef struct cloth__pbd {
     double *p4;                 /* ... and p padded for its passes (cloth__pad), and
                                  * x for the external forces                          */
     double *v4, *f4;            /* ... and v and f padded for the external forces     */
+    cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
+    double *lambda_limit;       /* strain limit: multipliers, one a stretch spring
+                                 * (edge) or a limited triangle (triangle), <= 0      */
 } cloth__pbd;
 
 /* ----------------------------------------------------------------- set-up */
@@ -124,6 +151,8 @@ static void pbd_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__self_collision_destroy(w->self);
+    cloth__tri_limits_free(&w->tri);
+    free(w->lambda_limit);
     free(w);
 }
 
@@ -164,10 +193,43 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     return CLOTH_OK;
 }
 
+/* "FILE:LINE" where the key section.name got its value (the scene file alone for a
+ * default). */
+static void key_where(const cloth_sim *sim, const char *section, const char *name,
+                      char *where, size_t size)
+{
+    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, name), where,
+                     size);
+}
+
+/* A strain limit needs the sequential order, and triangles for strain_measure = triangle. */
+static cloth_status check_limit(const cloth_sim *sim, cloth_error *err)
+{
+    const cloth__pbd_def *def = settings(sim);
+    char where[CLOTH_PATH_MAX + 16];
+    if (!(def->strain_limit > 0))
+        return CLOTH_OK;
+    if (def->order == CLOTH__ORDER_COLOURED) {
+        key_where(sim, "pbd", "strain_limit", where, sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_limit: not with pbd.order = "
+                           "coloured (the coloured passes project equality constraints "
+                           "only; use sequential)", where);
+    }
+    if (def->strain_measure == CLOTH__LIMIT_TRIANGLE && sim->mesh->n_tris == 0) {
+        key_where(sim, "pbd", "strain_measure", where, sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_measure = triangle: the mesh has "
+                           "no triangles to limit (use edge)", where);
+    }
+    return CLOTH_OK;
+}
+
 static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
     const cloth__pbd_def *def = settings(sim);
+    cloth_status checked = check_limit(sim, err);
+    if (checked != CLOTH_OK)
+        return checked;
     cloth__pbd *w = calloc(1, sizeof *w);
     if (!w)
         goto fail_memory;
@@ -184,6 +246,14 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     w->hinge_k = malloc(sizeof(double) * (size_t)(w->n_hinges + 1));
     if (!w->p || !w->lambda || !w->hinge_rest || !w->hinge_k)
         goto fail_memory;
+    if (def->strain_limit > 0) {
+        int triangles = def->strain_measure == CLOTH__LIMIT_TRIANGLE;
+        if (triangles && cloth__tri_limits_init(m, &w->tri, err) != CLOTH_OK)
+            goto fail_memory;
+        w->lambda_limit = malloc(sizeof(double) * (size_t)((triangles ? w->tri.n : w->n_stretch) + 1));
+        if (!w->lambda_limit)
+            goto fail_memory;
+    }
     for (int j = 0; j < w->n_hinges; j++) {
         const int *hg = m->hinges + 4 * j;
         const double *r = m->rest;
@@ -367,6 +437,93 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
     /* ASSIGNMENT xpbd: project_distances END */
 }
 
+/* The multiplier's step of a unilateral constraint C <= 0 with compliance 0, given C and
+ * sum_i w_i |grad_i C|^2: XPBD keeps lambda <= 0 (lambda + dlambda clamped), PBD
+ * projects fully when violated. */
+static double unilateral_step(int xpbd, double C, double wsum, double *lambda)
+{
+    if (!xpbd)
+        return C > 0 ? -C / wsum : 0;
+    double next = fmin(*lambda - C / wsum, 0), dl = next - *lambda;
+    *lambda = next;
+    return dl;
+}
+
+/* strain_measure = edge: C = l - (1 + tau) l0 <= 0 on the structural and shear springs. */
+static void project_strain_edges(const cloth_sim *sim, cloth__pbd *w)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *wi = m->inv_mass;
+    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
+    double factor = 1 + settings(sim)->strain_limit;
+    for (int s = 0; s < w->n_stretch; s++) {
+        const cloth_spring *sp = &m->springs[s];
+        double wsum = wi[sp->a] + wi[sp->b];
+        if (wsum == 0)
+            continue;
+        double *pa = w->p + 3 * sp->a, *pb = w->p + 3 * sp->b;
+        double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
+        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (l == 0)
+            continue;
+        double dl = unilateral_step(xpbd, l - factor * sp->rest, wsum, &w->lambda_limit[s]);
+        for (int k = 0; k < 3 && dl != 0; k++) {
+            double along = d[k] / l * dl; /* grad_a C dlambda = -grad_b C dlambda */
+            pa[k] += wi[sp->a] * along;
+            pb[k] -= wi[sp->b] * along;
+        }
+    }
+}
+
+/* strain_measure = triangle: C = sigma1 - (1 + tau) <= 0 per triangle (Strain Based
+ * Dynamics' limit on the principal stretch). */
+static void project_strain_triangles(const cloth_sim *sim, cloth__pbd *w)
+{
+    const cloth_mesh *m = sim->mesh;
+    const double *wi = m->inv_mass;
+    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
+    double limit = 1 + settings(sim)->strain_limit;
+    for (int q = 0; q < w->tri.n; q++) {
+        const int *id = w->tri.v + 3 * q;
+        double X[9], sigma[2], grad[18];
+        for (int c = 0; c < 3; c++)
+            memcpy(X + 3 * c, w->p + 3 * id[c], 3 * sizeof(double));
+        cloth__strain_sigma(X, w->tri.Dm_inv + 4 * q, sigma, grad, NULL, 0);
+        double C = sigma[0] - limit;
+        if (C <= 0 && (!xpbd || w->lambda_limit[q] == 0))
+            continue; /* slack and pushing nothing: no step */
+        double wsum = 0;
+        for (int c = 0; c < 3; c++) {
+            const double *g = grad + 3 * c;
+            wsum += wi[id[c]] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        }
+        if (!(wsum > 0))
+            continue;
+        double dl = unilateral_step(xpbd, C, wsum, &w->lambda_limit[q]);
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+                w->p[3 * id[c] + k] += wi[id[c]] * grad[3 * c + k] * dl;
+    }
+}
+
+/* 1 when a limit exceeds by more than the tolerance at the positions pos: a stretch spring
+ * longer than (1 + tau) l0 (1 + tol), or a triangle with sigma1 > (1 + tau)(1 + tol). */
+static int strain_violated(const cloth_sim *sim, const cloth__pbd *w, const double *pos)
+{
+    const cloth__pbd_def *def = settings(sim);
+    double factor = 1 + def->strain_limit;
+    if (def->strain_measure == CLOTH__LIMIT_TRIANGLE)
+        return cloth__tri_limits_sigma_max(&w->tri, pos) > factor * (1 + def->strain_tol);
+    for (int s = 0; s < w->n_stretch; s++) {
+        const cloth_spring *sp = &sim->mesh->springs[s];
+        const double *a = pos + 3 * sp->a, *b = pos + 3 * sp->b;
+        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        if (sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > factor * sp->rest * (1 + def->strain_tol))
+            return 1;
+    }
+    return 0;
+}
+
 /* The hinges on the positions pos, `stride` doubles a vertex (w->p, or the coloured
  * passes' padded copy). */
 static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int stride,
@@ -509,14 +666,25 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
         prepare_coloured(sim, w, h);
         project_coloured(sim, w, passes, h);
     }
+    int limit = settings(sim)->strain_limit > 0;
+    int triangles = settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE;
+    if (limit)
+        memset(w->lambda_limit, 0,
+               sizeof(double) * (size_t)(triangles ? w->tri.n : w->n_stretch));
     for (int it = 0; it < passes && !w->col; it++) {
         project_distances(sim, w, h);
         if (w->n_hinges)
             project_hinges(sim, w, w->p, 3, h);
+        if (limit && triangles)
+            project_strain_triangles(sim, w);
+        else if (limit)
+            project_strain_edges(sim, w);
         project_obstacles(sim, w);
     }
     if (w->self)
         collide_self(sim, w, stats);
+    if (limit && strain_violated(sim, w, w->p))
+        stats->not_converged = 1;
     update(sim, w, h);
     if (w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
@@ -550,6 +718,15 @@ static const cloth__key pbd_keys[] = {
     {"pbd", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
      "sequential", "sequential (the reference Gauss-Seidel order) or coloured (vectorised, "
      "run.threads; other rounding)"},
+    {"pbd", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 1, 0, 1, NULL, NULL,
+     "0", "tau of unilateral constraints in every pass (zero compliance): l <= (1 + tau) l0 "
+     "(edge) or sigma1 <= 1 + tau (triangle); 0 = off"},
+    {"pbd", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
+     cloth__limit_measure_names, NULL, "edge", "edge (structural and shear springs) or "
+     "triangle (principal stretch, after Strain Based Dynamics, Mueller 2014)"},
+    {"pbd", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
+     "1e-6", "a step has not converged when after its passes a limit is exceeded by the "
+     "factor 1 + tol (verlet's strain_tol)"},
 };
 
 /* ---------------------------------------------------------------- metrics */

@@ -4,6 +4,7 @@
 
 #include "kernels/coloured.h"
 #include "sim/kernel.h"
+#include "terms/strain_project.h"
 
 typedef enum { CLOTH__PBD_XPBD = 0, CLOTH__PBD_PLAIN = 1 } cloth__pbd_variant;
 typedef enum { CLOTH__PBD_BEND_SPRINGS = 0, CLOTH__PBD_BEND_DIHEDRAL = 1 } cloth__pbd_bending;
@@ -16,6 +17,10 @@ typedef struct cloth__pbd_def {
     double k_pbd_bend;          /* the same for bending constraints, in [0, 1]        */
     double damping;             /* velocity damping factor in [0, 1]                  */
     cloth__order order;         /* Gauss-Seidel order: sequential or coloured         */
+    double strain_limit;        /* tau of the unilateral strain limit; 0 = off        */
+    cloth__limit_measure strain_measure; /* edge: l <= (1+tau) l0 per stretch spring;
+                                 * triangle: sigma1 <= 1 + tau per triangle           */
+    double strain_tol;          /* a step converged when no limit exceeds by (1+tol)  */
 } cloth__pbd_def;
 
 CLOTH__SETTINGS_FIT(cloth__pbd_def);

@@ -34,6 +34,15 @@
  *             with self-collision the contacts' velocities are corrected (inelastic
  *             normal, material.self_friction) and their x_prev = x' - h v follows
  *
+ * verlet.strain_measure = triangle replaces Provot's springs in the limit stage by
+ * isotropic strain limiting (Thomaszewski, Pabst and Straßer 2009; Wang, O'Brien and
+ * Ramamoorthi 2010; terms/strain_project.h): per triangle, the singular values of the
+ * 3x2 deformation gradient above 1 + tau_c are clamped to it and the three vertices move,
+ * mass-weighted (the triangle's centre of mass stays; a pinned vertex stays), to the
+ * clamped shape; compression is left alone.  The same sweeps, obstacles, tolerance
+ * (sigma1 > (1 + tau_c)(1 + verlet.strain_tol) exceeds), budget and counts as Provot's.
+ * Sequential order only: verlet.order = coloured with it is refused at creation.
+ *
  * Velocity lives in x - x_prev, so every correction above (relaxation, contact, Provot)
  * also changes the velocity of the next step: a vertex pulled back by a correction
  * loses the velocity that stretched the spring (as in position-based dynamics).
@@ -52,8 +61,10 @@
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
 #include "terms/strain_limit.h"
+#include "terms/strain_project.h"
 #include "sim/sim.h"
 
+#include "core/scene.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -87,6 +98,7 @@ typedef struct cloth__verlet {
     double *v4, *f4;            /* ... and v and f padded for the external forces     */
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
+    cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -104,6 +116,7 @@ static void verlet_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__self_collision_destroy(w->self);
+    cloth__tri_limits_free(&w->tri);
     free(w);
 }
 
@@ -145,8 +158,38 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     return CLOTH_OK;
 }
 
+/* "FILE:LINE" where the key section.name got its value (the scene file alone for a
+ * default). */
+static void key_where(const cloth_sim *sim, const char *section, const char *name,
+                      char *where, size_t size)
+{
+    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, name), where,
+                     size);
+}
+
+/* strain_measure = triangle needs triangles, and the sequential order. */
+static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
+{
+    const cloth__verlet_def *vd = settings(sim);
+    char where[CLOTH_PATH_MAX + 16];
+    if (!(vd->strain_limit > 0) || vd->strain_measure != CLOTH__LIMIT_TRIANGLE)
+        return CLOTH_OK;
+    key_where(sim, "verlet", "strain_measure", where, sizeof where);
+    if (sim->mesh->n_tris == 0)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: the mesh "
+                           "has no triangles to limit (use edge)", where);
+    if (vd->order == CLOTH__ORDER_COLOURED)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: not with "
+                           "verlet.order = coloured (the coloured sweeps limit springs only)",
+                           where);
+    return CLOTH_OK;
+}
+
 static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
+    cloth_status checked = check_measure(sim, err);
+    if (checked != CLOTH_OK)
+        return checked;
     const cloth_mesh *m = sim->mesh;
     cloth__verlet *w = calloc(1, sizeof *w);
     if (!w) {
@@ -168,6 +211,12 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         const cloth_spring *sp = &m->springs[s];
         if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
             w->limited[w->n_limited++] = s;
+    }
+    if (settings(sim)->strain_limit > 0 &&
+        settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE &&
+        cloth__tri_limits_init(m, &w->tri, err) != CLOTH_OK) {
+        verlet_destroy(w);
+        return CLOTH_ENOMEM;
     }
     if (settings(sim)->order == CLOTH__ORDER_COLOURED) {
         cloth_status st = colour_springs(m, w, err);
@@ -202,6 +251,29 @@ static void remember_state(const cloth_sim *sim, cloth__verlet *w)
     memcpy(w->v_seen, sim->v, bytes);
 }
 
+/* The triangles with three pinned vertices (not in the limited set: nothing may move)
+ * that exceed the limit. */
+static int pinned_triangle_violations(const cloth_sim *sim, double factor)
+{
+    const cloth_mesh *m = sim->mesh;
+    int count = 0;
+    for (int k = 0; k < m->n_tris && settings(sim)->strain_limit > 0; k++) {
+        const int *id = m->tris + 3 * k;
+        if (!m->pinned[id[0]] || !m->pinned[id[1]] || !m->pinned[id[2]])
+            continue;
+        double R[9], X[9], Dm_inv[4], s[2];
+        for (int c = 0; c < 3; c++) {
+            memcpy(R + 3 * c, m->rest + 3 * id[c], 3 * sizeof(double));
+            memcpy(X + 3 * c, m->x0 + 3 * id[c], 3 * sizeof(double));
+        }
+        if (cloth__strain_rest(R, Dm_inv) == 0)
+            continue;
+        cloth__strain_sigma(X, Dm_inv, s, NULL, NULL, 0);
+        count += s[0] > factor * (1 + settings(sim)->strain_tol);
+    }
+    return count;
+}
+
 /* Pins are static, so a spring between two pins keeps its length: count once here the
  * ones that exceed the limit (a pinned bar built with mesh.prestretch > tau_c). */
 static void verlet_start(cloth_sim *sim, void *work)
@@ -219,6 +291,8 @@ static void verlet_start(cloth_sim *sim, void *work)
         w->pinned_violations +=
             length3(d) > factor * sp->rest * (1 + settings(sim)->strain_tol);
     }
+    if (settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE)
+        w->pinned_violations = pinned_triangle_violations(sim, factor);
     remember_state(sim, w);
 }
 
@@ -466,6 +540,28 @@ static int limit_violated(const cloth_sim *sim, const cloth__verlet *w, double f
     return 0;
 }
 
+/* verlet.strain_measure = triangle: isotropic sweeps over the triangles, each followed by
+ * the obstacles, until one changes nothing or the budget is spent. */
+static cloth_status limit_triangles(cloth_sim *sim, cloth__verlet *w, double factor,
+                                    cloth__step_stats *stats)
+{
+    const cloth__verlet_def *vd = settings(sim);
+    const double *wi = sim->mesh->inv_mass;
+    int passes = 0, changed = 1;
+    while (changed && passes < vd->strain_passes) {
+        changed = cloth__tri_limits_sweep(&w->tri, sim->x, wi, factor, vd->strain_tol);
+        changed += collide(sim);
+        passes++;
+    }
+    stats->iterations += passes;
+    if (changed && (cloth__tri_limits_sigma_max(&w->tri, sim->x) > factor * (1 + vd->strain_tol) ||
+                    collide(sim)))
+        stats->not_converged = 1;
+    if (w->pinned_violations)
+        stats->not_converged = 1;
+    return CLOTH_OK;
+}
+
 /* Provot's sweeps, each followed by the obstacle projection so that the result honours
  * both; converged when a sweep shortens nothing and the projection moves nothing. */
 static cloth_status limit_strain(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
@@ -475,6 +571,8 @@ static cloth_status limit_strain(cloth_sim *sim, cloth__verlet *w, cloth__step_s
         return CLOTH_OK;
     double factor = 1 + vd->strain_limit;
     int passes = 0, changed = 1;
+    if (vd->strain_measure == CLOTH__LIMIT_TRIANGLE)
+        return limit_triangles(sim, w, factor, stats);
     if (w->provot)
         passes = limit_coloured(sim, w, factor, &changed);
     while (!w->provot && changed && passes < vd->strain_passes) {
@@ -574,8 +672,12 @@ static const cloth__key verlet_keys[] = {
      "12", "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
     {"verlet", "k_relax", CLOTH__KEY_DOUBLE, OFF(k_relax), 0, 0, 2, 1, 1, NULL, NULL, "1",
      "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
-    {"verlet", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
-     NULL, "0.1", "Provot's tau_c: structural/shear l <= (1 + tau_c) l0; 0 = off"},
+    {"verlet", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 1, 0, 1, NULL,
+     NULL, "0.1", "tau_c: structural/shear l <= (1 + tau_c) l0 (edge), or sigma1 <= 1 + tau_c "
+     "per triangle (triangle); 0 = off"},
+    {"verlet", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
+     cloth__limit_measure_names, NULL, "edge", "edge (Provot 1995 on springs) or triangle "
+     "(isotropic limiting: sigma of F clamped per triangle, Thomaszewski 2009, Wang 2010)"},
     {"verlet", "strain_passes", CLOTH__KEY_INT, OFF(strain_passes), 0, 1, 1000000, 0, 0, NULL,
      NULL, "100", "Provot sweeps per step at most (then not-converged)"},
     {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,

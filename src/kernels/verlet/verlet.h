@@ -4,6 +4,7 @@
 
 #include "kernels/coloured.h"
 #include "sim/kernel.h"
+#include "terms/strain_project.h"
 
 typedef enum { CLOTH__VERLET_RELAX = 0, CLOTH__VERLET_PROVOT = 1 } cloth__verlet_mode;
 
@@ -18,6 +19,8 @@ typedef struct cloth__verlet_def {
     int strain_passes;          /* Provot correction passes at most                   */
     double strain_tol;          /* a spring exceeds when l > (1+tau_c) l0 (1+tol)     */
     cloth__order order;         /* relaxation and Provot sweeps: sequential, coloured */
+    cloth__limit_measure strain_measure; /* edge: Provot on springs; triangle: sigma of F
+                                 * clamped per triangle (isotropic strain limiting)  */
 } cloth__verlet_def;
 
 CLOTH__SETTINGS_FIT(cloth__verlet_def);
