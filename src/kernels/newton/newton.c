@@ -615,7 +615,7 @@ static int parse_kappa_value(void *owner, const char *value, char *why, size_t n
 
 static const char *const barrier_names[] = {"log", "cubic", "none", NULL};
 static const char *const kappa_names[] = {"fixed", "ipc", "dynamic", NULL};
-static const char *const update_names[] = {"step", "iteration", NULL};
+static const char *const update_names[] = {"step", "iteration", "monotone", NULL};
 static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
@@ -638,8 +638,10 @@ static const cloth__key newton_keys[] = {
     {"newton", "kappa_value", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kappa_value,
      "auto", "fixed kappa, or auto: the dynamic rule at rest with g = g^/2"},
     {"newton", "kappa_update", CLOTH__KEY_CHOICE, OFF(kappa_update), 0, 0, 0, 0, 0,
-     update_names, NULL, "step",
-     "dynamic kappa frozen per step (when a contact appears) or recomputed per iteration"},
+     update_names, NULL, "monotone",
+     "dynamic kappa: frozen per step when a term appears (step), recomputed per iteration "
+     "(iteration), or recomputed per iteration but never below its last value in the "
+     "step (monotone)"},
     {"newton", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
      NULL, "0", "strain limit tau (barrier on tau - strain); 0 = off"},
     {"newton", "strain_band", CLOTH__KEY_DOUBLE, OFF(strain_band), 0, 0, 1, 1, 0, NULL, NULL,

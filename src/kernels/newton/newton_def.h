@@ -13,7 +13,8 @@ typedef enum {
 } cloth__kappa_rule;
 typedef enum {
     CLOTH__KAPPA_PER_STEP = 0,
-    CLOTH__KAPPA_PER_ITERATION = 1
+    CLOTH__KAPPA_PER_ITERATION = 1,
+    CLOTH__KAPPA_MONOTONE = 2
 } cloth__kappa_update;
 typedef enum {
     CLOTH__COND_EXACT = 0,
@@ -43,7 +44,7 @@ typedef struct cloth__newton_def {
     double dhat;                /* barrier activation distance g^ (m)                 */
     cloth__kappa_rule kappa;     /* fixed, ipc or dynamic                              */
     double kappa_value;         /* fixed kappa; < 0 means auto                        */
-    cloth__kappa_update kappa_update; /* step or iteration                              */
+    cloth__kappa_update kappa_update; /* step, iteration or monotone                    */
     double strain_limit;        /* tau of the strain barrier; 0 = off                 */
     double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
     cloth__strain_measure strain_measure; /* triangle (singular values) or edge        */

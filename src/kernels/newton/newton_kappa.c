@@ -2,8 +2,10 @@
  *   fixed     one kappa (newton.kappa_value, or auto from the rest shape);
  *   ipc       one adaptive kappa for all contacts (Li et al. 2020, supplement);
  *   dynamic   a kappa per term from its mass and the elastic stiffness along its gap
- *             gradient (Ando 2024, eq. 4), frozen when the term appears for the rest of
- *             the step (or of the iteration, newton.kappa_update).
+ *             gradient (Ando 2024, eq. 4), by newton.kappa_update: frozen when the term
+ *             appears for the rest of the step (step), recomputed at every iterate
+ *             (iteration), or recomputed at every iterate but never below its value at
+ *             the step's previous iterate (monotone, the default).
  * The formulas themselves are in terms/stiffness.c; this file picks and remembers them. */
 #include "kernels/newton/newton_work.h"
 
@@ -186,6 +188,22 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
     default:
         ps = pair_lookup(w, term_key(w, ctx->mesh, c), freeze);
         slot = ps ? &ps->kappa : NULL;
+    }
+    /* monotone: at an iterate kappa_k = max(kappa_{k-1}, kappa(x_k)) per term, then held
+     * through the line search, so E(x_k) and every trial point's E are one function.
+     * ZOZO recomputes kappa from the current iterate at every Newton iteration
+     * (ppf-contact-solver, crates/ppf-cts-solver/src/cpp/main/main.cu:683-1512, the
+     * loop that reassembles the barriers each pass; barrier/barrier.cu:50-85 and
+     * strainlimiting/strainlimiting.cu:22-43 for the rules): but that loop never
+     * compares energies, where this one's Armijo test does.  A kappa that drops as a gap
+     * opens again lets the objective cycle between iterations (issue 31: E alternating
+     * 0.21 <-> 0.40 at alpha = 1); one that only grows within a step cannot, and it still
+     * follows the closing gaps that a kappa frozen at the step's start misses. */
+    if (slot && freeze && ctx->nd->kappa_update == CLOTH__KAPPA_MONOTONE) {
+        double kappa = dynamic_kappa(w, ctx, c, x, g);
+        if (!isnan(*slot))
+            kappa = fmax(kappa, *slot);
+        return *slot = kappa;
     }
     if (slot && !isnan(*slot))
         return *slot;

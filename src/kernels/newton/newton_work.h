@@ -416,8 +416,9 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth__newton_ct
 
 /* ------------------------------------------ stiffness (newton_kappa.c) */
 
-/* The kappa of a term at x with gap g, by newton.kappa.  freeze: a dynamic kappa
- * computed now (at a Newton iterate) is held for the rest of the step or iteration;
+/* The kappa of a term at x with gap g, by newton.kappa.  freeze: x is a Newton iterate;
+ * a dynamic kappa computed there is held for the rest of the step (step), of the
+ * iteration (iteration), or raised to max(held, kappa(x)) and held (monotone);
  * line-search points only read. */
 double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
                               const cloth__contact *c, const double *x, double g,
