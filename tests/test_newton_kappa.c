@@ -60,6 +60,7 @@ START_TEST(monotone_kappa_never_drops_within_a_step)
         const cloth_newton_iter *rows;
         int n = cloth_sim_newton_log(sim, &rows);
         ck_assert_int_ge(n, 1);
+        ck_assert_str_eq(rows[n - 1].stop, "converged");
         ck_assert_int_eq(rows[0].active_contacts, 1);
         ck_assert_msg(fabs(rows[0].kappa_max - want) <= 1e-12 * want,
                       "frame %d: kappa %.15g, closed form %.15g", frame, rows[0].kappa_max,
@@ -73,6 +74,47 @@ START_TEST(monotone_kappa_never_drops_within_a_step)
     }
     ck_assert(rose); /* the rule was exercised, not only a constant kappa */
     ck_assert(x[3 * 1 + 1] > 0);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------------- a stalled step */
+
+/* The same vertex at 5 mm over the floor with a fixed kappa = 1 and the cubic barrier
+ * (g^ = 1 cm): psi'(g) = -(2/g^)(g^ - g)^2 is at most 2 g^ in size, so the barrier pushes
+ * with at most 2 kappa g^ = 0.02 N.  Gravity 500 m/s^2 puts x~ at y = 0.005 - h^2 500 =
+ * -0.045, and the inertia term pulls with m/h^2 (y - y~) >= 4.5 N anywhere above the
+ * floor (the horizontal spring's vertical pull at that sag is below 1e-3 N): E has no
+ * minimiser above the floor, every Newton step points through it and the feasibility
+ * filter lets the gap close only to eta of itself, so alpha |dx| falls geometrically and
+ * E stops changing.  The step must stop as stalled, well before
+ * max_iters, say so on its last newton.csv row, count as not converged, and keep the
+ * vertex above the floor. */
+static const char *jammed_scene =
+    "[mesh]\nnx = 2\nny = 1\nspacing = 0.1\nplane = xz\norigin = 0 0.005 0\n"
+    "springs = structural\npins = 0\n"
+    "[material]\nk_structural = 50\nvertex_mass = 0.01\n"
+    "[world]\ngravity = 0 -500 0\n"
+    "[plane]\nheight = 0\n"
+    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[newton]\nbarrier = cubic\nkappa = fixed\nkappa_value = 1\ndhat = 0.01\n"
+    "strain_limit = 0\ntol = 1e-6\nmax_iters = 500\ncond = off\n";
+
+START_TEST(jammed_step_stops_as_stalled)
+{
+    cloth_sim *sim = make_sim(jammed_scene);
+    cloth_frame f;
+    cloth_error err;
+    ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
+    const cloth_newton_iter *rows;
+    int n = cloth_sim_newton_log(sim, &rows);
+    ck_assert_int_eq(f.not_converged, 1);
+    ck_assert_int_eq(f.stalled, 1);
+    ck_assert_int_lt(n, 100);
+    ck_assert_str_eq(rows[n - 1].stop, "stalled");
+    for (int r = 0; r < n - 1; r++)
+        ck_assert_str_eq(rows[r].stop, "");
+    ck_assert(cloth_sim_positions(sim)[3 * 1 + 1] > 0);
     cloth_sim_destroy(sim);
 }
 END_TEST
@@ -125,6 +167,7 @@ Suite *suite_newton_kappa(void)
     TCase *tc = tcase_create("kappa");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, monotone_kappa_never_drops_within_a_step);
+    tcase_add_test(tc, jammed_step_stops_as_stalled);
     tcase_add_test(tc, cubic_barrier_converges_on_the_ablation_scene);
     suite_add_tcase(s, tc);
     return s;

@@ -215,10 +215,37 @@ static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
         *row = (cloth_newton_iter){
             ctx->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
             it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
-            it->eps > 0, it->lin_iters, ""};
+            it->eps > 0, it->lin_iters, "", ""};
         snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
     }
     return dx_norm / w->h < tol;
+}
+
+/* A step stalls (issue 31) when STALL_ITERS iterations in a row move x by less than
+ * STALL_MOVE of the convergence tolerance (alpha |dx|_inf / h < STALL_MOVE tol) and leave
+ * E unchanged to STALL_ENERGY relatively, while the Newton step dx itself is not small:
+ * the feasibility filter or Armijo holds alpha near 0 (the cubic barrier with a kappa
+ * frozen at the step's start measured alpha ~ 1e-15 for 44 iterations, E equal to 6
+ * digits).  Nothing changes between such iterations, so running on to max_iters only
+ * costs time; the step stops and says so.  A step whose line search found no descent
+ * at all (alpha = 0) stops at once, as stalled too. */
+#define STALL_ITERS 3
+#define STALL_MOVE 1e-3
+#define STALL_ENERGY 1e-10
+
+typedef struct stall {
+    double energy;              /* E at the last iterate                              */
+    int still;                  /* iterations in a row that neither moved nor changed E */
+} stall;
+
+static int stalled(stall *s, const iteration *it, double dx_norm, double h, double tol)
+{
+    int moved = it->alpha * dx_norm / h >= STALL_MOVE * tol;
+    int same = fabs(it->energy - s->energy) <=
+               STALL_ENERGY * fmax(fabs(it->energy), fabs(s->energy));
+    s->still = !moved && same ? s->still + 1 : 0;
+    s->energy = it->energy;
+    return s->still >= STALL_ITERS;
 }
 
 /* Velocities: v_{n+1} = (x - x_n)/h (euler), (x - x_hat)/h' (bdf2), 2 (x - x_n)/h - v_n
@@ -274,7 +301,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL};
+    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL, 0};
     if (w->ndof == 0)
         return CLOTH_OK;
     cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */
@@ -283,8 +310,9 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
     predict(w, ctx);
     double tol = nd->tol * ctx->mesh->rest_diag, t[5];
     cloth__newton_seen seen = w->measured;
-    int converged = 0;
-    for (int k = 0; k < nd->max_iters && !converged; k++) {
+    int converged = 0, stuck = 0, first_row = w->n_rows;
+    stall still = {NAN, 0};
+    for (int k = 0; k < nd->max_iters && !converged && !stuck; k++) {
         iteration it = {.row = w->n_rows};
         cloth_status st;
         t[0] = cloth__newton_now_ms();
@@ -306,9 +334,14 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         seen = it.alpha > 0 ? w->eval : it.seen;
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
         converged = log_iteration(w, ctx, &it, tol, stats) && placed;
-        if (it.alpha == 0 && placed)
-            break; /* no descent possible: not converged, unless dx was already small */
+        /* no descent possible (alpha = 0): not converged, unless dx was already small */
+        stuck = !converged && placed &&
+                (stalled(&still, &it, inf_norm(w->step, w->ndof), h, tol) || it.alpha == 0);
     }
+    if (w->n_rows > first_row) /* the step's last row says why it stopped */
+        snprintf(w->rows[w->n_rows - 1].stop, sizeof w->rows[0].stop, "%s",
+                 converged ? "converged" : stuck ? "stalled" : "max_iters");
+    stats->stalled = stuck;
     memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
     cloth__newton_body_end(w);
     stats->not_converged = !converged;
