@@ -119,6 +119,66 @@ START_TEST(jammed_step_stops_as_stalled)
 }
 END_TEST
 
+/* ------------------------------------------------- a triangle's strain kappa */
+
+/* ZOZO's strain kappa of a triangle (ppf-contact-solver, strainlimiting.cu:22-43):
+ * w^T H_el w + m_t / g^2, w the offsets of its vertices from their centroid at the step's
+ * start, H_el the springs' Hessian over its stencil at the iterate, m_t = rho A.
+ * A 6 x 6 grid of spacing s with structural springs k only, density rho, the step
+ * starting at rest, evaluated at the sheet stretched uniformly by 1 + e in its plane
+ * (tau = 5 %, beta = 0.5: e = 3 % is inside the band, g = tau - e).  An interior
+ * triangle is right isosceles with legs s along the axes; a spring of direction u
+ * stretched to l = (1 + e) l0 has the Hessian k u u^T + k c (I - u u^T), c = e/(1 + e).
+ * w = (-s/3, -s/3), (2s/3, -s/3), (-s/3, 2s/3) at the right angle and the two others.
+ * Summing k (u.dw)^2 + k c |dw - (u.dw) u|^2 over the springs that touch it (dw = w_b -
+ * w_a for its two legs, w_a for the nine springs to outside vertices):
+ *   along u:  2 s^2 (legs) + 2/9 s^2 + 6/9 s^2 + 6/9 s^2 = 32/9 s^2,
+ *   across:   0 (legs)     + 2/9 s^2 + 9/9 s^2 + 9/9 s^2 = 20/9 s^2,
+ * so kappa = k s^2 (32/9 + c 20/9) + (rho s^2/2) / (tau - e)^2. */
+static const char *stretch_scene =
+    "[mesh]\nnx = 6\nny = 6\nspacing = 0.1\nplane = xz\nsprings = structural\n"
+    "pins = none\n"
+    "[material]\nk_structural = 40\ndensity = 0.3\n"
+    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[newton]\nbarrier = cubic\nkappa = dynamic\nkappa_form = paper\n"
+    "strain_limit = 0.05\nstrain_band = 0.5\nstrain_measure = triangle\ncond = off\n";
+
+START_TEST(interior_triangle_strain_kappa_has_its_closed_form)
+{
+    cloth_sim *sim = make_sim(stretch_scene);
+    cloth__newton *w = sim->work;
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    double s = 0.1, k = 40, rho = 0.3, tau = 0.05, e = 0.03, c = e / (1 + e);
+    double x[3 * 36], grad[3 * 36], lo[3] = {1e9, 1e9, 1e9}, hi[3] = {-1e9, -1e9, -1e9};
+    ck_assert_int_eq(m->n, 36);
+    ck_assert_int_eq(cloth__newton_ndof(w), 3 * 36);
+    for (int i = 0; i < 3 * m->n; i++) {
+        x[i] = (1 + e) * m->rest[i];
+        lo[i % 3] = fmin(lo[i % 3], m->rest[i]);
+        hi[i % 3] = fmax(hi[i % 3], m->rest[i]);
+    }
+    cloth__newton_prepare(w, sim, 0.01); /* the step starts at rest */
+    cloth__newton_potential(w, sim, x, grad, 0, 0);
+    double want = k * s * s * (32.0 / 9 + c * 20.0 / 9) + rho * s * s / 2 / ((tau - e) * (tau - e));
+    int interior = 0;
+    for (int t = 0; t < m->n_tris; t++) {
+        int inside = 1;
+        for (int q = 0; q < 3; q++) {
+            const double *p = m->rest + 3 * m->tris[3 * t + q];
+            inside &= p[0] > lo[0] + 1e-9 && p[0] < hi[0] - 1e-9 && p[2] > lo[2] + 1e-9 &&
+                      p[2] < hi[2] - 1e-9;
+        }
+        if (!inside)
+            continue;
+        interior++;
+        ck_assert_msg(fabs(w->kappa_tri[t] - want) <= 1e-12 * want,
+                      "triangle %d: kappa %.15g, closed form %.15g", t, w->kappa_tri[t], want);
+    }
+    ck_assert_int_eq(interior, 2 * 3 * 3); /* the inner 4 x 4 vertices' 3 x 3 squares */
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------------- the ablation scene */
 
 /* Issue 31's "done when": experiments/ablation_grid.ini at 32 x 32, tau = 2 %, 1 substep,
@@ -168,6 +228,7 @@ Suite *suite_newton_kappa(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, monotone_kappa_never_drops_within_a_step);
     tcase_add_test(tc, jammed_step_stops_as_stalled);
+    tcase_add_test(tc, interior_triangle_strain_kappa_has_its_closed_form);
     tcase_add_test(tc, cubic_barrier_converges_on_the_ablation_scene);
     suite_add_tcase(s, tc);
     return s;

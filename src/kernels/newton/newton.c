@@ -394,6 +394,9 @@ static void newton_start(cloth_sim *sim, void *work)
     w->pattern_overflows = 0;
     memset(&w->profile, 0, sizeof w->profile);
     cloth__newton_clear_kappa(w, ctx.mesh);
+    /* a strain kappa takes its stencil from the step's start (newton_kappa.c): for the
+     * state measured before any step, that is the state itself */
+    memcpy(w->x_n, ctx.x, sizeof(double) * 3 * (size_t)w->n);
     cloth__newton_measure_state(w, &ctx);
 }
 
@@ -412,6 +415,7 @@ static void newton_destroy(void *work)
     free(w->limited);
     free(w->limited_tris);
     free(w->tri_dm);
+    free(w->tri_mass);
     free(w->kappa_tri);
     free(w->x_n);
     free(w->v_n);

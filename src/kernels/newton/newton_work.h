@@ -121,6 +121,8 @@ struct cloth__newton {
     int n_limited, *limited;    /* structural and shear springs (strain_measure edge) */
     int n_limited_tris, *limited_tris; /* non-degenerate triangles (triangle measure)  */
     double *tri_dm;             /* 4 per triangle: Dm^-1 of its rest shape             */
+    double *tri_mass;           /* per triangle: its share of the lumped vertex masses,
+                                 * rho A with material.density (strain kappa)         */
 
     /* the step */
     double h;
