@@ -179,6 +179,100 @@ START_TEST(interior_triangle_strain_kappa_has_its_closed_form)
 }
 END_TEST
 
+/* ------------------------------------------------- ZOZO's loop */
+
+/* newton.loop = zozo on a free-falling 3 x 3 cloth at rest lengths, no air, no obstacle:
+ * a uniform translation strains no spring, so the Newton step of every solve is exactly
+ * dx = x~ - x (H dx = M/h^2 (x~ - x) + K dx, K dx = 0), and the loop reduces to the
+ * scalar rule read from ZOZO's main.cu (newton.c, zozo_step): per inner step over the
+ * time left, solves at x~ = y0 + dt v0 + dt^2 g, each moving r = min(1, max_dx/|dx|) of
+ * dx (toi = 1: nothing to hit), a += (1 - a) r, until a >= target_toi; then one solve with
+ * dt = a left; v = (y - y0)/(a left); inner steps until the kernel step is covered.
+ * _i = 0: max_dx = 1 m never binds: two solves a step, the step ends at implicit Euler's
+ * y0 + h v0 + h^2 g.  _i = 1: max_dx = 0.3 h^2 |g| binds: more solves, the same rule. */
+static void zozo_model(double h, double g, double max_dx, double target, double *y,
+                       double *v, int *solves)
+{
+    double left = h;
+    while (left > 1e-12 * h) {
+        double y0 = *y, v0 = *v, a = 0, yy = y0;
+        int final = 0;
+        for (;;) {
+            double dt = final ? a * left : left;
+            double d = y0 + dt * v0 + dt * dt * g - yy;
+            double r = fabs(d) > max_dx ? max_dx / fabs(d) : 1;
+            (*solves)++;
+            yy += r * d;
+            if (final)
+                break;
+            a += (1 - a) * r;
+            final = a >= target;
+        }
+        *v = (yy - y0) / (a * left);
+        *y = yy;
+        left -= a * left;
+    }
+}
+
+static const char *falling_scene =
+    "[mesh]\nnx = 3\nny = 3\nspacing = 0.1\nplane = xz\nsprings = structural,shear\n"
+    "pins = none\n"
+    "[material]\nk_structural = 40\nk_shear = 15\nvertex_mass = 0.01\n"
+    "[world]\ngravity = 0 -9.81 0\nair_density = 0\nair_damping = 0\n"
+    "[run]\nkernel = newton\ndt = 0.01\n"
+    "[newton]\nloop = zozo\nmax_dx = %.17g\nstrain_limit = 0\ncond = off\n"
+    "solver = dense\n";
+
+START_TEST(zozo_loop_follows_its_rule_on_a_contact_free_step)
+{
+    double h = 0.01, g = -9.81, max_dx = _i ? 0.3 * h * h * 9.81 : 1;
+    char text[1024];
+    snprintf(text, sizeof text, falling_scene, max_dx);
+    cloth_sim *sim = make_sim(text);
+    const double *x = cloth_sim_positions(sim);
+    double y0 = x[1], y = 0, v = 0;
+    for (int frame = 1; frame <= 4; frame++) {
+        int solves = 0;
+        zozo_model(h, g, max_dx, 0.25, &y, &v, &solves);
+        if (!_i)
+            ck_assert_int_eq(solves, 2);
+        cloth_frame f;
+        cloth_error err;
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        const cloth_newton_iter *rows;
+        int n = cloth_sim_newton_log(sim, &rows);
+        ck_assert_int_eq(n, solves);
+        ck_assert_int_eq(f.not_converged, 0);
+        ck_assert_str_eq(rows[n - 1].stop, "converged");
+        for (int i = 0; i < 9; i++) {
+            ck_assert_msg(fabs(x[3 * i + 1] - y0 - y) <= 1e-12 + 1e-9 * fabs(y),
+                          "frame %d vertex %d: y %.17g, rule %.17g", frame, i,
+                          x[3 * i + 1] - y0, y);
+            ck_assert(fabs(cloth_sim_velocities(sim)[3 * i + 1] - v) <= 1e-9 * fabs(v));
+        }
+    }
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* Out-of-range values of the loop's keys are refused with file:line, key and range. */
+START_TEST(zozo_keys_refuse_bad_values)
+{
+    static const char *const bad[][2] = {
+        {"target_toi = 0", "newton.target_toi"}, {"target_toi = 1.5", "(0, 1]"},
+        {"max_dx = 0", "newton.max_dx"}, {"loop = newton", "converge, zozo"}};
+    for (int k = 0; k < 4; k++) {
+        char text[256];
+        snprintf(text, sizeof text, "[run]\nkernel = newton\n[newton]\n%s\n", bad[k][0]);
+        cloth_scene s;
+        cloth_error err;
+        ck_assert(cloth_scene_parse(text, "bad.ini", &s, &err) != CLOTH_OK);
+        ck_assert_msg(strstr(err.msg, "bad.ini:4") && strstr(err.msg, bad[k][1]), "%s",
+                      err.msg);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------- the ablation scene */
 
 /* Issue 31's "done when": experiments/ablation_grid.ini at 32 x 32, tau = 2 %, 1 substep,
@@ -229,6 +323,8 @@ Suite *suite_newton_kappa(void)
     tcase_add_test(tc, monotone_kappa_never_drops_within_a_step);
     tcase_add_test(tc, jammed_step_stops_as_stalled);
     tcase_add_test(tc, interior_triangle_strain_kappa_has_its_closed_form);
+    tcase_add_loop_test(tc, zozo_loop_follows_its_rule_on_a_contact_free_step, 0, 2);
+    tcase_add_test(tc, zozo_keys_refuse_bad_values);
     tcase_add_test(tc, cubic_barrier_converges_on_the_ablation_scene);
     suite_add_tcase(s, tc);
     return s;

@@ -38,6 +38,8 @@ typedef enum {
     CLOTH__INTEGRATOR_MIDPOINT = 2
 } cloth__newton_integrator;
 
+typedef enum { CLOTH__LOOP_CONVERGE = 0, CLOTH__LOOP_ZOZO = 1 } cloth__newton_loop;
+
 typedef struct cloth__newton_def {
     cloth__newton_integrator integrator; /* euler (implicit), bdf2 or midpoint (implicit) */
     cloth__barrier_kind barrier;      /* log (IPC), cubic (ZOZO) or none                    */
@@ -58,6 +60,10 @@ typedef struct cloth__newton_def {
                                  * elastically (m/s)                                  */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
+    cloth__newton_loop loop;     /* converge (Newton to tol) or zozo (ZOZO's inexact
+                                 * loop to an accumulated time of impact)             */
+    double target_toi;          /* zozo: accumulated fraction of the step to reach    */
+    double max_dx;              /* zozo: a vertex moves at most this far a solve (m)  */
     cloth__cond_mode cond;       /* condition number: exact, estimate or off           */
     int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
     double eta;                 /* line search keeps gaps above eta * current gap     */
