@@ -6,11 +6,14 @@
 # pbd (XPBD, no strain-limit key: tau = off only), newton log, newton cubic (the newton
 # tau = off run, barrier-independent, appears in both).  In a panel, x is tau's group
 # (off, 20, 10, 5, 2, 1 %) and inside it the resolution (16^2, 32^2, 64^2); y is substeps
-# (1, 4, 16).  Writes ablation_grid.png/svg.
+# (1, 4, 16).  Writes ablation_grid.png/svg; with figname = "ablation_grid_reduced" (make
+# figures' reduced grid) it reads and writes that name instead, so the committed full
+# grid's table and figure stay as they are.
+if (!exists("figname")) figname = "ablation_grid"
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
-data = datadir . "/ablation_grid.csv"
+data = datadir . "/" . figname . ".csv"
 timed = builddir . "/ablation_grid/ablation_grid.csv"
 set datafile separator ","
 
@@ -52,10 +55,10 @@ set cbtics font ",8"
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
         set terminal pngcairo size 1900,1500 enhanced font ",10"
-        set output outdir . "/ablation_grid.png"
+        set output outdir . "/" . figname . ".png"
     } else {
         set terminal svg size 1900,1500 enhanced font ",10"
-        set output outdir . "/ablation_grid.svg"
+        set output outdir . "/" . figname . ".svg"
     }
     set multiplot layout 4,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (verlet: steps out of its 200 Provot sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
     do for [row = 0:3] {

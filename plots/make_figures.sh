@@ -62,11 +62,13 @@ scene_kernel() {
          run && $1 == "kernel" && $2 == "=" { print $3; exit }' "$1"
 }
 
-# render FIGURE RUNS: gnuplot plots/FIGURE.gp, then a line for the closing table
+# render FIGURE RUNS T0 [NAME]: gnuplot plots/FIGURE.gp (writing plots/NAME.png, NAME
+# defaulting to FIGURE), then a line for the closing table
 render() {
-    fig=$1 runs=$2 t0=$3
-    gnuplot -e "outdir='plots'; datadir='plots/data'; builddir='$OUT'" "plots/$1.gp"
-    TABLE="$TABLE$(printf '%-28s %5s %8ss' "plots/$fig.png" "$runs" "$(($(date +%s) - t0))")
+    fig=$1 runs=$2 t0=$3 out=${4:-$1} # out: the figure's file name, when not the script's
+    gnuplot -e "outdir='plots'; datadir='plots/data'; builddir='$OUT'; figname='$out'" \
+        "plots/$1.gp"
+    TABLE="$TABLE$(printf '%-28s %5s %8ss' "plots/$out.png" "$runs" "$(($(date +%s) - t0))")
 "
 }
 
@@ -422,7 +424,9 @@ fig_self_contact() {
 # 9. ablation_grid: strain limit tau x kernel x resolution x substeps
 # (experiments/ablation_grid.ini, 162 runs).  By default the reduced grid: the scene's
 # [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 4 substeps (36 runs,
-# about 75 s on 2 cores); FULL=1 runs the scene's whole sweep (docs/figures.md, ablation_grid).
+# about 75 s on 2 cores), written as plots/ablation_grid_reduced.png and
+# plots/data/ablation_grid_reduced.csv; FULL=1 runs the scene's whole sweep into
+# plots/ablation_grid.png and plots/data/ablation_grid.csv (docs/figures.md, ablation_grid).
 # One table row per run and heat-map cell: row (0 verlet, 1 pbd, 2 newton log, 3 newton
 # cubic; newton-off, the same run for both barriers, fills both), x (tau group * 4 +
 # resolution), y (substeps), miss = max stretch - tau, and the wall time per simulated
@@ -495,9 +499,13 @@ fig_ablation_grid() {
                 }
         }' "$dir/runs/sweep.csv" >"$table.part"
     mv "$table.part" "$table"
-    copy_data "$table" "plots/data/ablation_grid.csv"
+    # the reduced grid has names of its own: the committed full grid's table and figure
+    # (plots/data/ablation_grid.csv, plots/ablation_grid.png) are left alone
+    out=ablation_grid
+    [ "$grid" = full ] || out=ablation_grid_reduced
+    copy_data "$table" "plots/data/$out.csv"
     runs=$(($(wc -l <"$dir/runs/sweep.csv") - 1))
-    render ablation_grid "$runs" "$t0"
+    render ablation_grid "$runs" "$t0" "$out"
 }
 
 # 10. avatar: the cape on the turning mannequin and the tube skirt on the walking one,

@@ -308,6 +308,7 @@ typedef struct cloth_frame {
     int has_cond;               /* 0 when no condition number was computed            */
     char cond_method[16];       /* how: "exact-2norm" or "estimate-1norm"; "" if none  */
     int not_converged;          /* kernel steps this frame that did not converge      */
+    int stalled;                /* of those, steps that stopped early as stalled      */
     int regularized;            /* Newton solves that needed Tikhonov this frame      */
     int lin_capped;             /* Newton solves whose PCG stopped at its cap         */
     double wall_ms;             /* wall time of the frame's kernel work               */
@@ -330,6 +331,8 @@ typedef struct cloth_newton_iter {
     int regularized;            /* 1 when Cholesky needed eps*I                       */
     int lin_iters;              /* PCG iterations of the solve (0: a direct solver)   */
     char cond_method[16];       /* "exact-2norm", "estimate-1norm" or "off"           */
+    char stop[12];              /* on a step's last row why it stopped: "converged",
+                                 * "max_iters" or "stalled"; "" on the other rows     */
 } cloth_newton_iter;
 
 typedef struct cloth_sim cloth_sim;
@@ -583,6 +586,7 @@ typedef struct cloth_summary {
     long max_intersections;     /* largest intersections of a frame                   */
     long total_iterations;
     long not_converged;         /* kernel steps that did not converge                 */
+    long stalled;               /* of those, steps that stopped early as stalled      */
     long regularized;           /* Newton solves that needed Tikhonov                 */
     long lin_capped;            /* Newton solves whose PCG stopped at pcg_max_iters   */
     double cond_mean, cond_max; /* over frames with a condition number (else NaN)     */

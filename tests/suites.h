@@ -23,6 +23,7 @@
     X(stiffness) \
     X(newton) \
     X(newton_body) \
+    X(newton_kappa) \
     X(modes) \
     X(kernels) \
     X(interact) \

@@ -17,10 +17,10 @@ static const char *const HEADERS[] = {
                            "stretch_max,stretch_mean,min_gap,penetrations,intersections,"
                            "iterations,cond_max,body_depth,stretch_sigma_max,wall_ms",
     [CLOTH_TABLE_NEWTON] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,"
-                           "active_contacts,regularized,lin_iters,cond_method",
+                           "active_contacts,regularized,lin_iters,cond_method,stop",
     [CLOTH_TABLE_SUMMARY] = "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,"
                             "max_abs_drift,final_drift,max_stretch,min_gap,max_penetrations,"
-                            "max_intersections,total_iterations,not_converged,regularized,"
+                            "max_intersections,total_iterations,not_converged,stalled,regularized,"
                             "lin_capped,cond_mean,cond_max,cond_method,wall_ms",
 };
 static const char *const FILES[] = {"series.csv", "newton.csv", "summary.csv"};
@@ -170,7 +170,7 @@ START_TEST(a_row_writes_each_value_in_its_format)
                        .not_converged = 1, .cond_mean = NAN, .cond_max = NAN,
                        .cond_method = "off", .wall_ms = 2};
     ck_assert_str_eq(written_row(CLOTH_TABLE_SUMMARY, &s, buf, sizeof buf),
-                     "pbd,12,39,0.01,2,5,not-converged,-1,0,0,0,,0,0,10,1,0,0,,,off,2");
+                     "pbd,12,39,0.01,2,5,not-converged,-1,0,0,0,,0,0,10,1,0,0,0,,,off,2");
 }
 END_TEST
 

@@ -890,6 +890,7 @@ START_TEST(cond_method_is_reported)
     char *line = strchr(log, '\n') + 1; /* the first row */
     char *end = strchr(line, '\n');
     *end = '\0';
+    *strrchr(line, ',') = '\0'; /* the stop column, last; cond_method before it */
     const char *last = strrchr(line, ',') + 1;
     ck_assert_str_eq(last, sets[_i][1]);
     free(log);
@@ -1058,7 +1059,11 @@ static void check_kept_rows(const char *dir, long fail, int iter)
  * counted as not converged; the CLI warns and exits 0.  Squeezed, the cloth folds onto
  * itself: with cloth-cloth contact on, no edge crosses a triangle (without it, 8 pairs
  * cross).  (Before the continuation a vertex pushed out of the sphere started a step below
- * the floor and the log barrier's energy was infinite there.) */
+ * the floor and the log barrier's energy was infinite there.)  The scene keeps
+ * kappa_update = step: with the monotone kappa (the default since issue 31) the barrier
+ * stiffens as the gaps close within a step, every step converges and the frictionless
+ * cloth slides out from under the sphere (0 unconverged steps in 284 iterations against
+ * 13 in 813), so nothing would be held. */
 START_TEST(a_squeezed_cloth_holds_the_sphere_and_says_so)
 {
     const char *scene = tu_temp_file("squeeze.ini",
@@ -1067,7 +1072,7 @@ START_TEST(a_squeezed_cloth_holds_the_sphere_and_says_so)
         "[sphere]\nradius = 0.3\nmotion = path 0 0.5 0  0 0 0  2\n"
         "[plane]\nheight = 0\n"
         "[run]\nkernel = newton\ndt = 0.02\nframes = 40\nself_collision = on\n"
-        "[newton]\nbarrier = log\ncond = off\n");
+        "[newton]\nbarrier = log\ncond = off\nkappa_update = step\n");
     cloth_scene sc;
     cloth_error err;
     ck_assert(cloth_scene_load(scene, &sc, &err) == CLOTH_OK);

@@ -76,6 +76,7 @@ static const field series_others[] = {
     F(has_gap, NULL, "1 when min_gap has a value"),
     F(has_cond, NULL, "1 when cond_max has a value"),
     F(not_converged, NULL, "kernel steps in the frame that did not converge"),
+    F(stalled, NULL, "of those, steps that stopped early as stalled (newton)"),
     F(regularized, NULL, "Newton solves in the frame that needed Tikhonov regularisation"),
     F(lin_capped, NULL, "Newton solves in the frame whose PCG stopped at newton.pcg_max_iters"),
     F(cond_method, NULL, "how cond_max was computed: exact-2norm, estimate-1norm; empty if none"),
@@ -98,6 +99,8 @@ static const field newton_columns[] = {
     F(regularized, "1 when the Cholesky factorisation needed eps I"),
     F(lin_iters, "PCG iterations of the solve; 0 for a direct solver (cholmod, dense)"),
     F(cond_method, "exact-2norm (eigenvalues), estimate-1norm (dpocon) or off"),
+    F(stop, "on a step's last row why it stopped: converged, max_iters or stalled "
+            "(alpha |dx|_inf and E unchanged over iterations in a row); empty otherwise"),
 };
 #undef F
 
@@ -121,7 +124,8 @@ static const field summary_columns[] = {
     F(max_penetrations, "largest penetrations"),
     F(max_intersections, "largest intersections"),
     F(total_iterations, "sum of iterations"),
-    F(not_converged, "kernel steps that did not converge"),
+    F(not_converged, "kernel steps that did not converge (stalled ones included)"),
+    F(stalled, "kernel steps that stopped early as stalled (newton)"),
     F(regularized, "Newton solves that needed Tikhonov regularisation"),
     F(lin_capped, "Newton solves whose PCG stopped at newton.pcg_max_iters (0 = none)"),
     F(cond_mean, "mean cond_max over frames with one; empty when none"),

@@ -70,6 +70,7 @@ static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum
         s->max_intersections = fr->intersections;
     s->total_iterations += fr->iterations;
     s->not_converged += fr->not_converged;
+    s->stalled += fr->stalled;
     s->regularized += fr->regularized;
     s->lin_capped += fr->lin_capped;
     if (fr->has_cond) {

@@ -29,6 +29,8 @@ typedef struct cloth__step_stats {
     int lin_capped;             /* Newton solves whose PCG stopped at its cap        */
     double cond_max;            /* largest condition number seen (NaN if none)       */
     const char *cond_method;    /* how it was computed ("exact-2norm", ...) or NULL  */
+    int stalled;                /* 1 if this step stopped early as stalled (newton): it
+                                 * counts in not_converged too                        */
 } cloth__step_stats;
 
 typedef struct cloth__kernel {

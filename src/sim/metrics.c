@@ -94,7 +94,7 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     f->frame = sim->frame;
     f->time = sim->t;
     f->iterations = 0;
-    f->not_converged = f->regularized = f->lin_capped = 0;
+    f->not_converged = f->stalled = f->regularized = f->lin_capped = 0;
     f->has_cond = 0;
     f->cond_max = NAN;
     f->cond_method[0] = '\0';

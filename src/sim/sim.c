@@ -290,7 +290,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     int substeps = sim->scene.run.substeps;
     double h = sim->scene.run.dt / substeps;
     long iterations = 0;
-    int not_converged = 0, regularized = 0, lin_capped = 0;
+    int not_converged = 0, stalled = 0, regularized = 0, lin_capped = 0;
     double cond_max = NAN;
     const char *cond_method = "";
     sim->step_failed = 0;
@@ -305,12 +305,13 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     for (int s = 0; s < substeps; s++) {
         /* obstacles are where they will be at the end of the step */
         cloth__sim_move_obstacles(sim, sim->t + h);
-        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
+        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL, 0};
         cloth_error why = {""};
         cloth_status status = sim->kernel->step(sim, sim->work, h, &st, &why);
         sim->t = (sim->frame * substeps + s + 1) * h;
         iterations += st.iterations;
         not_converged += st.not_converged;
+        stalled += st.stalled;
         regularized += st.regularized;
         lin_capped += st.lin_capped;
         if (!isnan(st.cond_max))
@@ -334,6 +335,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     cloth_sim_measure(sim, out);
     out->iterations = iterations;
     out->not_converged = not_converged;
+    out->stalled = stalled;
     out->regularized = regularized;
     out->lin_capped = lin_capped;
     out->has_cond = !isnan(cond_max);

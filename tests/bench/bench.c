@@ -152,7 +152,7 @@ static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double 
     *elapsed = 0;
     double wall0 = clock_s(CLOCK_MONOTONIC), cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     while (steps_wanted > 0 ? steps < steps_wanted : steps < 3L * substeps || *elapsed < 0.4) {
-        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL};
+        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL, 0};
         if (sim->kernel->step(sim, sim->work, h, &st, &err) != CLOTH_OK)
             break;
         sim->t += h;

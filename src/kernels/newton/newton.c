@@ -215,10 +215,37 @@ static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
         *row = (cloth_newton_iter){
             ctx->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
             it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
-            it->eps > 0, it->lin_iters, ""};
+            it->eps > 0, it->lin_iters, "", ""};
         snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
     }
     return dx_norm / w->h < tol;
+}
+
+/* A step stalls (issue 31) when STALL_ITERS iterations in a row move x by less than
+ * STALL_MOVE of the convergence tolerance (alpha |dx|_inf / h < STALL_MOVE tol) and leave
+ * E unchanged to STALL_ENERGY relatively, while the Newton step dx itself is not small:
+ * the feasibility filter or Armijo holds alpha near 0 (the cubic barrier with a kappa
+ * frozen at the step's start measured alpha ~ 1e-15 for 44 iterations, E equal to 6
+ * digits).  Nothing changes between such iterations, so running on to max_iters only
+ * costs time; the step stops and says so.  A step whose line search found no descent
+ * at all (alpha = 0) stops at once, as stalled too. */
+#define STALL_ITERS 3
+#define STALL_MOVE 1e-3
+#define STALL_ENERGY 1e-10
+
+typedef struct stall {
+    double energy;              /* E at the last iterate                              */
+    int still;                  /* iterations in a row that neither moved nor changed E */
+} stall;
+
+static int stalled(stall *s, const iteration *it, double dx_norm, double h, double tol)
+{
+    int moved = it->alpha * dx_norm / h >= STALL_MOVE * tol;
+    int same = fabs(it->energy - s->energy) <=
+               STALL_ENERGY * fmax(fabs(it->energy), fabs(s->energy));
+    s->still = !moved && same ? s->still + 1 : 0;
+    s->energy = it->energy;
+    return s->still >= STALL_ITERS;
 }
 
 /* Velocities: v_{n+1} = (x - x_n)/h (euler), (x - x_hat)/h' (bdf2), 2 (x - x_n)/h - v_n
@@ -270,21 +297,153 @@ static void add_stage_times(cloth__newton_profile *p, const double t[5])
     p->line_search_ms += t[4] - t[3];
 }
 
+/* ---------------------------------------------------- ZOZO's inexact loop */
+
+/* newton.loop = zozo: the step loop of ZOZO's released solver (st-tech/ppf-contact-solver,
+ * crates/ppf-cts-solver/src/cpp/main/main.cu, read at commit f23b356; its defaults in
+ * crates/ppf-cts-core/src/datamodel/params.rs:227-246):
+ *   - a Newton iteration solves H dx = -grad E at the iterate (main.cu:683-1076), scales
+ *     dx so that no vertex moves more than max_dx, r = min(1, max_dx / max_i |dx_i|)
+ *     (main.cu:1142-1165), and takes the collision and strain-limit check over the step
+ *     extended 1.25 times (line_search_max_t): toi = t_hit / 1.25 <= 1 with t_hit the
+ *     first time of impact on [0, 1.25] (contact/contact.cu:2735-2740,
+ *     strainlimiting/strainlimiting.cu:303-304); x += toi r dx (main.cu:1373-1380);
+ *   - no Armijo test and no convergence test: the loop accumulates the fraction of the
+ *     step it has made good, a += (1 - a) r toi (main.cu:1366-1369), until a reaches
+ *     target_toi (main.cu:1503-1506);
+ *   - then one "error reduction" solve with the step shortened to a dt: x~ is rebuilt
+ *     for it (main.cu:740-747) and x moves by toi r dx once more, a unchanged;
+ *   - the step advances the clock by a dt only, and the next velocity is
+ *     (x - x_start) / (a dt) (main.cu:1570-1572 keep a dt as prev_dt, which the next
+ *     x~ divides by, main.cu:494-511).
+ * Here a kernel step must cover h, so the loop runs such inner steps back to back, each
+ * of the time still left, until h is covered (a contact-free inner step has toi = r = 1,
+ * so a = 1 after one solve: two solves cover h).  The feasibility check is this
+ * kernel's filter (gaps kept above eta times themselves) on the extended step.  ZOZO's
+ * kappa is recomputed at every iterate; newton.kappa_update applies as in the converge
+ * loop.  The step stops as stalled when toi falls to float epsilon (ZOZO's "ccd
+ * failed", main.cu:1356-1364) and at max_iters solves in all; either leaves h
+ * uncovered and counts as not converged. */
+#define ZOZO_EXTEND 1.25
+#define ZOZO_TOI_MIN 1.1920928955078125e-07 /* FLT_EPSILON */
+
+/* One solve of the inner step: dx, its max_dx scale r and its time of impact toi; x moves
+ * by toi r dx.  Returns the stage status; *moved = toi r. */
+static cloth_status zozo_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                   iteration *it, double *scale, double *toi,
+                                   cloth_error *err)
+{
+    cloth_status st;
+    cloth__newton_advance_obstacles(w, ctx, w->x);
+    if ((st = assemble(w, ctx, it, err)) != CLOTH_OK)
+        return st;
+    if ((st = solve(w, ctx, it, err)) != CLOTH_OK)
+        return at_iteration(st, it->row, err);
+    if ((st = condition_number(w, ctx, it, err)) != CLOTH_OK)
+        return at_iteration(st, it->row, err);
+    double longest = 0;
+    for (int i = 0; i < w->n; i++) {
+        double *d = w->dir + 3 * i;
+        for (int c = 0; c < 3; c++)
+            d[c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
+        longest = fmax(longest, sqrt(cloth__dot3(d, d)));
+    }
+    *scale = longest > ctx->nd->max_dx ? ctx->nd->max_dx / longest : 1;
+    for (int k = 0; k < 3 * w->n; k++)
+        w->dir[k] *= *scale * ZOZO_EXTEND; /* the extended step */
+    *toi = fmin(1.0, cloth__newton_feasible_alpha(w, ctx, w->x, w->dir));
+    for (int k = 0; k < 3 * w->n; k++)
+        w->x[k] += *toi * w->dir[k] / ZOZO_EXTEND;
+    it->alpha = *toi * *scale;
+    return CLOTH_OK;
+}
+
+static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cloth_sim *sim,
+                              cloth__step_stats *stats, cloth_error *err)
+{
+    const cloth__newton_def *nd = ctx->nd;
+    size_t bytes = sizeof(double) * 3 * (size_t)w->n;
+    double h = ctx->h, left = h, tol = nd->tol * ctx->mesh->rest_diag;
+    int solves = 0, stuck = 0, first_row = w->n_rows;
+    memcpy(w->z_x, ctx->x, bytes);
+    memcpy(w->z_v, ctx->v, bytes);
+    w->steps++;
+    while (left > 1e-12 * h && solves < nd->max_iters && !stuck) {
+        cloth__newton_ctx inner = *ctx; /* the inner step: from z_x, z_v over `left` */
+        inner.x = w->z_x;
+        inner.v = w->z_v;
+        inner.h = left;
+        inner.t = ctx->t + (h - left);
+        cloth__newton_prepare_step(w, &inner);
+        memcpy(w->x, w->z_x, bytes);
+        double made = 0; /* a: the fraction of `left` made good */
+        int final = 0;
+        while (solves < nd->max_iters) {
+            if (final) { /* the error-reduction solve over a dt (main.cu:740-747) */
+                inner.h = made * left;
+                cloth__newton_prepare_step(w, &inner);
+            }
+            iteration it = {.row = w->n_rows};
+            double scale = 0, toi = 0, t[5] = {cloth__newton_now_ms()};
+            cloth_status st = zozo_iteration(w, &inner, &it, &scale, &toi, err);
+            if (st != CLOTH_OK)
+                return st;
+            t[1] = t[2] = t[3] = t[4] = cloth__newton_now_ms();
+            add_stage_times(&w->profile, t);
+            solves++;
+            log_iteration(w, &inner, &it, tol, stats);
+            if (toi <= ZOZO_TOI_MIN) {
+                stuck = 1;
+                break;
+            }
+            if (final)
+                break;
+            made += (1 - made) * scale * toi;
+            final = made >= nd->target_toi;
+        }
+        if (!final || stuck)
+            break; /* out of solves: h not covered */
+        double dt = made * left;
+        for (int i = 0; i < w->n; i++)
+            for (int c = 0; c < 3; c++) {
+                int k = 3 * i + c;
+                w->z_v[k] = w->dof[i] >= 0 ? (w->x[k] - w->z_x[k]) / dt : 0;
+            }
+        memcpy(w->z_x, w->x, bytes);
+        left -= dt;
+    }
+    int covered = !(left > 1e-12 * h);
+    if (w->n_rows > first_row)
+        snprintf(w->rows[w->n_rows - 1].stop, sizeof w->rows[0].stop, "%s",
+                 covered ? "converged" : stuck ? "stalled" : "max_iters");
+    stats->not_converged = !covered;
+    stats->stalled = stuck;
+    for (int k = 0; k < 3 * w->n; k++) {
+        sim->x[k] = w->dof[k / 3] >= 0 ? w->z_x[k] : sim->x[k];
+        sim->v[k] = w->z_v[k];
+    }
+    cloth__newton_measure_state(w, ctx);
+    return CLOTH_OK;
+}
+
 static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL};
+    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL, 0};
     if (w->ndof == 0)
         return CLOTH_OK;
     cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */
     cloth__newton_ctx_build(ctx, sim, h);
     const cloth__newton_def *nd = ctx->nd;
+    if (nd->loop == CLOTH__LOOP_ZOZO)
+        return zozo_step(w, ctx, sim, stats, err);
     predict(w, ctx);
     double tol = nd->tol * ctx->mesh->rest_diag, t[5];
     cloth__newton_seen seen = w->measured;
-    int converged = 0;
-    for (int k = 0; k < nd->max_iters && !converged; k++) {
+    int converged = 0, stuck = 0, first_row = w->n_rows;
+    stall still = {NAN, 0};
+    for (int k = 0; k < nd->max_iters && !converged && !stuck; k++) {
         iteration it = {.row = w->n_rows};
         cloth_status st;
         t[0] = cloth__newton_now_ms();
@@ -306,9 +465,14 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         seen = it.alpha > 0 ? w->eval : it.seen;
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
         converged = log_iteration(w, ctx, &it, tol, stats) && placed;
-        if (it.alpha == 0 && placed)
-            break; /* no descent possible: not converged, unless dx was already small */
+        /* no descent possible (alpha = 0): not converged, unless dx was already small */
+        stuck = !converged && placed &&
+                (stalled(&still, &it, inf_norm(w->step, w->ndof), h, tol) || it.alpha == 0);
     }
+    if (w->n_rows > first_row) /* the step's last row says why it stopped */
+        snprintf(w->rows[w->n_rows - 1].stop, sizeof w->rows[0].stop, "%s",
+                 converged ? "converged" : stuck ? "stalled" : "max_iters");
+    stats->stalled = stuck;
     memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
     cloth__newton_body_end(w);
     stats->not_converged = !converged;
@@ -361,6 +525,9 @@ static void newton_start(cloth_sim *sim, void *work)
     w->pattern_overflows = 0;
     memset(&w->profile, 0, sizeof w->profile);
     cloth__newton_clear_kappa(w, ctx.mesh);
+    /* a strain kappa takes its stencil from the step's start (newton_kappa.c): for the
+     * state measured before any step, that is the state itself */
+    memcpy(w->x_n, ctx.x, sizeof(double) * 3 * (size_t)w->n);
     cloth__newton_measure_state(w, &ctx);
 }
 
@@ -379,8 +546,11 @@ static void newton_destroy(void *work)
     free(w->limited);
     free(w->limited_tris);
     free(w->tri_dm);
+    free(w->tri_mass);
     free(w->kappa_tri);
     free(w->x_n);
+    free(w->z_x);
+    free(w->z_v);
     free(w->v_n);
     free(w->x_hat);
     free(w->x_tilde);
@@ -440,6 +610,8 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
 {
     size_t n3 = 3 * (size_t)w->n, nd = (size_t)w->ndof + 1;
     w->x_n = malloc(n3 * sizeof(double));
+    w->z_x = malloc(n3 * sizeof(double));
+    w->z_v = malloc(n3 * sizeof(double));
     w->v_n = malloc(n3 * sizeof(double));
     w->x_hat = malloc(n3 * sizeof(double));
     w->x_tilde = malloc(n3 * sizeof(double));
@@ -456,7 +628,7 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
     w->grad_b = malloc(nd * sizeof(double));
     w->step = malloc(nd * sizeof(double));
     w->body_gap = malloc(((size_t)w->n + 1) * sizeof(double));
-    return w->body_gap && w->x_n && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
+    return w->body_gap && w->x_n && w->z_x && w->z_v && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
            w->v_last && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
            w->grad && w->grad_b && w->step;
 }
@@ -531,6 +703,25 @@ static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *si
     return CLOTH_OK;
 }
 
+/* newton.loop = zozo covers a step with inner steps of their own length (zozo_step): only
+ * implicit Euler, and no obstacle that moves within the step. */
+static cloth_status check_loop(const cloth__newton_ctx *ctx, const cloth_sim *sim,
+                               cloth_error *err)
+{
+    char where[CLOTH_PATH_MAX + 16];
+    if (ctx->nd->loop != CLOTH__LOOP_ZOZO)
+        return CLOTH_OK;
+    key_where(sim, "newton", "loop", where, sizeof where);
+    if (ctx->nd->integrator != CLOTH__INTEGRATOR_EULER)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: newton.loop = zozo: only with "
+                           "newton.integrator = euler (ZOZO's implicit Euler)", where);
+    if (ctx->avatar || (ctx->sphere.enabled && ctx->sphere.motion != CLOTH_MOTION_STATIC))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: newton.loop = zozo: not with a moving "
+                           "sphere or an avatar (its inner steps have no obstacle "
+                           "continuation yet); use loop = converge", where);
+    return CLOTH_OK;
+}
+
 /* The most unknowns of a dense Newton matrix (newton.solver = dense). */
 static cloth_status check_dense_size(const cloth__newton *w, const cloth__newton_ctx *ctx,
                                      const cloth_sim *sim, cloth_error *err)
@@ -553,6 +744,8 @@ static cloth_status newton_create(const cloth_sim *sim, void **work, cloth_error
     const cloth_mesh *m = ctx.mesh;
     *work = NULL;
     cloth_status st = check_body(&ctx, sim, err);
+    if (st == CLOTH_OK)
+        st = check_loop(&ctx, sim, err);
     if (st != CLOTH_OK)
         return st;
     cloth__newton *w = calloc(1, sizeof *w);
@@ -615,7 +808,7 @@ static int parse_kappa_value(void *owner, const char *value, char *why, size_t n
 
 static const char *const barrier_names[] = {"log", "cubic", "none", NULL};
 static const char *const kappa_names[] = {"fixed", "ipc", "dynamic", NULL};
-static const char *const update_names[] = {"step", "iteration", NULL};
+static const char *const update_names[] = {"step", "iteration", "monotone", NULL};
 static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
@@ -623,6 +816,7 @@ static const char *const contact_names[] = {"full", "vertex", NULL};
 static const char *const contact_hessian_names[] = {"project", "gauss-newton", NULL};
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 static const char *const integrator_names[] = {"euler", "bdf2", "midpoint", NULL};
+static const char *const loop_names[] = {"converge", "zozo", NULL};
 
 static const cloth__key newton_keys[] = {
     {"newton", "integrator", CLOTH__KEY_CHOICE, OFF(integrator), 0, 0, 0, 0, 0,
@@ -638,8 +832,10 @@ static const cloth__key newton_keys[] = {
     {"newton", "kappa_value", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kappa_value,
      "auto", "fixed kappa, or auto: the dynamic rule at rest with g = g^/2"},
     {"newton", "kappa_update", CLOTH__KEY_CHOICE, OFF(kappa_update), 0, 0, 0, 0, 0,
-     update_names, NULL, "step",
-     "dynamic kappa frozen per step (when a contact appears) or recomputed per iteration"},
+     update_names, NULL, "monotone",
+     "dynamic kappa: frozen per step when a term appears (step), recomputed per iteration "
+     "(iteration), or recomputed per iteration but never below its last value in the "
+     "step (monotone)"},
     {"newton", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
      NULL, "0", "strain limit tau (barrier on tau - strain); 0 = off"},
     {"newton", "strain_band", CLOTH__KEY_DOUBLE, OFF(strain_band), 0, 0, 1, 1, 0, NULL, NULL,
@@ -664,6 +860,15 @@ static const cloth__key newton_keys[] = {
      "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
     {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,
      "50", "Newton iterations per step at most (then reported as not converged)"},
+    {"newton", "loop", CLOTH__KEY_CHOICE, OFF(loop), 0, 0, 0, 0, 0, loop_names, NULL,
+     "converge", "step loop: converge (Newton with Armijo to newton.tol) or zozo (ZOZO's "
+     "inexact loop: solves until the accumulated time of impact reaches target_toi, "
+     "then one solve over that fraction of the step)"},
+    {"newton", "target_toi", CLOTH__KEY_DOUBLE, OFF(target_toi), 0, 0, 1, 1, 0, NULL, NULL,
+     "0.25", "loop = zozo: fraction of the step the solves must make good before the "
+     "error-reduction solve (ZOZO: 0.25)"},
+    {"newton", "max_dx", CLOTH__KEY_DOUBLE, OFF(max_dx), 0, 0, INF, 1, 1, NULL, NULL, "1",
+     "loop = zozo: no vertex moves more than this in one solve (m; ZOZO: 1)"},
     {"newton", "solver", CLOTH__KEY_CHOICE, OFF(solver), 0, 0, 0, 0, 0, solver_names, NULL,
      "cholmod", "Newton system: cholmod (sparse Cholesky), pcg (block Jacobi) or dense"},
     {"newton", "pcg_tol", CLOTH__KEY_DOUBLE, OFF(pcg_tol), 0, 0, 1, 1, 1, NULL, NULL, "1e-3",

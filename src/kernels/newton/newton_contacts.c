@@ -77,14 +77,36 @@ int cloth__newton_build_topology(cloth__newton *w, const cloth_mesh *m)
             w->limited[w->n_limited++] = k;
     w->limited_tris = malloc(((size_t)m->n_tris + 1) * sizeof *w->limited_tris);
     w->tri_dm = malloc(((size_t)m->n_tris + 1) * 4 * sizeof *w->tri_dm);
-    if (!w->limited_tris || !w->tri_dm)
+    w->tri_mass = malloc(((size_t)m->n_tris + 1) * sizeof *w->tri_mass);
+    double *area_at = calloc((size_t)m->n + 1, sizeof *area_at);
+    if (!w->limited_tris || !w->tri_dm || !w->tri_mass || !area_at) {
+        free(area_at);
         return 0;
+    }
     for (int t = 0; t < m->n_tris; t++) {
         double X[9];
         cloth__newton_gather(m->rest, m->tris + 3 * t, 3, X);
-        if (cloth__strain_rest(X, w->tri_dm + 4 * t) > 0)
+        w->tri_mass[t] = cloth__strain_rest(X, w->tri_dm + 4 * t); /* its area, for now */
+        if (w->tri_mass[t] > 0)
             w->limited_tris[w->n_limited_tris++] = t;
+        for (int k = 0; k < 3; k++)
+            area_at[m->tris[3 * t + k]] += w->tri_mass[t];
     }
+    /* A face's mass for ZOZO's strain kappa (ppf-contact-solver, strainlimiting/
+     * strainlimiting.cu:22-43 takes prop.face[i].mass, which scene.rs:1798 sets to
+     * density * area): each vertex's lumped mass shared among its triangles by area,
+     * m_t = sum_{i in t} m_i A_t / (sum_{t' ni i} A_t').  With material.density the
+     * lumping gives m_i = rho sum A_t'/3, so m_t = rho A_t exactly; with
+     * material.vertex_mass it is the same sharing of the masses the scene gave. */
+    for (int t = 0; t < m->n_tris; t++) {
+        double area = w->tri_mass[t], share = 0;
+        for (int k = 0; k < 3; k++) {
+            int i = m->tris[3 * t + k];
+            share += area_at[i] > 0 ? m->mass[i] * area / area_at[i] : 0;
+        }
+        w->tri_mass[t] = share;
+    }
+    free(area_at);
     return 1;
 }
 

@@ -13,7 +13,8 @@ typedef enum {
 } cloth__kappa_rule;
 typedef enum {
     CLOTH__KAPPA_PER_STEP = 0,
-    CLOTH__KAPPA_PER_ITERATION = 1
+    CLOTH__KAPPA_PER_ITERATION = 1,
+    CLOTH__KAPPA_MONOTONE = 2
 } cloth__kappa_update;
 typedef enum {
     CLOTH__COND_EXACT = 0,
@@ -37,13 +38,15 @@ typedef enum {
     CLOTH__INTEGRATOR_MIDPOINT = 2
 } cloth__newton_integrator;
 
+typedef enum { CLOTH__LOOP_CONVERGE = 0, CLOTH__LOOP_ZOZO = 1 } cloth__newton_loop;
+
 typedef struct cloth__newton_def {
     cloth__newton_integrator integrator; /* euler (implicit), bdf2 or midpoint (implicit) */
     cloth__barrier_kind barrier;      /* log (IPC), cubic (ZOZO) or none                    */
     double dhat;                /* barrier activation distance g^ (m)                 */
     cloth__kappa_rule kappa;     /* fixed, ipc or dynamic                              */
     double kappa_value;         /* fixed kappa; < 0 means auto                        */
-    cloth__kappa_update kappa_update; /* step or iteration                              */
+    cloth__kappa_update kappa_update; /* step, iteration or monotone                    */
     double strain_limit;        /* tau of the strain barrier; 0 = off                 */
     double strain_band;         /* beta: the barrier acts for strain > (1 - beta) tau  */
     cloth__strain_measure strain_measure; /* triangle (singular values) or edge        */
@@ -57,6 +60,10 @@ typedef struct cloth__newton_def {
                                  * elastically (m/s)                                  */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
+    cloth__newton_loop loop;     /* converge (Newton to tol) or zozo (ZOZO's inexact
+                                 * loop to an accumulated time of impact)             */
+    double target_toi;          /* zozo: accumulated fraction of the step to reach    */
+    double max_dx;              /* zozo: a vertex moves at most this far a solve (m)  */
     cloth__cond_mode cond;       /* condition number: exact, estimate or off           */
     int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
     double eta;                 /* line search keeps gaps above eta * current gap     */

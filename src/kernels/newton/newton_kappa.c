@@ -2,8 +2,10 @@
  *   fixed     one kappa (newton.kappa_value, or auto from the rest shape);
  *   ipc       one adaptive kappa for all contacts (Li et al. 2020, supplement);
  *   dynamic   a kappa per term from its mass and the elastic stiffness along its gap
- *             gradient (Ando 2024, eq. 4), frozen when the term appears for the rest of
- *             the step (or of the iteration, newton.kappa_update).
+ *             gradient (Ando 2024, eq. 4), by newton.kappa_update: frozen when the term
+ *             appears for the rest of the step (step), recomputed at every iterate
+ *             (iteration), or recomputed at every iterate but never below its value at
+ *             the step's previous iterate (monotone, the default).
  * The formulas themselves are in terms/stiffness.c; this file picks and remembers them. */
 #include "kernels/newton/newton_work.h"
 
@@ -39,16 +41,20 @@ static void elastic_block(const cloth__newton *w, const cloth_mesh *m, const dou
         }
 }
 
-/* ZOZO's stiffness of a strain element (k = 2: an edge, 3: a triangle) at x with gap g:
- * w^T H_el w + the mass term, w the unnormalised centroid offsets (stiffness.h). */
+/* ZOZO's stiffness of a strain element (k = 2: an edge, 3: a triangle) with gap g:
+ * w^T H_el w + the mass term (stiffness.h), H_el at the iterate x, w the unnormalised
+ * centroid offsets at x_w, and mass the element's.  ZOZO (ppf-contact-solver,
+ * strainlimiting/strainlimiting.cu:22-43, called at :78-79) takes w from
+ * data.vertex.curr, the positions at the step's start, and the face's own mass rho A:
+ * so x_w = x_n and mass = tri_mass for triangles.  Edges (strain_measure = edge) keep
+ * the mean of their two vertex masses. */
 static double element_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx,
-                            const double *x, const int *v, int k, double g, double dhat)
+                            const double *x, const double *x_w, const int *v, int k,
+                            double mass, double g, double dhat)
 {
     const cloth_mesh *m = ctx->mesh;
-    double H[81], xs[9], w2, mass = 0;
-    cloth__newton_gather(x, v, k, xs);
-    for (int i = 0; i < k; i++)
-        mass += m->mass[v[i]] / k;
+    double H[81], xs[9], w2;
+    cloth__newton_gather(x_w, v, k, xs);
     elastic_block(w, m, x, v, k, H);
     double wHw = cloth__strain_kappa_weight(xs, k, H, &w2);
     return wHw + cloth__kappa_mass(ctx->nd->kappa_form, mass, g, dhat, w->h, w2);
@@ -110,10 +116,11 @@ static double dynamic_kappa(const cloth__newton *w, const cloth__newton_ctx *ctx
     case CLOTH__CONTACT_EE:
         return stencil_kappa(w, ctx, c, x, g);
     case CLOTH__CONTACT_STRAIN:
-        return element_kappa(w, ctx, x, ab, 2, g, nd->strain_band * nd->strain_limit);
+        return element_kappa(w, ctx, x, w->x_n, ab, 2, 0.5 * (m->mass[c->a] + m->mass[c->b]),
+                             g, nd->strain_band * nd->strain_limit);
     default:
-        return element_kappa(w, ctx, x, m->tris + 3 * c->elem, 3, g,
-                             nd->strain_band * nd->strain_limit);
+        return element_kappa(w, ctx, x, w->x_n, m->tris + 3 * c->elem, 3,
+                             w->tri_mass[c->elem], g, nd->strain_band * nd->strain_limit);
     }
 }
 
@@ -187,6 +194,22 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
         ps = pair_lookup(w, term_key(w, ctx->mesh, c), freeze);
         slot = ps ? &ps->kappa : NULL;
     }
+    /* monotone: at an iterate kappa_k = max(kappa_{k-1}, kappa(x_k)) per term, then held
+     * through the line search, so E(x_k) and every trial point's E are one function.
+     * ZOZO recomputes kappa from the current iterate at every Newton iteration
+     * (ppf-contact-solver, crates/ppf-cts-solver/src/cpp/main/main.cu:683-1512, the
+     * loop that reassembles the barriers each pass; barrier/barrier.cu:50-85 and
+     * strainlimiting/strainlimiting.cu:22-43 for the rules): but that loop never
+     * compares energies, where this one's Armijo test does.  A kappa that drops as a gap
+     * opens again lets the objective cycle between iterations (issue 31: E alternating
+     * 0.21 <-> 0.40 at alpha = 1); one that only grows within a step cannot, and it still
+     * follows the closing gaps that a kappa frozen at the step's start misses. */
+    if (slot && freeze && ctx->nd->kappa_update == CLOTH__KAPPA_MONOTONE) {
+        double kappa = dynamic_kappa(w, ctx, c, x, g);
+        if (!isnan(*slot))
+            kappa = fmax(kappa, *slot);
+        return *slot = kappa;
+    }
     if (slot && !isnan(*slot))
         return *slot;
     double kappa = dynamic_kappa(w, ctx, c, x, g);
@@ -223,13 +246,17 @@ void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx
     for (int k = 0; k < count; k++) {
         int ab[2];
         const int *v = ab;
+        double mass;
         if (edges) {
             ab[0] = m->springs[w->limited[k]].a;
             ab[1] = m->springs[w->limited[k]].b;
+            mass = 0.5 * (m->mass[ab[0]] + m->mass[ab[1]]);
         } else {
             v = m->tris + 3 * w->limited_tris[k];
+            mass = w->tri_mass[w->limited_tris[k]];
         }
-        sum += element_kappa(w, ctx, m->rest, v, edges ? 2 : 3, 0.5 * band, band);
+        sum += element_kappa(w, ctx, m->rest, m->rest, v, edges ? 2 : 3, mass, 0.5 * band,
+                             band);
     }
     w->kappa_strain_auto = count ? sum / count : 0;
 }

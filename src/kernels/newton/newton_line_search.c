@@ -190,6 +190,12 @@ static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     return amax;
 }
 
+double cloth__newton_feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *x, const double *dir)
+{
+    return feasible_alpha(w, ctx, x, dir);
+}
+
 /* Accepts the first E(x + alpha d) <= E(x) + c alpha grad.d (c = 1e-4), halving
  * otherwise. */
 double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx, double e0,

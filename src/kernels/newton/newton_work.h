@@ -121,6 +121,8 @@ struct cloth__newton {
     int n_limited, *limited;    /* structural and shear springs (strain_measure edge) */
     int n_limited_tris, *limited_tris; /* non-degenerate triangles (triangle measure)  */
     double *tri_dm;             /* 4 per triangle: Dm^-1 of its rest shape             */
+    double *tri_mass;           /* per triangle: its share of the lumped vertex masses,
+                                 * rho A with material.density (strain kappa)         */
 
     /* the step */
     double h;
@@ -129,6 +131,8 @@ struct cloth__newton {
     double h_damp;              /* damping's velocity is (x - x_hat)/h_damp: h, 2h/3  */
     int bdf2;                   /* 1 when this step is a BDF2 step (history there)    */
     double *x_n;                /* 3n positions at step start                         */
+    double *z_x, *z_v;          /* newton.loop = zozo: 3n positions and velocities at
+                                 * the start of the inner step (newton.c)             */
     double *v_n;                /* 3n velocities at step start                        */
     double *x_hat;              /* 3n: x_n, or 4/3 x_n - 1/3 x_{n-1} (bdf2)            */
     double *x_tilde;            /* 3n predicted positions                             */
@@ -416,8 +420,9 @@ void cloth__newton_explain_energy(const cloth__newton *w, const cloth__newton_ct
 
 /* ------------------------------------------ stiffness (newton_kappa.c) */
 
-/* The kappa of a term at x with gap g, by newton.kappa.  freeze: a dynamic kappa
- * computed now (at a Newton iterate) is held for the rest of the step or iteration;
+/* The kappa of a term at x with gap g, by newton.kappa.  freeze: x is a Newton iterate;
+ * a dynamic kappa computed there is held for the rest of the step (step), of the
+ * iteration (iteration), or raised to max(held, kappa(x)) and held (monotone);
  * line-search points only read. */
 double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
                               const cloth__contact *c, const double *x, double g,
@@ -467,5 +472,11 @@ double cloth__newton_friction_term(cloth__newton *w, const cloth__newton_ctx *ct
  * at x + alpha dir. */
 double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx, double e0,
                                  double slope);
+
+/* The feasibility filter alone: the largest alpha (may exceed 1, INFINITY when nothing
+ * limits it) with every gap above eta times its value at x and every limited element
+ * under its limit along x + alpha dir.  Uses w->x_trial as scratch. */
+double cloth__newton_feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const double *x, const double *dir);
 
 #endif
