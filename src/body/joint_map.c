@@ -18,7 +18,7 @@ static const char *const body_joints[17] = {
 typedef struct naming {
     const char *name;
     const char *mapped[17];     /* clip joint of body_joints[i]                        */
-    const char *known[48];      /* unmapped joints of the naming, NULL-terminated      */
+    const char *known[64];      /* unmapped joints of the naming, NULL-terminated      */
 } naming;
 
 /* Mixamo first: a Mixamo clip has every joint CMU maps (Spine1 is Mixamo's middle spine
@@ -39,7 +39,7 @@ static const naming namings[] = {
       "RightHandIndex1", "RightHandIndex2", "RightHandIndex3", "RightHandIndex4",
       "RightHandMiddle1", "RightHandMiddle2", "RightHandMiddle3", "RightHandMiddle4",
       "RightHandRing1", "RightHandRing2", "RightHandRing3", "RightHandRing4",
-      NULL}},
+      "RightHandPinky1", "RightHandPinky2", "RightHandPinky3", "RightHandPinky4", NULL}},
     {"CMU",
      {"Hips", "Spine", "Spine1", "Neck", "Head",
       "LeftArm", "LeftForeArm", "LeftHand", "RightArm", "RightForeArm", "RightHand",
@@ -132,7 +132,7 @@ cloth_status cloth__joint_map_parse(const char *text, const char *name, const cl
                                     const cloth__skeleton *s, cloth__joint_map *map,
                                     cloth_error *err)
 {
-    map_empty(map, "joint map");
+    map_empty(map, "avatar.joint_map's");
     int line = 0, mapped = 0;
     const char *p = text;
     while (*p) {
