@@ -619,6 +619,50 @@ START_TEST(unknown_naming_needs_a_joint_map)
 }
 END_TEST
 
+/* Frame-rate independence through the simulation: the synthetic CMU walk (120 fps) on
+ * the mannequin at dt = 1/60 and 1/120 puts both wrists within 1 mm of each other at the
+ * same simulated times (the pose is a function of the time alone). */
+static cloth_sim *walk_sim(double dt, int frames)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 4\nny = 4\nspacing = 0.05\nplane = xz\norigin = -0.1 1.9 -0.1\n"
+             "[avatar]\nmotion = ../experiments/avatar/cmu_walk.bvh\ncollision = capsules\n"
+             "[run]\nkernel = verlet\ndt = %.17g\nsubsteps = 1\nframes = %d\n", dt, frames);
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_parse(text, "walk.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    return sim;
+}
+
+START_TEST(wrists_do_not_depend_on_dt)
+{
+    cloth_sim *a = walk_sim(1.0 / 60, 90), *b = walk_sim(1.0 / 120, 180);
+    double worst = 0;
+    for (int k = 1; k <= 90; k++) {
+        cloth_frame fr;
+        cloth_error err;
+        ck_assert(cloth_sim_frame(a, &fr, &err) == CLOTH_OK);
+        ck_assert(cloth_sim_frame(b, &fr, &err) == CLOTH_OK);
+        ck_assert(cloth_sim_frame(b, &fr, &err) == CLOTH_OK);
+        for (int side = 0; side < 2; side++) {
+            const char *joint = side ? "r_wrist" : "l_wrist";
+            double pa[3], pb[3];
+            ck_assert(cloth_avatar_joint(cloth_sim_avatar(a), joint, pa, &err) == CLOTH_OK);
+            ck_assert(cloth_avatar_joint(cloth_sim_avatar(b), joint, pb, &err) == CLOTH_OK);
+            worst = fmax(worst, sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) +
+                                     (pa[1] - pb[1]) * (pa[1] - pb[1]) +
+                                     (pa[2] - pb[2]) * (pa[2] - pb[2])));
+        }
+    }
+    ck_assert_msg(worst < 1e-3, "wrists %.3g m apart", worst);
+    cloth_sim_destroy(a);
+    cloth_sim_destroy(b);
+}
+END_TEST
+
 Suite *suite_body_motion(void)
 {
     Suite *s = suite_create("body_motion");
@@ -629,6 +673,7 @@ Suite *suite_body_motion(void)
     tcase_add_test(tc, root_without_translation_is_fixed);
     tcase_add_test(tc, interpolation_is_slerp_at_the_clip_rate);
     tcase_add_test(tc, unknown_naming_needs_a_joint_map);
+    tcase_add_test(tc, wrists_do_not_depend_on_dt);
     suite_add_tcase(s, tc);
     tc = tcase_create("reader");
     tcase_add_test(tc, reader_takes_tabs_and_long_names);

@@ -334,6 +334,8 @@ void cloth__clip_frame_at(const cloth__clip *clip, double t, int *f0, int *f1, d
     if (clip->n_frames <= 1)
         return;
     double u = t / clip->frame_time, whole = floor(u + 0.5);
+    if (!isfinite(u))
+        return; /* a frame time of 1e-320 s: no frame to find */
     if (fabs(u - whole) <= 1e-9 * fmax(1, fabs(u)))
         u = whole;
     u -= clip->n_frames * floor(u / clip->n_frames);
