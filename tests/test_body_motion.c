@@ -429,6 +429,31 @@ START_TEST(root_without_translation_is_fixed)
 }
 END_TEST
 
+/* avatar.keep_root_offset keeps the recorded place, T = s v + (0, 0.04, 0) - (0, 1, 0);
+ * avatar.motion_scale replaces the hip-height ratio s. */
+START_TEST(root_offset_kept_and_units_overridden)
+{
+    clip_spec spec;
+    cmu_spec(&spec, 0, 0, 1);
+    played *p = play(&spec, "CMU");
+    cloth_error err;
+    cloth__pose pose;
+    double h = 18 * 0.98, units = 0.96 / h;
+    ck_assert(cloth__retarget_bind(&p->rt, &p->clip, &p->map, &p->body, 1, 0, 1, "clip.bvh",
+                                   &err) == CLOTH_OK);
+    cloth__retarget_pose(&p->rt, &p->clip, &p->body.skel, 0, &pose);
+    double kept[3] = {230 * units, 0, -50 * units};
+    assert_vec(pose.root, kept, TOL, "root kept");
+    ck_assert(cloth__retarget_bind(&p->rt, &p->clip, &p->map, &p->body, 1, 0.05, 0,
+                                   "clip.bvh", &err) == CLOTH_OK);
+    ck_assert_double_eq(p->rt.units, 0.05);
+    cloth__retarget_pose(&p->rt, &p->clip, &p->body.skel, 1.0 / 120, &pose);
+    double scaled[3] = {10 * 0.05, 0.04 + 0.05 * h - 1, 0};
+    assert_vec(pose.root, scaled, TOL, "root at motion_scale 0.05");
+    unplay(p);
+}
+END_TEST
+
 /* Slerp: 90 degrees about the skew axis n = (1, 2, 2)/3 written as Z Y X Euler angles;
  * at the midpoint the rotation is 45 degrees about n (interpolating the three angles
  * would not be); 120 fps sampled at k/60 s lands on frame 2k. */
@@ -671,6 +696,7 @@ Suite *suite_body_motion(void)
     tcase_add_test(tc, mixamo_naming_closed_form);
     tcase_add_test(tc, avatar_plays_a_cmu_clip);
     tcase_add_test(tc, root_without_translation_is_fixed);
+    tcase_add_test(tc, root_offset_kept_and_units_overridden);
     tcase_add_test(tc, interpolation_is_slerp_at_the_clip_rate);
     tcase_add_test(tc, unknown_naming_needs_a_joint_map);
     tcase_add_test(tc, wrists_do_not_depend_on_dt);

@@ -303,8 +303,8 @@ static const cloth__key common_keys[] = {
      0, 0, avatar_off_on, NULL, "off", "on: the clip plays where it was recorded; off: its "
      "first frame's horizontal root position is taken away"},
     {"avatar", "motion_scale", CLOTH__KEY_DOUBLE, OFF(avatar.motion_scale), 0, 0, 1e6, 0, 0,
-     NULL, NULL, "0", "body metres per unit of a retargeted clip; 0: the ratio of the body's "
-     "hip height to the clip's rest hip height"},
+     NULL, NULL, "0", "body metres per unit of the clip; 0: the ratio of the body's hip "
+     "height to the clip's at rest (the body's own names: avatar.scale)"},
 
     {"run", "kernel", CLOTH__KEY_KERNEL, OFF(run.kernel), CLOTH_NAME_MAX, 0, 0, 0, 0, NULL,
      NULL, "explicit", "the kernel that steps the cloth (the list above)"},
