@@ -38,7 +38,7 @@ static int shortest_arc(const double c[3], const double b[3], double A[9])
         if (cs > 0)
             return 0;
         angle = M_PI;
-        /* opposite: about the axis normal to u nearest to the world's least of u's */
+        /* opposite: about u x e, e the world axis along which u is least */
         double e[3] = {0, 0, 0};
         e[fabs(u[0]) < fabs(u[1]) ? (fabs(u[0]) < fabs(u[2]) ? 0 : 2)
                                   : (fabs(u[1]) < fabs(u[2]) ? 1 : 2)] = 1;
