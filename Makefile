@@ -124,7 +124,7 @@ check: deps
 	@tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
 	@tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core
-	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events) ex=;; \
+	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events|bvh) ex=;; \
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
@@ -381,7 +381,7 @@ $(BUILD)/golden: tests/golden/golden_main.c $(BUILD)/obj/tests/golden/golden.o $
 # under build/fuzz/crashes/, to be copied into tests/fuzz/regressions/<target>/ once
 # fixed: make check replays those (and the seeds) through the same targets built with the
 # normal compiler ($(BUILD)/replay_<target>).
-FUZZ_TARGETS  = scene obj sweep commands events
+FUZZ_TARGETS  = scene obj sweep commands events bvh
 FUZZ_SECONDS ?= 60
 FUZZ_DEB_PKGS = clang
 FUZZ_CFLAGS   = -O1 -g -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -fno-omit-frame-pointer \

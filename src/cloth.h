@@ -157,6 +157,10 @@ typedef struct cloth_avatar_def {
     int sdf_resolution;         /* field cells along the body's box's longest side    */
     cloth_avatar_collision collision;
     double ik_max_step;         /* largest move of an IK end effector per call (m)    */
+    char joint_map[CLOTH_PATH_MAX]; /* two columns, clip joint and body joint, for a
+                                 * naming not built in (CMU, Mixamo), or ""           */
+    int keep_root_offset;       /* 1: the clip's first horizontal root position kept  */
+    double motion_scale;        /* body metres a clip unit; 0: from the hip heights   */
 } cloth_avatar_def;
 
 /* run.self_collision: what cloth-cloth contact a kernel handles (docs/contact.md). */
@@ -484,6 +488,11 @@ void cloth_avatar_surface(cloth_avatar *avatar, double *out);
 
 /* The world position of the joint named joint in the pose now (an IK call's effect
  * included); CLOTH_EINVAL for an unknown joint. */
+/* One line on the avatar's clip for a run's output (its naming, frames, frame rate, the
+ * clip frames a simulated second and a frame of dt cover, its units) into buf; 0 and
+ * nothing written without a clip. */
+int cloth_avatar_motion_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
+
 cloth_status cloth_avatar_joint(const cloth_avatar *avatar, const char *joint, double pos[3],
                                 cloth_error *err);
 

@@ -44,6 +44,7 @@
     X(body) \
     X(body_parts) \
     X(body_files) \
+    X(body_motion) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);

@@ -7,6 +7,7 @@
 #include "body/backtransform.h"
 #include "body/bvh.h"
 #include "body/ik.h"
+#include "body/retarget.h"
 #include "body/sdf.h"
 #include "suites.h"
 #include "testutil.h"
@@ -441,13 +442,19 @@ START_TEST(bvh_parses_a_small_clip)
     ck_assert_int_eq(c.joint[1].parent, 0);
     ck_assert_int_eq(c.joint[1].channel[0], 3);
     ck_assert_double_eq(c.data[9 + 3], 90);
-    cloth__skeleton s = {0};
+    cloth__body body = {0};
+    cloth__skeleton *sk = &body.skel;
     double o0[3] = {0, 1, 0}, o1[3] = {0, -0.5, 0};
-    cloth__skeleton_add(&s, "hips", -1, o0, M_PI);
-    cloth__skeleton_add(&s, "knee", 0, o1, M_PI);
-    ck_assert(cloth__clip_bind(&c, &s, "small.bvh", &err) == CLOTH_OK);
+    cloth__skeleton_add(sk, "hips", -1, o0, M_PI);
+    cloth__skeleton_add(sk, "knee", 0, o1, M_PI);
+    cloth__joint_map map;
+    cloth__retarget rt;
+    ck_assert(cloth__joint_map_recognise(&c, sk, "small.bvh", &map, &err) == CLOTH_OK);
+    ck_assert(map.own);
+    ck_assert(cloth__retarget_bind(&rt, &c, &map, &body, 1, 0, 0, "small.bvh", &err) ==
+              CLOTH_OK);
     cloth__pose p;
-    cloth__clip_pose(&c, &s, 0.125, 1, &p);
+    cloth__retarget_pose(&rt, &c, sk, 0.125, &p);
     ck_assert_double_eq_tol(p.root[0], 0.05, 1e-15);
     ck_assert_double_eq_tol(p.root[1], 0, 1e-15);
     double R[9], axis[3];

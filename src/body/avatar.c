@@ -114,6 +114,26 @@ static cloth_status make_field(cloth_avatar *av, cloth_error *err)
     return st;
 }
 
+/* The clip at path, its naming (avatar.joint_map, else recognised) and retargeting. */
+static cloth_status load_clip(cloth_avatar *av, const char *source, const char *path,
+                              cloth_error *err)
+{
+    const cloth_avatar_def *def = &av->def;
+    cloth__joint_map map;
+    cloth_status st = cloth__bvh_load(path, &av->clip, err);
+    if (st == CLOTH_OK && def->joint_map[0]) {
+        char file[2 * CLOTH_PATH_MAX];
+        scene_path(source, def->joint_map, file, sizeof file);
+        st = cloth__joint_map_load(file, &av->clip, &av->body.skel, &map, err);
+    } else if (st == CLOTH_OK) {
+        st = cloth__joint_map_recognise(&av->clip, &av->body.skel, path, &map, err);
+    }
+    if (st == CLOTH_OK)
+        st = cloth__retarget_bind(&av->rt, &av->clip, &map, &av->body, def->scale,
+                                  def->motion_scale, def->keep_root_offset, path, err);
+    return st;
+}
+
 /* avatar.pose: a named pose, or a clip of one frame (then played as the motion). */
 static cloth_status make_pose(cloth_avatar *av, const char *source, cloth_error *err)
 {
@@ -129,9 +149,7 @@ static cloth_status make_pose(cloth_avatar *av, const char *source, cloth_error 
     if (len > 4 && strcmp(name + len - 4, ".bvh") == 0) {
         char path[2 * CLOTH_PATH_MAX];
         scene_path(source, name, path, sizeof path);
-        cloth_status st = cloth__bvh_load(path, &av->clip, err);
-        if (st == CLOTH_OK)
-            st = cloth__clip_bind(&av->clip, s, path, err);
+        cloth_status st = load_clip(av, source, path, err);
         if (st == CLOTH_OK && av->clip.n_frames != 1)
             st = cloth__fail(err, CLOTH_EINVAL, "%s: %d frames: a pose is one frame "
                              "(avatar.motion plays a clip)", path, av->clip.n_frames);
@@ -194,11 +212,12 @@ cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *sourc
         *key = "motion";
         char path[2 * CLOTH_PATH_MAX];
         scene_path(source, def->motion, path, sizeof path);
-        st = cloth__bvh_load(path, &av->clip, err);
-        if (st == CLOTH_OK)
-            st = cloth__clip_bind(&av->clip, &av->body.skel, path, err);
-        if (st != CLOTH_OK)
+        st = load_clip(av, source, path, err);
+        if (st != CLOTH_OK) {
+            if (def->joint_map[0] && strstr(err->msg, def->joint_map))
+                *key = "joint_map";
             goto fail;
+        }
     }
     cloth__avatar_reset(av, 0);
     *out = av;
@@ -227,7 +246,7 @@ static void pose_at(cloth_avatar *av, double t)
     if (av->posed_by_ik)
         return;
     if (av->clip.n_frames > 0)
-        cloth__clip_pose(&av->clip, &av->body.skel, t, av->def.scale, &av->pose);
+        cloth__retarget_pose(&av->rt, &av->clip, &av->body.skel, t, &av->pose);
     else
         av->pose = av->fixed;
 }
@@ -509,4 +528,17 @@ cloth_status cloth_avatar_joint(const cloth_avatar *av, const char *joint, doubl
     cloth__skeleton_fk(&av->body.skel, &av->pose, p, NULL);
     memcpy(pos, p[j], sizeof p[j]);
     return CLOTH_OK;
+}
+
+int cloth_avatar_motion_note(const cloth_avatar *av, double dt, char *buf, size_t size)
+{
+    const cloth__clip *c = &av->clip;
+    if (c->n_frames == 0 || !av->def.motion[0])
+        return 0;
+    snprintf(buf, size, "avatar: %s: %s names, %d frames at %.6g fps (%.6g s, looped): %.6g "
+             "clip frames a simulated second, %.6g a frame of %.6g s; %.6g body m a clip "
+             "unit", av->def.motion, av->rt.naming, c->n_frames, 1 / c->frame_time,
+             cloth__clip_duration(c), 1 / c->frame_time, dt / c->frame_time, dt,
+             av->rt.units);
+    return 1;
 }

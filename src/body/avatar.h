@@ -22,6 +22,7 @@
 #include "body/ellipsoids.h"
 #include "body/mannequin.h"
 #include "body/partfields.h"
+#include "body/retarget.h"
 #include "body/sdf.h"
 
 struct cloth_avatar {
@@ -32,6 +33,7 @@ struct cloth_avatar {
     cloth__partfields parts;    /* each part's rest field (collision = sdf, newton)   */
     cloth__ellipsoids ell;      /* bounds and parts (collision = ellipsoids)          */
     cloth__clip clip;           /* def.motion (or def.pose's file), or no frames      */
+    cloth__retarget rt;         /* how the clip moves the body (retarget.h)           */
     cloth__pose fixed;          /* def.pose when it is a name (t: the rest pose)      */
     double ik_max_step;         /* def.ik_max_step                                    */
     cloth__pose pose;           /* the current pose (clip, or set by IK)              */

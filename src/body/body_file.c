@@ -17,6 +17,10 @@ cloth_status cloth__body_skeleton(const cloth__clip *clip, const char *name, dou
     for (int i = 0; i < clip->n_joints; i++) {
         const cloth__bvh_joint *j = &clip->joint[i];
         double off[3] = {scale * j->offset[0], scale * j->offset[1], scale * j->offset[2]};
+        if (strlen(j->name) >= CLOTH__JOINT_NAME)
+            return cloth__fail(err, CLOTH_EINVAL, "%s: joint '%.40s...': a body joint's name "
+                               "has at most %d characters", name, j->name,
+                               CLOTH__JOINT_NAME - 1);
         if (cloth__skeleton_add(&body->skel, j->name, j->parent, off, M_PI) != i)
             return cloth__fail(err, CLOTH_EINVAL, "%s: joint '%s' is named twice", name,
                                j->name);

@@ -1,5 +1,5 @@
 /* The BVH reader (bvh.h): a tokenizer that knows its line, a recursive reader of the
- * hierarchy, and the frames. */
+ * hierarchy, the frames; and a clip's rotations, positions and rest pose by frame. */
 #include "body/bvh.h"
 #include "core/ini.h"
 #include "core/status.h"
@@ -13,11 +13,14 @@ typedef struct reader {
     const char *p;              /* next character                                     */
     const char *name;           /* the file's name, for messages                      */
     int line;                   /* line of p                                          */
-    char tok[64];               /* the last token                                     */
+    const char *start;          /* the last token in the text                         */
+    size_t len;                 /* its length (any)                                   */
+    char tok[64];               /* its first 63 characters, for comparisons and
+                                 * messages                                           */
     int tok_line;               /* its line                                           */
 } reader;
 
-/* The next white-space separated token into r->tok; 0 at the end of the text. */
+/* The next white-space separated token (tabs too: "Frames:\t455"); 0 at the end. */
 static int next(reader *r)
 {
     while (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n') {
@@ -26,14 +29,14 @@ static int next(reader *r)
         r->p++;
     }
     r->tok_line = r->line;
-    size_t n = 0;
-    while (*r->p && !strchr(" \t\r\n", *r->p)) {
-        if (n + 1 < sizeof r->tok)
-            r->tok[n++] = *r->p;
+    r->start = r->p;
+    while (*r->p && !strchr(" \t\r\n", *r->p))
         r->p++;
-    }
+    r->len = (size_t)(r->p - r->start);
+    size_t n = r->len < sizeof r->tok ? r->len : sizeof r->tok - 1;
+    memcpy(r->tok, r->start, n);
     r->tok[n] = '\0';
-    return n > 0;
+    return r->len > 0;
 }
 
 static cloth_status bad(reader *r, cloth_error *err, const char *what)
@@ -48,14 +51,30 @@ static int expect(reader *r, const char *word)
     return next(r) && strcmp(r->tok, word) == 0;
 }
 
-static int number(reader *r, double *v)
+/* The number in s (all of it). */
+static int parse_number(const char *s, double *v)
 {
-    if (!next(r))
-        return 0;
     char *end;
     errno = 0;
-    *v = strtod(r->tok, &end);
-    return *end == '\0' && end != r->tok && isfinite(*v) && !errno;
+    *v = strtod(s, &end);
+    return *end == '\0' && end != s && isfinite(*v) && !errno;
+}
+
+static int number(reader *r, double *v)
+{
+    return next(r) && r->len < sizeof r->tok && parse_number(r->tok, v);
+}
+
+/* "LABEL number", or the two written together ("Frames:455"). */
+static int label_number(reader *r, const char *label, double *v, int *found)
+{
+    size_t n = strlen(label);
+    *found = next(r) && strncmp(r->tok, label, n) == 0;
+    if (!*found)
+        return 0;
+    if (r->tok[n])
+        return r->len < sizeof r->tok && parse_number(r->tok + n, v);
+    return number(r, v);
 }
 
 static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_site, int depth,
@@ -63,6 +82,41 @@ static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_si
 
 static const char *const channel_names[6] = {"Xposition", "Yposition", "Zposition",
                                              "Xrotation", "Yrotation", "Zrotation"};
+
+/* CHANNELS n name...: 3 rotations, or 3 positions and 3 rotations, each axis once. */
+static cloth_status read_channels(reader *r, cloth__clip *c, cloth__bvh_joint *j,
+                                  cloth_error *err)
+{
+    double n;
+    if (!number(r, &n) || (n != 3 && n != 6))
+        return bad(r, err, "CHANNELS: expected a count of 3 or 6");
+    j->n_channels = (int)n;
+    j->first = c->n_channels;
+    c->n_channels += j->n_channels;
+    int seen[6] = {0}, rotations = 0;
+    for (int i = 0; i < j->n_channels; i++) {
+        if (!next(r))
+            return bad(r, err, "CHANNELS: expected a channel name");
+        int found = -1;
+        for (int k = 0; k < 6; k++)
+            if (strcmp(r->tok, channel_names[k]) == 0)
+                found = k;
+        if (found < 0)
+            return bad(r, err, "CHANNELS: expected Xposition, Yposition, Zposition, "
+                               "Xrotation, Yrotation or Zrotation");
+        if (seen[found]++)
+            return bad(r, err, found >= 3 ? "CHANNELS: a rotation must be Xrotation, "
+                                            "Yrotation and Zrotation once each, in one of "
+                                            "the six orders"
+                                          : "CHANNELS: a position axis named twice");
+        rotations += found >= 3;
+        j->channel[i] = found;
+    }
+    if (rotations != 3)
+        return bad(r, err, "CHANNELS: a rotation must be Xrotation, Yrotation and Zrotation "
+                           "once each, in one of the six orders");
+    return CLOTH_OK;
+}
 
 /* After the joint's name: { OFFSET x y z [CHANNELS n ...] (JOINT ... | End Site ...)* };
  * self < 0: the End Site of joint -self - 2 (its offset kept as the joint's end). */
@@ -89,25 +143,9 @@ static cloth_status read_body(reader *r, cloth__clip *c, int self, cloth_error *
         if (strcmp(r->tok, "}") == 0)
             return CLOTH_OK;
         if (strcmp(r->tok, "CHANNELS") == 0 && self >= 0 && c->joint[self].n_channels == 0) {
-            double n;
-            if (!number(r, &n) || (n != 3 && n != 6))
-                return bad(r, err, "CHANNELS: expected a count of 3 or 6");
-            cloth__bvh_joint *j = &c->joint[self];
-            j->n_channels = (int)n;
-            j->first = c->n_channels;
-            c->n_channels += j->n_channels;
-            for (int i = 0; i < j->n_channels; i++) {
-                if (!next(r))
-                    return bad(r, err, "CHANNELS: expected a channel name");
-                int found = -1;
-                for (int k = 0; k < 6; k++)
-                    if (strcmp(r->tok, channel_names[k]) == 0)
-                        found = k;
-                if (found < 0)
-                    return bad(r, err, "CHANNELS: expected Xposition, Yposition, Zposition, "
-                                       "Xrotation, Yrotation or Zrotation");
-                j->channel[i] = found;
-            }
+            cloth_status st = read_channels(r, c, &c->joint[self], err);
+            if (st != CLOTH_OK)
+                return st;
             continue;
         }
         if (strcmp(r->tok, "JOINT") == 0 && self >= 0) {
@@ -138,13 +176,17 @@ static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_si
         return read_body(r, c, -parent - 2, err, depth);
     if (!next(r) || r->tok[0] == '{')
         return bad(r, err, "expected a joint name");
-    if (strlen(r->tok) >= CLOTH__JOINT_NAME)
-        return bad(r, err, "joint name longer than 15 characters");
     if (c->n_joints >= CLOTH__BVH_MAX_JOINTS)
-        return bad(r, err, "more than 64 joints");
-    int self = c->n_joints++;
+        return bad(r, err, "more than 256 joints");
+    int self = c->n_joints;
     cloth__bvh_joint *j = &c->joint[self];
-    strcpy(j->name, r->tok);
+    j->name = malloc(r->len + 1);
+    if (!j->name)
+        return cloth__fail(err, CLOTH_ENOMEM, "%s:%d: out of memory for a joint's name",
+                           r->name, r->tok_line);
+    memcpy(j->name, r->start, r->len);
+    j->name[r->len] = '\0';
+    c->n_joints++;
     j->parent = parent;
     return read_body(r, c, self, err, depth);
 }
@@ -152,15 +194,20 @@ static cloth_status read_joint(reader *r, cloth__clip *c, int parent, int end_si
 static cloth_status read_motion(reader *r, cloth__clip *c, cloth_error *err)
 {
     double n, dt;
+    int found;
     if (!expect(r, "MOTION"))
         return bad(r, err, "expected MOTION after the hierarchy");
-    if (!expect(r, "Frames:"))
-        return bad(r, err, "expected 'Frames:'");
-    if (!number(r, &n) || n < 1 || n > CLOTH__BVH_MAX_FRAMES || n != floor(n))
+    if (!label_number(r, "Frames:", &n, &found))
+        return bad(r, err, found ? "Frames: expected a whole number from 1 to 100000"
+                                 : "expected 'Frames:'");
+    if (n < 1 || n > CLOTH__BVH_MAX_FRAMES || n != floor(n))
         return bad(r, err, "Frames: expected a whole number from 1 to 100000");
-    if (!expect(r, "Frame") || !expect(r, "Time:"))
+    if (!expect(r, "Frame"))
         return bad(r, err, "expected 'Frame Time:'");
-    if (!number(r, &dt) || !(dt > 0))
+    if (!label_number(r, "Time:", &dt, &found))
+        return bad(r, err, found ? "Frame Time: expected a positive number of seconds"
+                                 : "expected 'Frame Time:'");
+    if (!(dt > 0))
         return bad(r, err, "Frame Time: expected a positive number of seconds");
     c->n_frames = (int)n;
     c->frame_time = dt;
@@ -203,7 +250,7 @@ static cloth_status parse(const char *text, const char *name, int need_motion,
                           cloth__clip *clip, cloth_error *err)
 {
     memset(clip, 0, sizeof *clip);
-    reader r = {text, name, 1, "", 1};
+    reader r = {.p = text, .name = name, .line = 1, .start = text, .tok_line = 1};
     cloth_status st;
     if (!expect(&r, "HIERARCHY"))
         st = bad(&r, err, "expected HIERARCHY");
@@ -259,64 +306,86 @@ cloth_status cloth__bvh_load_skeleton(const char *path, cloth__clip *clip, cloth
 
 void cloth__clip_free(cloth__clip *clip)
 {
+    for (int i = 0; i < clip->n_joints; i++)
+        free(clip->joint[i].name);
     free(clip->data);
     memset(clip, 0, sizeof *clip);
 }
 
-cloth_status cloth__clip_bind(cloth__clip *clip, const cloth__skeleton *s, const char *name,
-                              cloth_error *err)
+int cloth__clip_find(const cloth__clip *clip, const char *name)
 {
-    int matched = 0;
-    for (int i = 0; i < clip->n_joints; i++) {
-        clip->map[i] = cloth__skeleton_find(s, clip->joint[i].name);
-        matched += clip->map[i] >= 0;
-    }
-    if (!matched)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: no joint of the clip has a name of the "
-                           "mannequin's (pelvis, spine, chest, neck, head, l_shoulder, ...)",
-                           name);
-    return CLOTH_OK;
+    for (int i = 0; i < clip->n_joints; i++)
+        if (strcmp(clip->joint[i].name, name) == 0)
+            return i;
+    return -1;
 }
+
+/* ---------------------------------------------------------- frames and rest */
 
 double cloth__clip_duration(const cloth__clip *clip)
 {
     return clip->n_frames * clip->frame_time;
 }
 
-void cloth__clip_pose(const cloth__clip *clip, const cloth__skeleton *s, double t, double scale,
-                      cloth__pose *pose)
+void cloth__clip_frame_at(const cloth__clip *clip, double t, int *f0, int *f1, double *a)
 {
-    cloth__pose_rest(s, pose);
-    if (clip->n_frames == 0)
+    *f0 = *f1 = 0;
+    *a = 0;
+    if (clip->n_frames <= 1)
         return;
-    /* frame f0 and the fraction a towards f0 + 1 (the last frame runs into the first) */
-    double u = t / clip->frame_time;
+    double u = t / clip->frame_time, whole = floor(u + 0.5);
+    if (!isfinite(u))
+        return; /* a frame time of 1e-320 s: no frame to find */
+    if (fabs(u - whole) <= 1e-9 * fmax(1, fabs(u)))
+        u = whole;
     u -= clip->n_frames * floor(u / clip->n_frames);
-    int f0 = (int)u;
-    if (f0 >= clip->n_frames)
-        f0 = clip->n_frames - 1;
-    double a = u - f0;
-    int f1 = clip->n_frames == 1 ? f0 : (f0 + 1) % clip->n_frames;
-    const double *r0 = clip->data + (size_t)f0 * clip->n_channels;
-    const double *r1 = clip->data + (size_t)f1 * clip->n_channels;
+    int f = (int)u;
+    if (f >= clip->n_frames)
+        f = clip->n_frames - 1;
+    *f0 = f;
+    *f1 = (f + 1) % clip->n_frames;
+    *a = u - f;
+}
+
+void cloth__clip_rotation(const cloth__clip *clip, int i, int f, double R[9])
+{
+    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    memcpy(R, I, sizeof I);
+    const cloth__bvh_joint *j = &clip->joint[i];
+    const double *row = clip->data + (size_t)f * clip->n_channels + j->first;
+    for (int c = 0; c < j->n_channels; c++)
+        if (j->channel[c] >= 3) {
+            double B[9];
+            cloth__rot_basic(j->channel[c] - 3, row[c] * M_PI / 180, B);
+            cloth__mat_mul(R, B, R);
+        }
+}
+
+int cloth__clip_position(const cloth__clip *clip, int i, int f, double p[3])
+{
+    const cloth__bvh_joint *j = &clip->joint[i];
+    const double *row = clip->data + (size_t)f * clip->n_channels + j->first;
+    int any = 0;
+    memcpy(p, j->offset, sizeof j->offset);
+    for (int c = 0; c < j->n_channels; c++)
+        if (j->channel[c] < 3) {
+            p[j->channel[c]] = row[c];
+            any = 1;
+        }
+    return any;
+}
+
+void cloth__clip_rest(const cloth__clip *clip, double (*pos)[3], double (*end)[3])
+{
+    double p[CLOTH__BVH_MAX_JOINTS][3];
     for (int i = 0; i < clip->n_joints; i++) {
         const cloth__bvh_joint *j = &clip->joint[i];
-        int sj = clip->map[i];
-        if (sj < 0)
-            continue;
-        double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        for (int c = 0; c < j->n_channels; c++) {
-            double v = (1 - a) * r0[j->first + c] + a * r1[j->first + c];
-            int ch = j->channel[c];
-            if (ch < 3) {
-                if (j->parent < 0)
-                    pose->root[ch] = scale * (v - j->offset[ch]);
-            } else {
-                double B[9];
-                cloth__rot_basic(ch - 3, v * M_PI / 180, B);
-                cloth__mat_mul(R, B, R);
-            }
-        }
-        memcpy(pose->rot[sj], R, sizeof R);
+        for (int k = 0; k < 3; k++)
+            p[i][k] = j->offset[k] + (j->parent >= 0 ? p[j->parent][k] : 0);
+        if (pos)
+            memcpy(pos[i], p[i], sizeof p[i]);
+        if (end)
+            for (int k = 0; k < 3; k++)
+                end[i][k] = p[i][k] + (j->has_end ? j->end[k] : 0);
     }
 }

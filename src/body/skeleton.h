@@ -18,7 +18,7 @@
 #include "cloth.h"
 
 #define CLOTH__MAX_JOINTS 32
-#define CLOTH__JOINT_NAME 16
+#define CLOTH__JOINT_NAME 64     /* a body joint's name (a Mixamo skeleton's reach ~30) */
 
 typedef struct cloth__joint {
     char name[CLOTH__JOINT_NAME]; /* "l_elbow", ...                                    */

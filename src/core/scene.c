@@ -173,6 +173,7 @@ static const char *const plane_names[] = {"xy", "xz", NULL};
 static const char *const self_collision_names[] = {"off", "on", "triangles", NULL};
 static const char *const sew_on_names[] = {"air", "body", NULL};
 static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
+static const char *const avatar_off_on[] = {"off", "on", NULL};
 
 static const cloth__key common_keys[] = {
     {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
@@ -293,6 +294,17 @@ static const cloth__key common_keys[] = {
      "capsules (exact posed capsules) or ellipsoids (bounds per bone, point-triangle inside)"},
     {"avatar", "ik_max_step", CLOTH__KEY_DOUBLE, OFF(avatar.ik_max_step), 0, 0, 10, 1, 0, NULL,
      NULL, "0.01", "largest move of an IK end effector per call (m)"},
+    {"avatar", "joint_map", CLOTH__KEY_STRING, OFF(avatar.joint_map),
+     sizeof(((cloth_avatar_def *)0)->joint_map), 0, 0, 0, 0, NULL, NULL, "",
+     "a clip's joints onto the body's, one 'clip_joint body_joint' a line (relative to the "
+     "scene), for a naming not built in; empty: CMU, Mixamo or the body's own names, "
+     "recognised from the clip"},
+    {"avatar", "keep_root_offset", CLOTH__KEY_CHOICE, OFF(avatar.keep_root_offset), 0, 0, 0,
+     0, 0, avatar_off_on, NULL, "off", "on: the clip plays where it was recorded; off: its "
+     "first frame's horizontal root position is taken away"},
+    {"avatar", "motion_scale", CLOTH__KEY_DOUBLE, OFF(avatar.motion_scale), 0, 0, 1e6, 0, 0,
+     NULL, NULL, "0", "body metres per unit of the clip; 0: the ratio of the body's hip "
+     "height to the clip's at rest (the body's own names: avatar.scale)"},
 
     {"run", "kernel", CLOTH__KEY_KERNEL, OFF(run.kernel), CLOTH_NAME_MAX, 0, 0, 0, 0, NULL,
      NULL, "explicit", "the kernel that steps the cloth (the list above)"},

@@ -239,6 +239,10 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
     if (newton.f)
         write_header(newton.f, CLOTH_TABLE_NEWTON);
 
+    char note[512];
+    if (progress && cloth_sim_avatar(sim) &&
+        cloth_avatar_motion_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note))
+        fprintf(progress, "  %s\n", note); /* a clip's frame rate against the run's */
     cloth_frame fr;
     cloth_sim_measure(sim, &fr);
     write_series_row(series.f, &fr);

@@ -16,6 +16,7 @@ case $t in
     obj) seeds="experiments/meshes" dict=tests/fuzz/obj.dict ;;
     commands) seeds="" dict=tests/fuzz/commands.dict ;;
     events) seeds="" dict=tests/fuzz/events.dict ;;
+    bvh) seeds="" dict=tests/fuzz/bvh.dict ;;
     *) seeds="experiments" dict=build/fuzz/$t.dict ;;
 esac
 dirs="$corpus"
