@@ -31,6 +31,7 @@
     X(self_collision) \
     X(distance) \
     X(ccd) \
+    X(tunnel) \
     X(broad_phase) \
     X(friction) \
     X(strain_limit) \
