@@ -32,6 +32,7 @@
     X(distance) \
     X(ccd) \
     X(tunnel) \
+    X(collide) \
     X(broad_phase) \
     X(friction) \
     X(strain_limit) \
