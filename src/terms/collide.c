@@ -44,6 +44,10 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
         !c->start || !c->order)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
+    if (max_pairs <= 0) {
+        long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
+        max_pairs = room > 1L << 28 ? 1 << 28 : (int)room;
+    }
     if (st == CLOTH_OK)
         st = cloth__broad_phase_create(mesh, max_pairs, &c->bp, err);
     if (st != CLOTH_OK) {

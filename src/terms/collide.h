@@ -71,6 +71,9 @@
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
+/* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
+ * three sheets needs more than 64 per vertex: its edges overlap many edges) */
+#define CLOTH__COLLIDE_PAIRS 16
 
 typedef struct cloth__collide cloth__collide;
 
@@ -97,7 +100,8 @@ typedef struct cloth__collide_result {
 } cloth__collide_result;
 
 /* For mesh's triangles and their edges, with room for max_pairs candidate pairs of each
- * kind a query. */
+ * kind a query; max_pairs <= 0 sizes it as the tunnelled metric does
+ * (CLOTH__COLLIDE_PAIRS per vertex and triangle edge). */
 cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
                                    cloth__collide **out, cloth_error *err);
 void cloth__collide_destroy(cloth__collide *c);
