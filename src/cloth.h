@@ -307,6 +307,10 @@ typedef struct cloth_frame {
     long intersections;         /* (edge, triangle) pairs of the cloth sharing no vertex
                                  * where the edge crosses the triangle (-1: positions
                                  * not finite)                                        */
+    long tunnelled;             /* point-triangle and edge-edge pairs sharing no vertex
+                                 * whose linear motion from the previous frame's
+                                 * positions reaches separation 0 by the public CCD
+                                 * (0 at frame 0; -1: not finite or not countable)    */
     long iterations;            /* kernel work this frame (passes, Newton iterations) */
     double cond_max;            /* largest Newton condition number this frame         */
     int has_cond;               /* 0 when no condition number was computed            */
@@ -593,6 +597,7 @@ typedef struct cloth_summary {
     double min_gap;             /* NaN when no frame had a gap                        */
     int max_penetrations;
     long max_intersections;     /* largest intersections of a frame                   */
+    long max_tunnelled;         /* largest tunnelled of a frame                       */
     long total_iterations;
     long not_converged;         /* kernel steps that did not converge                 */
     long stalled;               /* of those, steps that stopped early as stalled      */

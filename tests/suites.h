@@ -32,6 +32,8 @@
     X(self_collision) \
     X(distance) \
     X(ccd) \
+    X(tunnel) \
+    X(collide) \
     X(broad_phase) \
     X(friction) \
     X(strain_limit) \

@@ -62,6 +62,9 @@ static const field series_columns[] = {
     F(penetrations, NULL, "vertices with a negative obstacle gap"),
     F(intersections, NULL, "edge-triangle crossings of the cloth with itself; -1: positions "
                            "not finite"),
+    F(tunnelled, NULL, "point-triangle and edge-edge pairs (no shared vertex) whose linear "
+                       "motion since the previous frame reaches separation 0 by the public "
+                       "CCD; 0 at frame 0; -1: not finite or too many candidates"),
     F(iterations, NULL, "the kernel's work in the frame (passes, Newton iterations)"),
     F(cond_max, "has_cond", "largest Newton condition number in the frame; empty when off"),
     F(body_depth, NULL, "[avatar]: largest avatar.offset - exact distance to the posed body "
@@ -123,6 +126,7 @@ static const field summary_columns[] = {
     F(min_gap, "smallest min_gap; empty when no frame had a gap"),
     F(max_penetrations, "largest penetrations"),
     F(max_intersections, "largest intersections"),
+    F(max_tunnelled, "largest tunnelled"),
     F(total_iterations, "sum of iterations"),
     F(not_converged, "kernel steps that did not converge (stalled ones included)"),
     F(stalled, "kernel steps that stopped early as stalled (newton)"),

@@ -68,6 +68,8 @@ static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum
         s->max_penetrations = fr->penetrations;
     if (fr->intersections > s->max_intersections)
         s->max_intersections = fr->intersections;
+    if (fr->tunnelled > s->max_tunnelled)
+        s->max_tunnelled = fr->tunnelled;
     s->total_iterations += fr->iterations;
     s->not_converged += fr->not_converged;
     s->stalled += fr->stalled;

@@ -104,6 +104,10 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     measure_gaps(sim, f);
     measure_body(sim, f);
     f->intersections = cloth__count_intersections(sim->mesh, sim->x, sim->intersect);
+    /* what passed through between the last frame and this one; nothing at frame 0 */
+    f->tunnelled = sim->frame == 0 ? 0
+                                   : cloth__count_tunnelled(sim->mesh, sim->x_frame, sim->x,
+                                                            sim->tunnel);
     f->barrier = 0;
     if (sim->kernel->measure)
         sim->kernel->measure(sim, sim->work, f);

@@ -55,6 +55,7 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__interact_reset(sim); /* the scene's pins and x0 back, no grab */
     memcpy(sim->x, sim->mesh->x0, bytes);
     memcpy(sim->x_prev, sim->mesh->x0, bytes);
+    memcpy(sim->x_frame, sim->mesh->x0, bytes);
     memset(sim->v, 0, bytes);
     sim->t = 0;
     sim->frame = 0;
@@ -162,7 +163,8 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     sim->v = malloc(n3 * sizeof(double));
     sim->x_prev = malloc(n3 * sizeof(double));
     sim->force = malloc(n3 * sizeof(double));
-    if (!sim->x || !sim->v || !sim->x_prev || !sim->force) {
+    sim->x_frame = malloc(n3 * sizeof(double));
+    if (!sim->x || !sim->v || !sim->x_prev || !sim->force || !sim->x_frame) {
         st = cloth__fail(err, CLOTH_ENOMEM, "out of memory for %d vertices", sim->mesh->n);
         cloth_sim_destroy(sim);
         return st;
@@ -188,6 +190,8 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
         return st;
     }
     st = cloth__intersect_create(sim->mesh, &sim->intersect, err);
+    if (st == CLOTH_OK)
+        st = cloth__tunnel_create(sim->mesh, &sim->tunnel, err);
     if (st == CLOTH_OK)
         st = check_self_collision_start(sim, err);
     if (st != CLOTH_OK) {
@@ -243,12 +247,14 @@ void cloth_sim_destroy(cloth_sim *sim)
         sim->kernel->destroy(sim->work);
     cloth__interact_destroy(sim->interact);
     cloth__intersect_destroy(sim->intersect);
+    cloth__tunnel_destroy(sim->tunnel);
     cloth__avatar_destroy(sim->avatar);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);
     free(sim->x_prev);
     free(sim->force);
+    free(sim->x_frame);
     free(sim);
 }
 
@@ -343,6 +349,8 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     snprintf(out->cond_method, sizeof out->cond_method, "%s", cond_method);
     out->wall_ms = wall;
     out->body_ms = sim->avatar ? sim->avatar->collide_ms : 0;
+    /* the next frame's tunnelled motion starts where this frame was measured */
+    memcpy(sim->x_frame, sim->x, 3 * (size_t)sim->mesh->n * sizeof *sim->x);
     return CLOTH_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "sim/kernel.h"
 #include "terms/intersect.h"
 #include "terms/obstacle.h"
+#include "terms/tunnel.h"
 #include "terms/wind.h"
 
 struct cloth__interact;         /* interact.h: grab and the scene's own pins         */
@@ -46,6 +47,9 @@ struct cloth_sim {
 
     struct cloth__interact *interact; /* grab state; scene pins restored by reset    */
     cloth__intersect *intersect; /* scratch of the intersection count (metrics)      */
+    cloth__tunnel *tunnel;      /* scratch of the tunnelled count (metrics)          */
+    double *x_frame;            /* 3n: positions at the end of the last frame (or of
+                                 * the reset), where the tunnelled motion starts      */
 };
 
 #endif

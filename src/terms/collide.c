@@ -1,0 +1,647 @@
+/* The robust collision stage (Bridson, Fedkiw and Anderson 2002; Provot 1997); what it
+ * does and why is in collide.h. */
+#include "terms/collide.h"
+#include "terms/broad_phase.h"
+#include "terms/ccd.h"
+#include "terms/vec3.h"
+#include "core/status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cloth__collide {
+    const cloth_mesh *mesh;
+    cloth__broad_phase *bp;
+    const int *edges;           /* the broad phase's edge list                        */
+    double *dx;                 /* 3n: x1 - x0, the motion a query boxes              */
+    double *x1_pre, *v_pre;     /* 3n each: x1 and v as the zones found them          */
+    unsigned char *fixed;       /* n: inverse mass 0                                  */
+    int *parent;                /* n: union-find of the impact zones                  */
+    int *size;                  /* n: a root's zone size                              */
+    int *start, *order;         /* n + 1, n: the zones' vertices grouped by root      */
+};
+
+cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
+                                   cloth__collide **out, cloth_error *err)
+{
+    *out = NULL;
+    cloth__collide *c = calloc(1, sizeof *c);
+    if (!c)
+        return cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory");
+    size_t n = (size_t)mesh->n + 1;
+    c->mesh = mesh;
+    c->dx = malloc(3 * n * sizeof *c->dx);
+    c->x1_pre = malloc(3 * n * sizeof *c->x1_pre);
+    c->v_pre = malloc(3 * n * sizeof *c->v_pre);
+    c->fixed = malloc(n);
+    c->parent = malloc(n * sizeof *c->parent);
+    c->size = malloc(n * sizeof *c->size);
+    c->start = malloc((n + 1) * sizeof *c->start);
+    c->order = malloc(n * sizeof *c->order);
+    cloth_status st = CLOTH_OK;
+    if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
+        !c->start || !c->order)
+        st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
+                         mesh->n);
+    if (max_pairs <= 0) {
+        long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
+        max_pairs = room > 1L << 28 ? 1 << 28 : (int)room;
+    }
+    if (st == CLOTH_OK)
+        st = cloth__broad_phase_create(mesh, max_pairs, &c->bp, err);
+    if (st != CLOTH_OK) {
+        cloth__collide_destroy(c);
+        return st;
+    }
+    cloth__broad_phase_edges(c->bp, &c->edges);
+    *out = c;
+    return CLOTH_OK;
+}
+
+void cloth__collide_destroy(cloth__collide *c)
+{
+    if (!c)
+        return;
+    cloth__broad_phase_destroy(c->bp);
+    free(c->dx);
+    free(c->x1_pre);
+    free(c->v_pre);
+    free(c->fixed);
+    free(c->parent);
+    free(c->size);
+    free(c->start);
+    free(c->order);
+    free(c);
+}
+
+/* ------------------------------------------------------------ a pair */
+
+/* A candidate: its kind, its four vertices (point, triangle; or edge, edge). */
+typedef struct pair {
+    cloth__ccd_pair kind;
+    int v[4];
+} pair;
+
+static pair pair_pt(const cloth__collide *c, const int *pt)
+{
+    const int *t = c->mesh->tris + 3 * pt[1];
+    return (pair){CLOTH__CCD_POINT_TRIANGLE, {pt[0], t[0], t[1], t[2]}};
+}
+
+static pair pair_ee(const cloth__collide *c, const int *ee)
+{
+    const int *a = c->edges + 2 * ee[0], *b = c->edges + 2 * ee[1];
+    return (pair){CLOTH__CCD_EDGE_EDGE, {a[0], a[1], b[0], b[1]}};
+}
+
+static double clamp01(double t)
+{
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* The closest point of triangle (a, b, c) to p as barycentric weights (Ericson,
+ * "Real-Time Collision Detection", 5.1.5: the Voronoi regions of the vertices, edges
+ * and face in turn). */
+static void closest_on_triangle(const double p[3], const double a[3], const double b[3],
+                                const double c[3], double w[3])
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3];
+    cloth__sub(b, a, ab);
+    cloth__sub(c, a, ac);
+    cloth__sub(p, a, ap);
+    double d1 = cloth__dot(ab, ap), d2 = cloth__dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) {
+        w[0] = 1, w[1] = w[2] = 0;
+        return;
+    }
+    cloth__sub(p, b, bp);
+    double d3 = cloth__dot(ab, bp), d4 = cloth__dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) {
+        w[1] = 1, w[0] = w[2] = 0;
+        return;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        double t = d1 / (d1 - d3);
+        w[0] = 1 - t, w[1] = t, w[2] = 0;
+        return;
+    }
+    cloth__sub(p, c, cp);
+    double d5 = cloth__dot(ab, cp), d6 = cloth__dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) {
+        w[2] = 1, w[0] = w[1] = 0;
+        return;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        double t = d2 / (d2 - d6);
+        w[0] = 1 - t, w[2] = t, w[1] = 0;
+        return;
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        w[1] = 1 - t, w[2] = t, w[0] = 0;
+        return;
+    }
+    double den = va + vb + vc;
+    if (!(fabs(den) > 0)) { /* a degenerate triangle: its first vertex */
+        w[0] = 1, w[1] = w[2] = 0;
+        return;
+    }
+    w[1] = vb / den, w[2] = vc / den, w[0] = 1 - w[1] - w[2];
+}
+
+/* The closest points p0 + s (p1 - p0), q0 + t (q1 - q0) of two segments (Ericson
+ * 5.1.9): s minimises over [0, 1] for the t it implies, clamped, and back. */
+static void closest_on_segments(const double p0[3], const double p1[3], const double q0[3],
+                                const double q1[3], double *s_out, double *t_out)
+{
+    double d1[3], d2[3], r[3];
+    cloth__sub(p1, p0, d1);
+    cloth__sub(q1, q0, d2);
+    cloth__sub(p0, q0, r);
+    double a = cloth__dot(d1, d1), e = cloth__dot(d2, d2), f = cloth__dot(d2, r);
+    double s = 0, t = 0;
+    if (a <= 0 && e <= 0) {
+        /* two points */
+    } else if (a <= 0) {
+        t = clamp01(f / e);
+    } else {
+        double cc = cloth__dot(d1, r);
+        if (e <= 0) {
+            s = clamp01(-cc / a);
+        } else {
+            double b = cloth__dot(d1, d2), den = a * e - b * b;
+            s = den > 1e-14 * a * e ? clamp01((b * f - cc * e) / den) : 0;
+            t = (b * s + f) / e;
+            if (t < 0) {
+                t = 0;
+                s = clamp01(-cc / a);
+            } else if (t > 1) {
+                t = 1;
+                s = clamp01((b - cc) / a);
+            }
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* The pair's weights c (collide.h) and unit normal n at positions x (the whole array),
+ * and its distance.  A pair at distance 0 takes the normal of the triangle, or of the two
+ * edges' cross product, turned to the side of ref (positions at which the pair is
+ * apart), or as it comes when ref is NULL or no side can be told. */
+static double pair_geometry(const pair *pr, const double *x, const double *ref, double cw[4],
+                            double n[3])
+{
+    const double *p[4];
+    for (int k = 0; k < 4; k++)
+        p[k] = x + 3 * pr->v[k];
+    if (pr->kind == CLOTH__CCD_POINT_TRIANGLE) {
+        double b[3];
+        closest_on_triangle(p[0], p[1], p[2], p[3], b);
+        cw[0] = 1, cw[1] = -b[0], cw[2] = -b[1], cw[3] = -b[2];
+    } else {
+        double s, t;
+        closest_on_segments(p[0], p[1], p[2], p[3], &s, &t);
+        cw[0] = 1 - s, cw[1] = s, cw[2] = -(1 - t), cw[3] = -t;
+    }
+    double r[3] = {0, 0, 0};
+    for (int k = 0; k < 4; k++)
+        for (int a = 0; a < 3; a++)
+            r[a] += cw[k] * p[k][a];
+    double d = cloth__norm(r), scale = 0;
+    for (int k = 0; k < 4; k++)
+        scale = fmax(scale, cloth__norm(p[k]) + 1e-300);
+    if (d > 1e-12 * scale) {
+        for (int a = 0; a < 3; a++)
+            n[a] = r[a] / d;
+        return d;
+    }
+    double u[3], w[3];
+    if (pr->kind == CLOTH__CCD_POINT_TRIANGLE) {
+        cloth__sub(p[2], p[1], u);
+        cloth__sub(p[3], p[1], w);
+    } else {
+        cloth__sub(p[1], p[0], u);
+        cloth__sub(p[3], p[2], w);
+    }
+    cloth__cross(u, w, n);
+    double len = cloth__norm(n);
+    if (!(len > 0)) {
+        n[0] = 1, n[1] = n[2] = 0;
+        return d;
+    }
+    double side = 0;
+    for (int k = 0; ref && k < 4; k++)
+        for (int a = 0; a < 3; a++)
+            side += cw[k] * ref[3 * pr->v[k] + a] * n[a];
+    for (int a = 0; a < 3; a++)
+        n[a] = (side < 0 ? -n[a] : n[a]) / len;
+    return d;
+}
+
+/* The pair's distance at positions x. */
+static double pair_distance(const pair *pr, const double *x)
+{
+    double cw[4], n[3];
+    return pair_geometry(pr, x, NULL, cw, n);
+}
+
+/* Changes the average velocity of vertex i by dv: x1 += h dv, v += dv. */
+static void nudge(double *x1, double *v, int i, const double dv[3], double h)
+{
+    for (int a = 0; a < 3; a++) {
+        x1[3 * i + a] += h * dv[a];
+        v[3 * i + a] += dv[a];
+    }
+}
+
+/* The impulse that raises the pair's relative normal average velocity to at least
+ * target (collide.h), with friction mu on the tangential part.  Returns 1 when it
+ * acted. */
+static int impulse(const pair *pr, const double cw[4], const double n[3], double target,
+                   double mu, double h, const double *x0, double *x1, double *v,
+                   const double *inv_mass)
+{
+    double rel[3] = {0, 0, 0}, W = 0;
+    for (int k = 0; k < 4; k++) {
+        int i = pr->v[k];
+        W += inv_mass[i] * cw[k] * cw[k];
+        for (int a = 0; a < 3; a++)
+            rel[a] += cw[k] * (x1[3 * i + a] - x0[3 * i + a]) / h;
+    }
+    double vn = cloth__dot(rel, n);
+    if (!(W > 0) || !(vn < target))
+        return 0;
+    double dvn = target - vn, jn = dvn / W;
+    double vt[3], tlen;
+    for (int a = 0; a < 3; a++)
+        vt[a] = rel[a] - vn * n[a];
+    tlen = cloth__norm(vt);
+    /* Coulomb: the tangential relative velocity falls by mu dv_N, not past 0 */
+    double jt = tlen > 0 ? fmin(mu * dvn, tlen) / W / tlen : 0;
+    for (int k = 0; k < 4; k++) {
+        int i = pr->v[k];
+        double s = inv_mass[i] * cw[k], dv[3];
+        if (s == 0)
+            continue;
+        for (int a = 0; a < 3; a++)
+            dv[a] = s * (jn * n[a] - jt * vt[a]);
+        nudge(x1, v, i, dv, h);
+    }
+    return 1;
+}
+
+/* The twelve coordinates of the pair's vertices in x. */
+static void gather(const pair *pr, const double *x, double out[12])
+{
+    for (int k = 0; k < 4; k++)
+        memcpy(out + 3 * k, x + 3 * pr->v[k], 3 * sizeof *out);
+}
+
+/* The CCD of the pair over x0 -> x1 against dmin = min(eta delta, d0 / 2) (collide.h):
+ * 1 and the time of the hit, or 0. */
+static int pair_hits(const pair *pr, const double *x0, const double *x1, double delta,
+                     double *toi)
+{
+    double a[12], b[12];
+    gather(pr, x0, a);
+    gather(pr, x1, b);
+    double dmin = fmin(CLOTH__COLLIDE_ETA * delta, 0.5 * pair_distance(pr, x0));
+    return cloth__ccd(pr->kind, a, b, dmin, toi, NULL) != 0;
+}
+
+/* ------------------------------------------------------------ stages */
+
+/* x1 - x0 into the scratch, and the candidates over that motion closer than r. */
+static void candidates(cloth__collide *c, const double *x0, const double *x1, double r,
+                       cloth__broad_pairs *out, cloth__collide_result *res)
+{
+    for (int k = 0; k < 3 * c->mesh->n; k++)
+        c->dx[k] = x1[k] - x0[k];
+    cloth__broad_phase_query(c->bp, x0, c->dx, r, c->fixed, out);
+    res->overflow |= out->overflow;
+}
+
+/* (a): the pairs closer than delta at x0. */
+static void proximity(cloth__collide *c, const cloth__collide_def *def, double h,
+                      const double *x0, double *x1, double *v, const double *inv_mass,
+                      cloth__collide_result *res)
+{
+    cloth__broad_pairs bp;
+    cloth__broad_phase_query(c->bp, x0, NULL, def->thickness, c->fixed, &bp);
+    res->overflow |= bp.overflow;
+    int total = bp.n_pt + bp.n_ee;
+    for (int k = 0; k < total; k++) {
+        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
+        if (!(d < def->thickness))
+            continue;
+        double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
+        res->proximity += impulse(&pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+    }
+}
+
+/* (b): one collision pass, Gauss-Seidel over the pairs; returns the hits. */
+static int collision_pass(cloth__collide *c, const cloth__collide_def *def, double h,
+                          const double *x0, double *x1, double *v, const double *inv_mass,
+                          cloth__collide_result *res)
+{
+    cloth__broad_pairs bp;
+    candidates(c, x0, x1, CLOTH__COLLIDE_ETA * def->thickness, &bp, res);
+    int hits = 0, total = bp.n_pt + bp.n_ee;
+    for (int k = 0; k < total; k++) {
+        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        double toi;
+        if (!pair_hits(&pr, x0, x1, def->thickness, &toi))
+            continue;
+        hits++;
+        /* the closest points where the CCD stopped, on the side the pair started */
+        double xt[12], cw[4], n[3];
+        for (int j = 0; j < 4; j++)
+            for (int a = 0; a < 3; a++) {
+                int i = 3 * pr.v[j] + a;
+                xt[3 * j + a] = x0[i] + toi * (x1[i] - x0[i]);
+            }
+        pair local = {pr.kind, {0, 1, 2, 3}};
+        double ref[12];
+        gather(&pr, x0, ref);
+        pair_geometry(&local, xt, ref, cw, n);
+        double d0n = 0;
+        for (int j = 0; j < 4; j++)
+            d0n += cw[j] * cloth__dot(ref + 3 * j, n);
+        double target = fmin(0, (def->thickness - d0n) / h);
+        res->impulses += impulse(&pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+    }
+    return hits;
+}
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static void join(cloth__collide *c, int i, int j)
+{
+    i = find_root(c->parent, i);
+    j = find_root(c->parent, j);
+    if (i == j)
+        return;
+    if (c->size[i] < c->size[j]) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    c->parent[j] = i;
+    c->size[i] += c->size[j];
+}
+
+/* One search of (c): the pairs not inside one zone that hit join their zones.  Returns
+ * the hits. */
+static int zone_search(cloth__collide *c, const cloth__collide_def *def, const double *x0,
+                       const double *x1, cloth__collide_result *res)
+{
+    cloth__broad_pairs bp;
+    candidates(c, x0, x1, CLOTH__COLLIDE_ETA * def->thickness, &bp, res);
+    int hits = 0, total = bp.n_pt + bp.n_ee;
+    for (int k = 0; k < total; k++) {
+        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        int r0 = find_root(c->parent, pr.v[0]), inside = 1;
+        for (int j = 1; j < 4; j++)
+            inside &= find_root(c->parent, pr.v[j]) == r0;
+        double toi;
+        if (inside || !pair_hits(&pr, x0, x1, def->thickness, &toi))
+            continue;
+        hits++;
+        for (int j = 1; j < 4; j++)
+            join(c, pr.v[0], pr.v[j]);
+    }
+    return hits;
+}
+
+/* Every zone of two or more vertices moves rigidly from the motion the zones started
+ * with; returns the zones, *members their vertices. */
+static int move_zones(cloth__collide *c, double h, const double *x0, double *x1, double *v,
+                      const double *inv_mass, int *members)
+{
+    int n = c->mesh->n, zones = 0;
+    /* counting sort of the zoned vertices by root */
+    memset(c->start, 0, ((size_t)n + 1) * sizeof *c->start);
+    for (int i = 0; i < n; i++) {
+        int r = find_root(c->parent, i);
+        if (c->size[r] > 1)
+            c->start[r + 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        c->start[i + 1] += c->start[i];
+    *members = c->start[n];
+    for (int i = 0; i < n; i++) {
+        int r = find_root(c->parent, i);
+        if (c->size[r] > 1)
+            c->order[c->start[r]++] = i;
+    }
+    for (int r = n; r > 0; r--)
+        c->start[r] = c->start[r - 1];
+    c->start[0] = 0;
+    for (int r = 0; r < n; r++) {
+        int count = c->start[r + 1] - c->start[r];
+        if (count < 2)
+            continue;
+        const int *verts = c->order + c->start[r];
+        for (int k = 0; k < count; k++) {
+            int i = verts[k];
+            memcpy(x1 + 3 * i, c->x1_pre + 3 * i, 3 * sizeof *x1);
+            memcpy(v + 3 * i, c->v_pre + 3 * i, 3 * sizeof *v);
+        }
+        cloth__collide_rigid_zone(verts, count, h, x0, x1, v, inv_mass);
+        zones++;
+    }
+    return zones;
+}
+
+/* (c): impact zones until no pair hits. */
+static void impact_zones(cloth__collide *c, const cloth__collide_def *def, double h,
+                         const double *x0, double *x1, double *v, const double *inv_mass,
+                         cloth__collide_result *res)
+{
+    int n = c->mesh->n;
+    memcpy(c->x1_pre, x1, 3 * (size_t)n * sizeof *x1);
+    memcpy(c->v_pre, v, 3 * (size_t)n * sizeof *v);
+    for (int i = 0; i < n; i++) {
+        c->parent[i] = i;
+        c->size[i] = 1;
+    }
+    res->resolved = 0;
+    while (res->zone_searches < def->zone_iterations) {
+        res->zone_searches++;
+        int overflowed = res->overflow;
+        res->overflow = 0;
+        int hits = zone_search(c, def, x0, x1, res);
+        int now = res->overflow;
+        res->overflow |= overflowed;
+        if (hits == 0) {
+            res->resolved = !now;
+            break;
+        }
+        res->zones = move_zones(c, h, x0, x1, v, inv_mass, &res->zone_vertices);
+    }
+}
+
+/* ------------------------------------------------------------ rigid zones */
+
+/* x = A^-1 b for the symmetric 3 x 3 A (rows a), by Cramer's rule; directions A does
+ * not see (a zone on a line, whose I is singular along it) get a tiny Tikhonov shift,
+ * along which L has no part anyway. */
+static void solve_sym3(double a[3][3], const double b[3], double x[3])
+{
+    double tr = a[0][0] + a[1][1] + a[2][2], m[3][3];
+    memcpy(m, a, sizeof m);
+    for (int shift = 0; shift < 2; shift++) {
+        double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+        double c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+        double c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+        double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
+        if (fabs(det) > 1e-10 * tr * tr * tr || shift == 1) {
+            if (!(fabs(det) > 0)) {
+                x[0] = x[1] = x[2] = 0;
+                return;
+            }
+            double inv[3][3] = {
+                {c00, m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]},
+                {c01, m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]},
+                {c02, m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]},
+            };
+            for (int i = 0; i < 3; i++)
+                x[i] = (inv[i][0] * b[0] + inv[i][1] * b[1] + inv[i][2] * b[2]) / det;
+            return;
+        }
+        for (int i = 0; i < 3; i++)
+            m[i][i] += 1e-9 * tr;
+    }
+}
+
+void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
+                               double *x1, double *v, const double *inv_mass)
+{
+    double M = 0, c0[3] = {0, 0, 0}, P[3] = {0, 0, 0}, pin_v[3] = {0, 0, 0};
+    int pinned = 0;
+    for (int k = 0; k < count; k++) {
+        int i = verts[k];
+        const double *p = x0 + 3 * i;
+        if (!(inv_mass[i] > 0)) {
+            pinned++;
+            for (int a = 0; a < 3; a++)
+                pin_v[a] += (x1[3 * i + a] - p[a]) / h;
+            continue;
+        }
+        double m = 1 / inv_mass[i];
+        M += m;
+        for (int a = 0; a < 3; a++) {
+            c0[a] += m * p[a];
+            P[a] += m * (x1[3 * i + a] - p[a]) / h;
+        }
+    }
+    if (pinned) {
+        /* held by its pins: the free vertices translate with the pins' mean motion */
+        for (int k = 0; k < count; k++) {
+            int i = verts[k];
+            if (!(inv_mass[i] > 0))
+                continue;
+            for (int a = 0; a < 3; a++) {
+                double u = pin_v[a] / pinned, vbar = (x1[3 * i + a] - x0[3 * i + a]) / h;
+                v[3 * i + a] += u - vbar;
+                x1[3 * i + a] = x0[3 * i + a] + h * u;
+            }
+        }
+        return;
+    }
+    double V[3], L[3] = {0, 0, 0}, I[3][3] = {{0}};
+    for (int a = 0; a < 3; a++) {
+        c0[a] /= M;
+        V[a] = P[a] / M;
+    }
+    for (int k = 0; k < count; k++) {
+        int i = verts[k];
+        double m = 1 / inv_mass[i], r[3], vb[3], rv[3];
+        for (int a = 0; a < 3; a++) {
+            r[a] = x0[3 * i + a] - c0[a];
+            vb[a] = (x1[3 * i + a] - x0[3 * i + a]) / h;
+        }
+        cloth__cross(r, vb, rv);
+        double r2 = cloth__dot(r, r);
+        for (int a = 0; a < 3; a++) {
+            L[a] += m * rv[a];
+            for (int b = 0; b < 3; b++)
+                I[a][b] += m * ((a == b) * r2 - r[a] * r[b]);
+        }
+    }
+    double w[3];
+    solve_sym3(I, L, w);
+    /* R(h omega) r = r cos + (u x r) sin + u (u . r)(1 - cos), u = omega / |omega| */
+    double speed = cloth__norm(w), angle = h * speed, u[3] = {0, 0, 0};
+    if (speed > 0)
+        for (int a = 0; a < 3; a++)
+            u[a] = w[a] / speed;
+    double co = cos(angle), si = sin(angle);
+    for (int k = 0; k < count; k++) {
+        int i = verts[k];
+        double r[3], ur[3], wr[3];
+        for (int a = 0; a < 3; a++)
+            r[a] = x0[3 * i + a] - c0[a];
+        cloth__cross(u, r, ur);
+        cloth__cross(w, r, wr);
+        double ud = cloth__dot(u, r);
+        for (int a = 0; a < 3; a++) {
+            double vbar = (x1[3 * i + a] - x0[3 * i + a]) / h;
+            v[3 * i + a] += V[a] + wr[a] - vbar;
+            x1[3 * i + a] = c0[a] + h * V[a] + r[a] * co + ur[a] * si + u[a] * ud * (1 - co);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the stage */
+
+int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
+                        const double *x0, double *x1, double *v, const double *inv_mass,
+                        cloth__collide_result *res)
+{
+    const cloth_mesh *m = c->mesh;
+    memset(res, 0, sizeof *res);
+    if (!(h > 0) || !(def->thickness > 0) || !isfinite(def->thickness) ||
+        !(def->friction >= 0) || def->passes < 0 || def->zone_iterations < 0)
+        return -1;
+    for (int k = 0; k < 3 * m->n; k++)
+        if (!isfinite(x0[k]) || !isfinite(x1[k]) || !isfinite(v[k]))
+            return -1;
+    for (int i = 0; i < m->n; i++)
+        c->fixed[i] = !(inv_mass[i] > 0);
+    if (m->n_tris == 0) {
+        res->resolved = 1;
+        return 0;
+    }
+    proximity(c, def, h, x0, x1, v, inv_mass, res);
+    while (res->passes < def->passes) {
+        res->passes++;
+        int overflowed = res->overflow;
+        res->overflow = 0;
+        int hits = collision_pass(c, def, h, x0, x1, v, inv_mass, res);
+        int clean = hits == 0 && !res->overflow;
+        res->overflow |= overflowed;
+        if (clean && !overflowed) {
+            /* a pass that changed nothing searched the final motion: no zones needed */
+            res->resolved = 1;
+            return 0;
+        }
+        if (hits == 0)
+            break;
+    }
+    impact_zones(c, def, h, x0, x1, v, inv_mass, res);
+    return 0;
+}

@@ -1,0 +1,124 @@
+/* Private: the robust collision stage of cloth against itself, after Bridson, Fedkiw and
+ * Anderson 2002, "Robust Treatment of Collisions, Contact and Friction for Cloth
+ * Animation" (sections 6-7), with the rigid impact zones of Provot 1997, "Collision and
+ * self-collision handling in cloth model dedicated to design garments".  Any integrator
+ * that proposes a step can hand it over: it takes the step's start positions x0, the
+ * proposed end positions x1 and end velocities v, and returns x1 and v such that no
+ * point-triangle or edge-edge pair of the mesh (sharing no vertex) comes together
+ * during the linear motion x0 -> x1.
+ *
+ * The step's average velocity is vbar = (x1 - x0) / h.  Every correction is a change
+ * dv of vbar, applied to both ends: x1 += h dv and v += dv (Bridson's "the same change
+ * to the end velocity"), so an impulse between vertices keeps their momentum in v.
+ *
+ * A pair.  Its four vertices x_0..x_3 and weights c_i, with sum c_i = 0, so that
+ * r = sum_i c_i x_i is the vector between its closest points: point-triangle
+ * c = (1, -b0, -b1, -b2) (b the closest point's barycentric coordinates), edge-edge
+ * c = (1 - s, s, -(1 - t), -t) (s, t the closest points' parameters).  An impulse j
+ * along the unit n = r / |r| changes the average velocities by dv_i = w_i c_i j n
+ * (w_i = 1 / m_i, 0 for a pinned vertex) and the relative normal velocity
+ * v_N = n . sum_i c_i vbar_i by j W, W = sum_i w_i c_i^2: so j = dv_N / W meets a wanted
+ * dv_N in one impulse, and sum_i m_i dv_i = j n sum_i c_i = 0 (momentum is kept, when
+ * no vertex of the pair is pinned).
+ *
+ * (a) Proximity (Bridson 7.2).  Every pair closer than the thickness delta at x0, at
+ * distance d with its closest points' n and c there: when v_N < 0.1 (delta - d) / h, an
+ * impulse raises v_N to that (an inelastic stop of the approach plus Bridson's gentle
+ * push out of the thickness, without his spring), and friction lowers the relative
+ * tangential velocity v_T by min(mu dv_N, |v_T|) (Coulomb, Bridson's
+ * v_T' = max(1 - mu dv_N / |v_T|, 0) v_T), mu = material.self_friction.
+ *
+ * (b) Collision passes (Bridson 7.3-7.4).  Pairs whose boxes over the motion meet are
+ * tested with the additive CCD (terms/ccd.h) against dmin = min(eta delta, d0 / 2)
+ * (eta = CLOTH__COLLIDE_ETA, d0 the pair's distance at x0: a pair that starts closer
+ * than eta delta may not halve its distance in one step), one pair after another
+ * (Gauss-Seidel: each impulse is seen by the next pair).  A hit at time t* takes n and c
+ * from the closest points at x0 + t* (x1 - x0); with d0n = n . sum c_i x0_i the start
+ * separation along n, the end separation d0n + h v_N is let fall to delta and no lower,
+ * and a pair already within delta is stopped: v_N is raised to
+ *   v_N* = min(0, (delta - d0n) / h),
+ * the inelastic impulse that stops it at the thickness, with friction as in (a).  So a
+ * vertex thrown at a triangle ends delta in front of it, its velocity in v changed by
+ * w_p j n (closed form in tests/test_collide.c).  Passes end when one finds no hit or
+ * after `passes`.
+ *
+ * (c) Rigid impact zones (Provot 1997; Bridson 7.4).  Whatever still hits: the vertices
+ * of each hitting pair are merged into one zone (union-find), zones that share a vertex
+ * or hit each other merge, and each zone of two or more vertices moves rigidly with the
+ * averaged linear and angular momentum of its vertices' average velocities before the
+ * zones (from the passes' result):
+ *   M = sum m_i, c0 = sum m_i x0_i / M, V = sum m_i vbar_i / M,
+ *   L = sum m_i r_i x vbar_i, I = sum m_i (|r_i|^2 E - r_i r_i^T), r_i = x0_i - c0,
+ *   omega = I^-1 L,
+ *   x1_i = c0 + h V + R(h omega) r_i            (R: the rotation by angle h |omega|),
+ *   v_i += (V + omega x r_i) - vbar_i.
+ * Positions move rigidly (no pair inside a zone closes, as its distances are kept), and
+ * the velocity change has zero sum_i m_i dv_i and zero sum_i m_i r_i x dv_i, so the
+ * zone's linear and angular momentum in v are kept.  A zone holding a pinned vertex
+ * cannot rotate about it freely: it translates with the mean motion of its pinned
+ * vertices (at rest when they rest), which stop the approach.  The search is repeated
+ * on the new motion, pairs inside one zone left out, until none hits, or
+ * `zone_iterations` searches (each that hits merges at least two zones, so n - 1
+ * searches that hit at most).
+ *
+ * Memory is sized at creation for the mesh; a step allocates nothing. */
+#ifndef CLOTH_COLLIDE_H
+#define CLOTH_COLLIDE_H
+
+#include "cloth.h"
+
+/* the collision passes' distance, as a fraction of the thickness */
+#define CLOTH__COLLIDE_ETA 0.5
+/* Bridson's push out of the thickness: 0.1 of the overlap per step */
+#define CLOTH__COLLIDE_REPULSION 0.1
+/* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
+ * three sheets needs more than 64 per vertex: its edges overlap many edges) */
+#define CLOTH__COLLIDE_PAIRS 16
+
+typedef struct cloth__collide cloth__collide;
+
+/* What the stage is asked to do. */
+typedef struct cloth__collide_def {
+    double thickness;           /* delta (m): proximity distance and impulses' target  */
+    double friction;            /* mu in [0, 1]: Coulomb friction of the impulses      */
+    int passes;                 /* collision passes at most (b), >= 0                  */
+    int zone_iterations;        /* searches of the impact zones at most (c)            */
+} cloth__collide_def;
+
+/* What one call did. */
+typedef struct cloth__collide_result {
+    int proximity;              /* proximity impulses (a)                              */
+    int impulses;               /* collision impulses over all passes (b)              */
+    int passes;                 /* collision passes made (b)                           */
+    int zone_searches;          /* searches made in (c), the last one finding no hit
+                                 * when resolved                                       */
+    int zones;                  /* impact zones (of two or more vertices) at the end   */
+    int zone_vertices;          /* vertices in them                                    */
+    int resolved;               /* 1: the last search found no pair that hits          */
+    int overflow;               /* 1: a broad-phase query ran out of room (pairs may
+                                 * have been missed: resolved is then 0)               */
+} cloth__collide_result;
+
+/* For mesh's triangles and their edges, with room for max_pairs candidate pairs of each
+ * kind a query; max_pairs <= 0 sizes it as the tunnelled metric does
+ * (CLOTH__COLLIDE_PAIRS per vertex and triangle edge). */
+cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
+                                   cloth__collide **out, cloth_error *err);
+void cloth__collide_destroy(cloth__collide *c);
+
+/* The stage over one step of length h > 0: x0 the start positions, x1 the proposed end
+ * positions and v the end velocities (3 mesh->n each; x1 and v are corrected in place),
+ * inv_mass the n inverse masses (0: pinned, never moved by the stage).  Returns 0, or
+ * -1 (x1 and v untouched) when the input is not finite or def is out of range.
+ * Allocates nothing. */
+int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
+                        const double *x0, double *x1, double *v, const double *inv_mass,
+                        cloth__collide_result *res);
+
+/* One impact zone: the count vertices verts[] move rigidly over the step as (c) says,
+ * from x0 and the average velocities (x1 - x0) / h; x1 and v of those vertices are
+ * rewritten (the stage's own zone motion, public for the tests). */
+void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
+                               double *x1, double *v, const double *inv_mass);
+
+#endif

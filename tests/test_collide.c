@@ -1,0 +1,391 @@
+/* The robust collision stage (terms/collide.h): a vertex thrown at a triangle and an
+ * edge thrown across an edge stop at the thickness with the impulse's closed-form
+ * velocity; a rigid zone of three vertices keeps its linear and angular momentum and its
+ * shape; random throws of two sheets at each other end with no pair that the public CCD
+ * sees come together, and with the momentum they started with. */
+#include "terms/collide.h"
+#include "suites.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXV 64
+
+typedef struct test_mesh {
+    cloth_mesh mesh;
+    int tris[3 * 2 * MAXV];
+    double x0[3 * MAXV], x1[3 * MAXV], v[3 * MAXV], w[MAXV];
+} test_mesh;
+
+static void init_mesh(test_mesh *m, int n)
+{
+    memset(m, 0, sizeof *m);
+    m->mesh.n = n;
+    m->mesh.tris = m->tris;
+    for (int i = 0; i < n; i++)
+        m->w[i] = 1;
+}
+
+static void add_tri(test_mesh *m, int a, int b, int c)
+{
+    int *t = m->tris + 3 * m->mesh.n_tris++;
+    t[0] = a, t[1] = b, t[2] = c;
+}
+
+static void set3(double *x, int i, double a, double b, double c)
+{
+    x[3 * i] = a, x[3 * i + 1] = b, x[3 * i + 2] = c;
+}
+
+/* x1 = x0 + h vbar with v = vbar + the end's own difference dv (an integrator's end
+ * velocity is not its average velocity) */
+static void propose(test_mesh *m, double h, const double *vbar, const double *dv)
+{
+    for (int k = 0; k < 3 * m->mesh.n; k++) {
+        m->x1[k] = m->x0[k] + h * vbar[k];
+        m->v[k] = vbar[k] + (dv ? dv[k] : 0);
+    }
+}
+
+static cloth__collide_result run_passes(test_mesh *m, double h, double thickness, double mu,
+                                        int passes)
+{
+    cloth__collide *c;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m->mesh, 0, &c, &err), CLOTH_OK);
+    cloth__collide_def def = {thickness, mu, passes, 1000};
+    cloth__collide_result res;
+    ck_assert_int_eq(cloth__collide_step(c, &def, h, m->x0, m->x1, m->v, m->w, &res), 0);
+    cloth__collide_destroy(c);
+    return res;
+}
+
+static cloth__collide_result run_stage(test_mesh *m, double h, double thickness, double mu)
+{
+    return run_passes(m, h, thickness, mu, 4);
+}
+
+#define TOL 1e-12
+
+/* Triangle (0, 1, 2) in z = 0, vertex 3 (in no triangle) 10 cm above the point with
+ * barycentric weights b = (0.2, 0.3, 0.5), thrown straight down at V = 20 m/s over
+ * h = 10 ms (it would end 10 cm below).  With n = +z, d0n = H and v_N = -V, the stage's
+ * impulse raises v_N to (delta - H) / h: dv_N = (delta - H) / h + V, j = dv_N / W,
+ * W = w_p + sum b_k^2 w_k; vertex p's average and end velocities change by w_p j n,
+ * corner k's by -w_k b_k j n, and the end separation along n is delta exactly.  Once
+ * with the triangle pinned (it stays), once free with masses 1, 2, 4 kg. */
+START_TEST(vertex_thrown_at_triangle_stops_at_thickness)
+{
+    const double h = 0.01, H = 0.1, V = 20, delta = 0.005, b[3] = {0.2, 0.3, 0.5};
+    for (int free_tri = 0; free_tri < 2; free_tri++) {
+        static test_mesh m;
+        init_mesh(&m, 4);
+        add_tri(&m, 0, 1, 2);
+        set3(m.x0, 0, 0, 0, 0);
+        set3(m.x0, 1, 1, 0, 0);
+        set3(m.x0, 2, 0, 1, 0);
+        set3(m.x0, 3, b[1], b[2], H);
+        m.w[0] = free_tri ? 1.0 : 0, m.w[1] = free_tri ? 0.5 : 0, m.w[2] = free_tri ? 0.25 : 0;
+        m.w[3] = 2;
+        double vbar[12] = {0}, dv[12] = {0};
+        vbar[11] = -V;
+        dv[11] = 3; /* the end velocity differs from the average one */
+        propose(&m, h, vbar, dv);
+        cloth__collide_result res = run_stage(&m, h, delta, 0);
+        ck_assert_int_eq(res.resolved, 1);
+        ck_assert_int_eq(res.impulses, 1);
+        ck_assert_int_eq(res.zones, 0);
+        double W = m.w[3] + b[0] * b[0] * m.w[0] + b[1] * b[1] * m.w[1] + b[2] * b[2] * m.w[2];
+        double j = ((delta - H) / h + V) / W;
+        ck_assert_double_eq_tol(m.v[11], -V + 3 + m.w[3] * j, TOL * V);
+        for (int k = 0; k < 3; k++)
+            ck_assert_double_eq_tol(m.v[3 * k + 2], -m.w[k] * b[k] * j, TOL * V);
+        double sep = m.x1[11];
+        for (int k = 0; k < 3; k++)
+            sep -= b[k] * m.x1[3 * k + 2];
+        ck_assert_double_eq_tol(sep, delta, TOL);
+        if (!free_tri)
+            ck_assert_double_eq_tol(m.x1[11], delta, TOL);
+        /* no tangential motion appeared */
+        for (int i = 0; i < 4; i++)
+            for (int a = 0; a < 2; a++)
+                ck_assert_double_eq_tol(m.x1[3 * i + a], m.x0[3 * i + a], TOL);
+    }
+}
+END_TEST
+
+/* Edge 0-1 along x at height H, thrown down at V across edge 2-3 along y in z = 0; the
+ * edges' third vertices (4 above, 5 below) are pinned and out of the way.  Closest points
+ * at the middles: c = (1/2, 1/2, -1/2, -1/2), W = (w0 + w1 + w2 + w3) / 4, and the same
+ * closed form as the vertex: j = ((delta - H) / h + V) / W, vertex i's velocity changes
+ * by w_i c_i j n, and the edges end delta apart. */
+START_TEST(edge_thrown_across_edge_stops_at_thickness)
+{
+    const double h = 0.01, H = 0.1, V = 20, delta = 0.005;
+    static test_mesh m;
+    init_mesh(&m, 6);
+    add_tri(&m, 0, 1, 4);
+    add_tri(&m, 2, 3, 5);
+    set3(m.x0, 0, -0.5, 0, H);
+    set3(m.x0, 1, 0.5, 0, H);
+    set3(m.x0, 2, 0, -0.5, 0);
+    set3(m.x0, 3, 0, 0.5, 0);
+    set3(m.x0, 4, 0, 0, H + 0.5);
+    set3(m.x0, 5, 0, 0, -0.5);
+    m.w[2] = m.w[3] = 0.5;
+    m.w[4] = m.w[5] = 0;
+    double vbar[18] = {0};
+    vbar[2] = vbar[5] = -V;
+    propose(&m, h, vbar, NULL);
+    cloth__collide_result res = run_stage(&m, h, delta, 0.3);
+    ck_assert_int_eq(res.resolved, 1);
+    ck_assert_int_eq(res.zones, 0);
+    ck_assert_int_ge(res.impulses, 1);
+    const double c[4] = {0.5, 0.5, -0.5, -0.5};
+    double W = 0;
+    for (int i = 0; i < 4; i++)
+        W += m.w[i] * c[i] * c[i];
+    double j = ((delta - H) / h + V) / W;
+    for (int i = 0; i < 4; i++) {
+        ck_assert_double_eq_tol(m.v[3 * i + 2], vbar[3 * i + 2] + m.w[i] * c[i] * j, TOL * V);
+        ck_assert_double_eq_tol(m.v[3 * i], 0, TOL * V);  /* no tangential velocity: */
+        ck_assert_double_eq_tol(m.v[3 * i + 1], 0, TOL * V); /* friction had none to take */
+    }
+    ck_assert_double_eq_tol(m.x1[2] - m.x1[8], delta, TOL);
+    ck_assert_double_eq_tol(m.x1[5] - m.x1[11], delta, TOL);
+}
+END_TEST
+
+/* Proximity with friction (Bridson 7.2): vertex 3 rests d = 0.4 delta above a pinned
+ * triangle, sliding along x at u = 2 m/s and approaching at 1 m/s.  The impulse raises
+ * v_N to 0.1 (delta - d) / h, dv_N = 0.1 (delta - d) / h + 1, and Coulomb friction takes
+ * mu dv_N off the sliding speed; with mu = 1 and a faster approach it stops sliding (the
+ * tangential speed does not change sign). */
+START_TEST(proximity_pushes_out_with_friction)
+{
+    const double h = 0.01, delta = 0.01, d = 0.4 * delta, u = 2, mu = 0.25;
+    for (int stop = 0; stop < 2; stop++) {
+        static test_mesh m;
+        init_mesh(&m, 4);
+        add_tri(&m, 0, 1, 2);
+        set3(m.x0, 1, 1, 0, 0);
+        set3(m.x0, 2, 0, 1, 0);
+        set3(m.x0, 3, 0.2, 0.2, d);
+        m.w[0] = m.w[1] = m.w[2] = 0;
+        double approach = stop ? 20 : 1, vbar[12] = {0};
+        vbar[9] = u;
+        vbar[11] = -approach;
+        propose(&m, h, vbar, NULL);
+        /* the step is short enough that the vertex stays over the triangle */
+        cloth__collide_result res = run_stage(&m, h, delta, stop ? 1 : mu);
+        ck_assert_int_eq(res.proximity, 1);
+        ck_assert_int_eq(res.resolved, 1);
+        double dvn = CLOTH__COLLIDE_REPULSION * (delta - d) / h + approach;
+        ck_assert_double_eq_tol(m.v[11], CLOTH__COLLIDE_REPULSION * (delta - d) / h, TOL);
+        ck_assert_double_eq_tol(m.v[9], stop ? 0 : u - mu * dvn, TOL);
+        ck_assert_double_eq_tol(m.x1[11], d + h * m.v[11], TOL);
+    }
+}
+END_TEST
+
+static void momentum(const test_mesh *m, const int *verts, int count, const double c0[3],
+                     double P[3], double L[3])
+{
+    P[0] = P[1] = P[2] = L[0] = L[1] = L[2] = 0;
+    for (int k = 0; k < count; k++) {
+        int i = verts[k];
+        double mass = 1 / m->w[i], r[3], *v = (double *)m->v + 3 * i;
+        for (int a = 0; a < 3; a++)
+            r[a] = m->x0[3 * i + a] - c0[a];
+        P[0] += mass * v[0], P[1] += mass * v[1], P[2] += mass * v[2];
+        L[0] += mass * (r[1] * v[2] - r[2] * v[1]);
+        L[1] += mass * (r[2] * v[0] - r[0] * v[2]);
+        L[2] += mass * (r[0] * v[1] - r[1] * v[0]);
+    }
+}
+
+/* Three vertices of masses 1, 2, 3 kg with unrelated velocities made one zone: the
+ * velocities of v change by (V + omega x r) - vbar, which has no net linear or angular
+ * momentum (about the start's centre of mass), so both are kept; the end positions are
+ * the start moved rigidly (pairwise distances kept) and the centre of mass moves by
+ * h V. */
+START_TEST(zone_of_three_keeps_momentum)
+{
+    static test_mesh m;
+    init_mesh(&m, 3);
+    set3(m.x0, 0, 0, 0, 0);
+    set3(m.x0, 1, 0.1, 0.02, -0.01);
+    set3(m.x0, 2, 0.03, 0.09, 0.04);
+    m.w[0] = 1, m.w[1] = 0.5, m.w[2] = 1.0 / 3;
+    const double h = 0.01;
+    double vbar[9] = {3, -1, 2, -2, 4, 0.5, 1, 1, -3}, dv[9] = {0.1, 0, 0, 0, -0.2, 0, 0, 0, 0.3};
+    propose(&m, h, vbar, dv);
+    int verts[3] = {0, 1, 2};
+    double M = 6, c0[3] = {0, 0, 0}, P0[3], L0[3], P1[3], L1[3];
+    for (int i = 0; i < 3; i++)
+        for (int a = 0; a < 3; a++)
+            c0[a] += m.x0[3 * i + a] / m.w[i] / M;
+    momentum(&m, verts, 3, c0, P0, L0);
+    cloth__collide_rigid_zone(verts, 3, h, m.x0, m.x1, m.v, m.w);
+    momentum(&m, verts, 3, c0, P1, L1);
+    for (int a = 0; a < 3; a++) {
+        ck_assert_double_eq_tol(P1[a], P0[a], 1e-12);
+        ck_assert_double_eq_tol(L1[a], L0[a], 1e-12);
+    }
+    for (int i = 0; i < 3; i++)
+        for (int k = i + 1; k < 3; k++) {
+            double d0 = 0, d1 = 0;
+            for (int a = 0; a < 3; a++) {
+                d0 += pow(m.x0[3 * i + a] - m.x0[3 * k + a], 2);
+                d1 += pow(m.x1[3 * i + a] - m.x1[3 * k + a], 2);
+            }
+            ck_assert_double_eq_tol(sqrt(d1), sqrt(d0), 1e-14);
+        }
+    /* the centre of mass moves by h V, V = P / M of the average velocities */
+    for (int a = 0; a < 3; a++) {
+        double c1 = 0, pv = 0;
+        for (int i = 0; i < 3; i++) {
+            c1 += m.x1[3 * i + a] / m.w[i] / M;
+            pv += vbar[3 * i + a] / m.w[i];
+        }
+        ck_assert_double_eq_tol(c1, c0[a] + h * pv / M, 1e-14);
+    }
+}
+END_TEST
+
+static double next_random(unsigned long *state)
+{
+    *state = *state * 6364136223846793005UL + 1442695040888963407UL;
+    return (double)(*state >> 11) / (double)(1UL << 53);
+}
+
+/* An nx x nx sheet at height y, its vertices from base on, in the grid's split. */
+static void add_sheet(test_mesh *m, int base, int nx, double s, double x, double y, double z)
+{
+    for (int j = 0; j < nx; j++)
+        for (int i = 0; i < nx; i++)
+            set3(m->x0, base + j * nx + i, x + i * s, y, z + j * s);
+    for (int j = 0; j + 1 < nx; j++)
+        for (int i = 0; i + 1 < nx; i++) {
+            int a = base + j * nx + i;
+            add_tri(m, a, a + 1, a + nx);
+            add_tri(m, a + 1, a + nx + 1, a + nx);
+        }
+}
+
+/* Every pair sharing no vertex, by the public CCD over x0 -> x1 at dmin = 0. */
+static int crossing_pairs(const test_mesh *m)
+{
+    const cloth_mesh *mesh = &m->mesh;
+    int count = 0;
+    const double *a = m->x0, *b = m->x1;
+    for (int p = 0; p < mesh->n; p++)
+        for (int t = 0; t < mesh->n_tris; t++) {
+            const int *v = mesh->tris + 3 * t;
+            if (p == v[0] || p == v[1] || p == v[2])
+                continue;
+            count += cloth_ccd_point_triangle(a + 3 * p, a + 3 * v[0], a + 3 * v[1],
+                                              a + 3 * v[2], b + 3 * p, b + 3 * v[0],
+                                              b + 3 * v[1], b + 3 * v[2], 0, NULL) != 0;
+        }
+    /* edges: every triangle side (duplicates only repeat a pair) */
+    for (int s = 0; s < 3 * mesh->n_tris; s++)
+        for (int u = s + 1; u < 3 * mesh->n_tris; u++) {
+            int e0 = mesh->tris[s], e1 = mesh->tris[s / 3 * 3 + (s % 3 + 1) % 3];
+            int f0 = mesh->tris[u], f1 = mesh->tris[u / 3 * 3 + (u % 3 + 1) % 3];
+            if (e0 == f0 || e0 == f1 || e1 == f0 || e1 == f1)
+                continue;
+            count += cloth_ccd_edge_edge(a + 3 * e0, a + 3 * e1, a + 3 * f0, a + 3 * f1,
+                                         b + 3 * e0, b + 3 * e1, b + 3 * f0, b + 3 * f1, 0,
+                                         NULL) != 0;
+        }
+    return count;
+}
+
+/* Two 4 x 4 sheets (spacing 5 cm) 2 cm apart, every vertex moved by up to 3 mm, then
+ * thrown at each other with random velocities of up to 6 m/s over h = 10 ms (up to 6 cm a
+ * step, so most proposals cross), masses 0.5 to 2 kg, thickness 5 mm, friction 0.2.
+ * After the stage no pair comes together by the public CCD, and the stage's changes
+ * kept sum m v (every vertex free: all impulses are internal, and zones keep it).  The
+ * trials take 4, 1 and 0 collision passes in turn, so that the impact zones get work. */
+START_TEST(random_throws_end_without_crossings)
+{
+    unsigned long seed = 12345;
+    int crossed = 0, zoned = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        static test_mesh m;
+        init_mesh(&m, 32);
+        add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
+        add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
+        double vbar[96], dv[96];
+        for (int i = 0; i < 32; i++) {
+            m.w[i] = 1 / (0.5 + 1.5 * next_random(&seed));
+            for (int a = 0; a < 3; a++) {
+                m.x0[3 * i + a] += 0.003 * (2 * next_random(&seed) - 1);
+                vbar[3 * i + a] = 6 * (2 * next_random(&seed) - 1);
+                dv[3 * i + a] = 2 * next_random(&seed) - 1;
+            }
+        }
+        propose(&m, 0.01, vbar, dv);
+        crossed += crossing_pairs(&m) > 0;
+        double P0[3] = {0, 0, 0}, P1[3] = {0, 0, 0};
+        for (int i = 0; i < 32; i++)
+            for (int a = 0; a < 3; a++)
+                P0[a] += m.v[3 * i + a] / m.w[i];
+        static const int passes[3] = {4, 1, 0};
+        cloth__collide_result res = run_passes(&m, 0.01, 0.005, 0.2, passes[trial % 3]);
+        ck_assert_msg(res.resolved, "trial %d: not resolved", trial);
+        ck_assert_int_eq(res.overflow, 0);
+        zoned += res.zones > 0;
+        ck_assert_msg(crossing_pairs(&m) == 0, "trial %d: %d pairs still come together", trial,
+                      crossing_pairs(&m));
+        for (int i = 0; i < 32; i++)
+            for (int a = 0; a < 3; a++)
+                P1[a] += m.v[3 * i + a] / m.w[i];
+        for (int a = 0; a < 3; a++)
+            ck_assert_double_eq_tol(P1[a], P0[a], 1e-10 * (1 + fabs(P0[a])));
+    }
+    /* the trials did test something: most proposals crossed, some needed zones */
+    ck_assert_int_ge(crossed, 45);
+    ck_assert_int_ge(zoned, 20);
+}
+END_TEST
+
+/* Bad input leaves x1 and v alone: a thickness of 0, a position that is not finite. */
+START_TEST(bad_input_is_refused)
+{
+    static test_mesh m;
+    init_mesh(&m, 3);
+    add_tri(&m, 0, 1, 2);
+    set3(m.x0, 1, 1, 0, 0);
+    set3(m.x0, 2, 0, 1, 0);
+    propose(&m, 0.01, m.x0, NULL);
+    cloth__collide *c;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m.mesh, 16, &c, &err), CLOTH_OK);
+    cloth__collide_def def = {0, 0, 4, 100};
+    cloth__collide_result res;
+    ck_assert_int_eq(cloth__collide_step(c, &def, 0.01, m.x0, m.x1, m.v, m.w, &res), -1);
+    def.thickness = 0.01;
+    m.x1[4] = NAN;
+    ck_assert_int_eq(cloth__collide_step(c, &def, 0.01, m.x0, m.x1, m.v, m.w, &res), -1);
+    ck_assert(isnan(m.x1[4]));
+    cloth__collide_destroy(c);
+}
+END_TEST
+
+Suite *suite_collide(void)
+{
+    Suite *s = suite_create("collide");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, vertex_thrown_at_triangle_stops_at_thickness);
+    tcase_add_test(tc, edge_thrown_across_edge_stops_at_thickness);
+    tcase_add_test(tc, proximity_pushes_out_with_friction);
+    tcase_add_test(tc, zone_of_three_keeps_momentum);
+    tcase_add_test(tc, random_throws_end_without_crossings);
+    tcase_add_test(tc, bad_input_is_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
