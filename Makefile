@@ -291,18 +291,21 @@ check-slurm: deps-slurm
 # bench: every kernel's time per frame; newton_bench: a Newton iteration stage by stage
 # (private headers: it reads the newton kernel's profile); delaunay_bench: Bowyer–Watson
 # on 10^3 .. 10^5 random points (src/garment); avatar_bench: the body's field,
-# back-transform, IK and the avatar scenes (docs/avatar.md).  One thread (OpenBLAS).
+# back-transform, IK and the avatar scenes (docs/avatar.md); cond_bench: the exact condition
+# number by dsyevd against ARPACK, size by size (newton.cond_exact_max).  One thread.
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench \
-	  $(BUILD)/avatar_bench
+	  $(BUILD)/avatar_bench $(BUILD)/cond_bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
+	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/cond_bench | tee $(BENCH_OUT)-cond.csv
 	./$(BUILD)/delaunay_bench | tee $(BENCH_OUT)-delaunay.csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/avatar_bench | tee $(BENCH_OUT)-avatar.csv
 
-$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_bench: $(BUILD)/%: \
+$(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_bench \
+		$(BUILD)/cond_bench: $(BUILD)/%: \
 		tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)
