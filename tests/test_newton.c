@@ -947,6 +947,53 @@ START_TEST(cond_by_arpack_and_estimate_against_dsyevd)
 }
 END_TEST
 
+/* The exact condition number goes to the faster method by size: dsyevd up to
+ * newton.cond_exact_max unknowns (its default is where ARPACK becomes faster,
+ * tests/bench/cond_bench.c), ARPACK's Lanczos above.  The drape at 6 x 10 (180 unknowns,
+ * no pins) and 7 x 9 (189) lies on either side of the default; the profile counts which
+ * method ran, and both report exact-2norm. */
+START_TEST(cond_exact_dispatch_by_size)
+{
+    static const int mesh[2][2] = {{6, 10}, {7, 9}};
+    char text[2048];
+    snprintf(text, sizeof text, unit_scene, 0.08, -0.2, 0.28, -0.2, 0.01, -9.81, 1.2, 0.25,
+             0.01, 100.0, "cubic", "dynamic", "paper", "triangle", 0.01);
+    int cap = -1;
+    for (int k = 0; k < 2; k++) {
+        cloth_scene s;
+        cloth_error err;
+        char nx[32], ny[32];
+        snprintf(nx, sizeof nx, "mesh.nx=%d", mesh[k][0]);
+        snprintf(ny, sizeof ny, "mesh.ny=%d", mesh[k][1]);
+        ck_assert(cloth_scene_parse(text, "dispatch.ini", &s, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, "newton.cond=exact", 1, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, nx, 2, &err) == CLOTH_OK);
+        ck_assert(cloth_scene_set(&s, ny, 3, &err) == CLOTH_OK);
+        cloth_sim *sim;
+        ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+        const cloth__newton_def *nd = cloth__sim_settings(sim);
+        int ndof = cloth__newton_ndof(sim->work);
+        cap = nd->cond_exact_max;
+        /* the two sizes bracket the default cap: dsyevd at or below it, ARPACK above */
+        ck_assert_msg(k == 0 ? ndof <= cap : ndof > cap, "%d unknowns, cond_exact_max %d",
+                      ndof, cap);
+        cloth_frame f;
+        for (int frame = 0; frame < 2; frame++)
+            ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_str_eq(f.cond_method, "exact-2norm");
+        cloth__newton_profile p;
+        cloth__newton_profile_get(sim->work, &p);
+        ck_assert_int_gt(p.iterations, 0);
+        ck_assert_msg(k == 0 ? p.cond_dsyevd > 0 && p.cond_arpack == 0
+                             : p.cond_arpack > 0 && p.cond_dsyevd == 0,
+                      "%d unknowns: %ld by dsyevd, %ld by ARPACK", ndof, p.cond_dsyevd,
+                      p.cond_arpack);
+        cloth_sim_destroy(sim);
+    }
+    ck_assert_int_ge(cap, 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------ determinism */
 
 /* Reads a CSV file, dropping the last column of every line when drop_last (wall_ms). */
@@ -1388,6 +1435,7 @@ Suite *suite_newton(void)
     tcase_add_test(tc, friction_turns_the_cloth_with_the_sphere);
     tcase_add_loop_test(tc, cond_method_is_reported, 0, 9);
     tcase_add_loop_test(tc, cond_by_arpack_and_estimate_against_dsyevd, 0, 2);
+    tcase_add_test(tc, cond_exact_dispatch_by_size);
     tcase_add_test(tc, runs_are_deterministic);
     tcase_add_test(tc, infeasible_start_is_an_error);
     tcase_add_test(tc, a_squeezed_cloth_holds_the_sphere_and_says_so);

@@ -597,6 +597,47 @@ START_TEST(eigs_match_dsyevd)
 }
 END_TEST
 
+/* n = 180 and 189 (either side of newton.cond_exact_max's default) and 768 unknowns. */
+static const int cond_blocks[] = {60, 63, 256};
+
+/* The exact condition number two ways, as the newton kernel computes it at either side
+ * of cond_exact_max: dsyevd on the dense matrix, and ARPACK with a floor (shift-invert
+ * below the spectrum, the kernel's path, here at tolerance 1e-11).  A = (-1, 2, -1) + c I
+ * with c = 0.01 (a cloth's m/h^2 floor in miniature), eigenvalues 2 - 2 cos(k pi/(n+1)) + c
+ * >= c: both equal the closed form lambda_n / lambda_1 to 1e-9, and each other. */
+START_TEST(cond_exact_two_ways_closed_form)
+{
+    const int nb = cond_blocks[_i], n = 3 * nb;
+    const double c = 0.01;
+    cloth__sparse *A = tridiagonal_blocks(nb, c);
+    double *D = malloc((size_t)n * n * sizeof *D);
+    cloth__sparse_to_dense(A, D);
+    cloth__linalg *la;
+    cloth__chol *ch;
+    cloth__eigs *e;
+    cloth_error err;
+    double eps, by_dsyevd, by_arpack;
+    ck_assert_int_eq(cloth__linalg_create(n, &la, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__linalg_cond_exact(la, D, &by_dsyevd, &err), CLOTH_OK);
+    cloth__linalg_destroy(la);
+    free(D);
+    ck_assert_int_eq(cloth__chol_create(n, &ch, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__chol_factor(ch, A, &eps, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__eigs_create(n, &e, &err), CLOTH_OK);
+    cloth__eigs_set_floor(e, c);
+    ck_assert_msg(cloth__eigs_cond(e, A, ch, eps, 1e-11, &by_arpack, &err) == CLOTH_OK, "%s",
+                  err.msg);
+    double want = tridiagonal_eigenvalue(n, n, c) / tridiagonal_eigenvalue(n, 1, c);
+    ck_assert_msg(rel(by_dsyevd, want) <= 1e-9 && rel(by_arpack, want) <= 1e-9 &&
+                      rel(by_arpack, by_dsyevd) <= 1e-9,
+                  "n = %d: dsyevd %.15g, ARPACK %.15g, closed form %.15g", n, by_dsyevd,
+                  by_arpack, want);
+    cloth__eigs_destroy(e);
+    cloth__chol_destroy(ch);
+    cloth__sparse_destroy(A);
+}
+END_TEST
+
 /* eigs_cond is the ratio of the range, and +inf for an indefinite matrix, whose lambda_min
  * comes from the shifted factor (sigma = -eps): (-1, 2, -1) - 0.5 I at n = 300. */
 START_TEST(eigs_cond_and_indefinite)
@@ -731,6 +772,8 @@ Suite *suite_sparse(void)
     tcase_add_loop_test(tc, eigs_match_dsyevd, 0,
                         (int)(sizeof eig_blocks / sizeof eig_blocks[0]));
     tcase_add_test(tc, eigs_with_a_floor_resolve_a_cluster);
+    tcase_add_loop_test(tc, cond_exact_two_ways_closed_form, 0,
+                        (int)(sizeof cond_blocks / sizeof cond_blocks[0]));
     tcase_add_test(tc, eigs_cond_and_indefinite);
     tcase_add_test(tc, eigs_two_threads_at_once);
     tcase_add_test(tc, eigs_errors_are_messages);

@@ -878,8 +878,8 @@ static const cloth__key newton_keys[] = {
     {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",
      "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
     {"newton", "cond_exact_max", CLOTH__KEY_INT, OFF(cond_exact_max), 0, 0, 100000, 0, 0,
-     NULL, NULL, "4000", "exact condition numbers by dsyevd up to this many unknowns, "
-     "ARPACK's Lanczos above"},
+     NULL, NULL, "180", "exact condition numbers by dsyevd up to this many unknowns, "
+     "ARPACK's Lanczos above (the default is where ARPACK becomes the faster one)"},
     {"newton", "eta", CLOTH__KEY_DOUBLE, OFF(eta), 0, 0, 1, 1, 1, NULL, NULL, "0.1",
      "line search keeps every gap above eta times its current value"},
 };

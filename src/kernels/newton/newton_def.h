@@ -65,7 +65,7 @@ typedef struct cloth__newton_def {
     double target_toi;          /* zozo: accumulated fraction of the step to reach    */
     double max_dx;              /* zozo: a vertex moves at most this far a solve (m)  */
     cloth__cond_mode cond;       /* condition number: exact, estimate or off           */
-    int cond_exact_max;         /* exact eigenvalues up to this many unknowns         */
+    int cond_exact_max;         /* dsyevd up to this many unknowns, ARPACK above      */
     double eta;                 /* line search keeps gaps above eta * current gap     */
     cloth__solver solver;        /* the Newton system's solver: cholmod, pcg or dense  */
     double pcg_tol;             /* PCG stops at |r| <= pcg_tol |b|                    */

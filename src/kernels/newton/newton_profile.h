@@ -26,6 +26,8 @@ typedef struct cloth__newton_profile {
     long ccd_queries;           /* point-triangle and edge-edge CCD queries           */
     long analyses;              /* symbolic analyses (pattern changes) since create   */
     long lin_iters;             /* PCG iterations, summed                             */
+    long cond_dsyevd;           /* exact condition numbers by dsyevd (dense H)        */
+    long cond_arpack;           /* and by ARPACK's Lanczos (newton.cond_exact_max)    */
     long nnz;                   /* entries of H's upper triangle, at the last iteration */
     long factor_nnz;            /* entries of the last Cholesky factor (0: none)      */
 } cloth__newton_profile;

@@ -263,8 +263,12 @@ const char *cloth__newton_cond_method(const cloth__newton *w, const cloth__newto
     return nd->cond == CLOTH__COND_EXACT ? "exact-2norm" : "estimate-1norm";
 }
 
-/* 1 when the exact condition number comes from dsyevd on the dense H (small systems),
- * 0 when from ARPACK. */
+/* 1 when the exact condition number comes from dsyevd on the dense H, 0 when from
+ * ARPACK: the faster of the two at the size (issue 34).  dsyevd costs O(n^3) whatever H
+ * is; ARPACK a few hundred sparse products and solves with a CHOLMOD factor, O(n) each on
+ * a cloth's matrix; tests/bench/cond_bench.c times both on the hanging scene, and
+ * cond_exact_max's default is where ARPACK becomes the faster one.  The key can lower the
+ * cap (0: ARPACK at every size) or raise it (dsyevd, slower, as a reference). */
 static int cond_by_dsyevd(const cloth__newton *w, const cloth__newton_def *nd)
 {
     return nd->cond == CLOTH__COND_EXACT && w->ndof <= nd->cond_exact_max;
@@ -283,6 +287,7 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
     if (nd->cond == CLOTH__COND_OFF)
         return CLOTH_OK;
     if (cond_by_dsyevd(w, nd)) {
+        w->profile.cond_dsyevd++;
         if (nd->solver != CLOTH__SOLVER_DENSE) /* the dense factor worked on a copy */
             cloth__sparse_to_dense(w->H, w->H_dense);
         return cloth__linalg_cond_exact(w->la, w->H_dense, cond, err);
@@ -307,6 +312,7 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
         double c_air = ctx->air_damping;
         cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp);
         w->factored = 0; /* eigs leaves its own factor in chol */
+        w->profile.cond_arpack++;
         return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
     }
     return cloth__condest_1norm(w->condest, w->H, eps, chol_solve_in_place, w->chol, cond, err);
