@@ -479,4 +479,8 @@ double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx,
 double cloth__newton_feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                                     const double *x, const double *dir);
 
+/* newton_create.c: the kernel's create and destroy (its ops table is newton.c's). */
+cloth_status cloth__newton_create(const cloth_sim *sim, void **work, cloth_error *err);
+void cloth__newton_destroy(void *work);
+
 #endif
