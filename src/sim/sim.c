@@ -17,6 +17,13 @@
 #include <string.h>
 #include <time.h>
 
+void cloth__sim_key_where(const cloth_sim *sim, const char *section, const char *name,
+                          char *where, size_t size)
+{
+    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, name), where,
+                     size);
+}
+
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim)
 {
     cloth__force_env env = {sim->mesh, &sim->scene.world, &sim->scene.material, &sim->wind};

@@ -18,6 +18,11 @@ static inline const void *cloth__sim_settings(const cloth_sim *sim)
 /* The mesh, world, material and wind that the forces of terms/forces.h read. */
 cloth__force_env cloth__sim_force_env(const cloth_sim *sim);
 
+/* "FILE:LINE" (or "--set:N", or the scene file alone for a default) where the key
+ * section.name of the sim's scene got its value, for a kernel's messages at creation. */
+void cloth__sim_key_where(const cloth_sim *sim, const char *section, const char *name,
+                          char *where, size_t size);
+
 /* cloth_sim_create_with_mesh with the kernels of reg (kernels/registry.c passes every
  * kernel): mesh, made by the caller, is the sim's from here on (destroyed with it, or
  * here on failure) and the scene's mesh keys are not read; a NULL mesh is the scene's

@@ -149,14 +149,6 @@ static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
     return 1;
 }
 
-/* "FILE:LINE" (or "--set:N") of where section.key got its value, into where. */
-static void key_where(const cloth_sim *sim, const char *section, const char *key, char *where,
-                      size_t size)
-{
-    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, key), where,
-                     size);
-}
-
 /* An avatar newton cannot follow within a step, or whose distance ends before the
  * barrier does. */
 static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *sim,
@@ -166,7 +158,7 @@ static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *si
     if (ctx->avatar && ctx->avatar_collision == CLOTH_AVATAR_ELLIPSOIDS) {
         /* the body's continuation (newton_body.c) asks for distances at poses between
          * two steps; the ellipsoids' skinned triangles exist only for the current one */
-        key_where(sim, "avatar", "collision", where, sizeof where);
+        cloth__sim_key_where(sim, "avatar", "collision", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: avatar.collision = ellipsoids: not with "
                            "run.kernel = newton (use sdf or capsules)", where);
     }
@@ -174,7 +166,7 @@ static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *si
         ctx->nd->dhat > ctx->avatar->parts.far - ctx->avatar_offset) {
         /* the per-part distance is capped at parts.far (src/body/partfields.h): the
          * barrier must be inactive there for the gap to stay continuous */
-        key_where(sim, "newton", "dhat", where, sizeof where);
+        cloth__sim_key_where(sim, "newton", "dhat", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: newton.dhat = %g m: the body's distance "
                            "(avatar.collision = sdf) reaches only %g m beyond avatar.offset",
                            where, ctx->nd->dhat, ctx->avatar->parts.far - ctx->avatar_offset);
@@ -190,7 +182,7 @@ static cloth_status check_loop(const cloth__newton_ctx *ctx, const cloth_sim *si
     char where[CLOTH_PATH_MAX + 16];
     if (ctx->nd->loop != CLOTH__LOOP_ZOZO)
         return CLOTH_OK;
-    key_where(sim, "newton", "loop", where, sizeof where);
+    cloth__sim_key_where(sim, "newton", "loop", where, sizeof where);
     if (ctx->nd->integrator != CLOTH__INTEGRATOR_EULER)
         return cloth__fail(err, CLOTH_EINVAL, "%s: newton.loop = zozo: only with "
                            "newton.integrator = euler (ZOZO's implicit Euler)", where);
@@ -207,7 +199,7 @@ static cloth_status check_dense_size(const cloth__newton *w, const cloth__newton
 {
     if (ctx->nd->solver == CLOTH__SOLVER_DENSE && w->ndof > CLOTH__LINALG_MAX) {
         char where[CLOTH_PATH_MAX + 16];
-        key_where(sim, "newton", "solver", where, sizeof where);
+        cloth__sim_key_where(sim, "newton", "solver", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL,
                            "%s: newton.solver: dense takes at most %d unknowns; the mesh's %d "
                            "free vertices make %d (use cholmod or pcg)",

@@ -193,15 +193,6 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     return CLOTH_OK;
 }
 
-/* "FILE:LINE" where the key section.name got its value (the scene file alone for a
- * default). */
-static void key_where(const cloth_sim *sim, const char *section, const char *name,
-                      char *where, size_t size)
-{
-    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, name), where,
-                     size);
-}
-
 /* A strain limit needs the sequential order, and triangles for strain_measure = triangle. */
 static cloth_status check_limit(const cloth_sim *sim, cloth_error *err)
 {
@@ -210,13 +201,13 @@ static cloth_status check_limit(const cloth_sim *sim, cloth_error *err)
     if (!(def->strain_limit > 0))
         return CLOTH_OK;
     if (def->order == CLOTH__ORDER_COLOURED) {
-        key_where(sim, "pbd", "strain_limit", where, sizeof where);
+        cloth__sim_key_where(sim, "pbd", "strain_limit", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_limit: not with pbd.order = "
                            "coloured (the coloured passes project equality constraints "
                            "only; use sequential)", where);
     }
     if (def->strain_measure == CLOTH__LIMIT_TRIANGLE && sim->mesh->n_tris == 0) {
-        key_where(sim, "pbd", "strain_measure", where, sizeof where);
+        cloth__sim_key_where(sim, "pbd", "strain_measure", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_measure = triangle: the mesh has "
                            "no triangles to limit (use edge)", where);
     }

@@ -158,15 +158,6 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     return CLOTH_OK;
 }
 
-/* "FILE:LINE" where the key section.name got its value (the scene file alone for a
- * default). */
-static void key_where(const cloth_sim *sim, const char *section, const char *name,
-                      char *where, size_t size)
-{
-    cloth__key_where(&sim->scene, cloth__key_index(&sim->registry->keys, section, name), where,
-                     size);
-}
-
 /* strain_measure = triangle needs triangles, and the sequential order. */
 static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
 {
@@ -174,7 +165,7 @@ static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
     char where[CLOTH_PATH_MAX + 16];
     if (!(vd->strain_limit > 0) || vd->strain_measure != CLOTH__LIMIT_TRIANGLE)
         return CLOTH_OK;
-    key_where(sim, "verlet", "strain_measure", where, sizeof where);
+    cloth__sim_key_where(sim, "verlet", "strain_measure", where, sizeof where);
     if (sim->mesh->n_tris == 0)
         return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: the mesh "
                            "has no triangles to limit (use edge)", where);
