@@ -194,103 +194,90 @@ final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
 # frame_ms DIR: mean kernel wall time per frame (ms) of a run
 frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
 
-# 3. strain_ablation (verlet part): Provot's limit tau_c in {off, 20, 10, 5, 2, 1 %} on a
-# corner-pinned cloth; a table of max stretch, Provot sweeps per step and wall time.
+# final_stretch DIR: stretch_max of the last frame of a run
+final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
+
+# frame_ms DIR: mean kernel wall time per frame (ms) of a run
+frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
+
 # summary_field DIR NAME: one column of a run's summary.csv, found by name
 summary_field() {
     awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
                           NR == 2 { print $c[name] }' "$1/summary.csv"
 }
 
-# 3. strain_ablation: the same corner-pinned cloth under each kernel's strain limit
-# tau in {off, 20, 10, 5, 2, 1 %}: verlet (Provot's correction), pbd (the fewest
-# iterations of plain PBD, k_pbd = 1, one substep, that keep the stretch within tau),
-# newton (the strain barrier, log and cubic, one substep, dpocon condition estimate).
-fig_strain_ablation() {
-    t0=$(date +%s) runs=0
-    mkdir -p "$OUT/strain_ablation"
-    scene=experiments/strain_ablation.ini
-    # verlet: the scene's pass budget (strain_passes under [verlet]) for the table
-    budget=$(sed -n 's/^strain_passes *= *\([0-9]*\).*/\1/p' "$scene")
-    # each table is written with wall times to build/figures/strain_ablation/ (the wall
-    # time panel reads it there) and copied without them to plots/data/
-    table=$OUT/strain_ablation/strain_ablation_verlet.csv
-    echo "label,tau,max_stretch,passes_per_step,budget,not_converged_steps,steps,wall_ms" \
+# ablation_row LABEL TAU DIR: one strain_ablation table row of a run: its largest stretch
+# on both measures over all frames (series.csv's stretch_max, springs' l/l0 - 1, and
+# stretch_sigma_max, triangles' sigma1 - 1), work per step (the kernel's iterations:
+# Provot or isotropic sweeps, pbd passes, Newton iterations), unconverged steps, steps,
+# mean condition number (newton) and kernel wall time
+ablation_row() {
+    awk -F, -v label="$1" -v tau="$2" '
+        function fmax(a, b) { return a == "" || b + 0 > a + 0 ? b : a }
+        FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        FILENAME ~ /series/ { e = fmax(e, $c["stretch_max"]); s = fmax(s, $c["stretch_sigma_max"]) }
+        FILENAME ~ /summary/ { steps = $c["substeps"] * $c["frames"]
+            printf "%s,%s,%.17g,%.17g,%.6g,%d,%d,%s,%.1f\n", label, tau, e, s,
+                $c["total_iterations"] / steps, $c["not_converged"], steps,
+                $c["cond_mean"], $c["wall_ms"] }' "$3/series.csv" "$3/summary.csv"
+}
+
+# ablation_series NAME [--set k=v]... (TAU in the values is replaced by each limit): the
+# limits off, 20, 10, 5, 2, 1 % of one kernel and measure into strain_ablation_NAME.csv
+ablation_series() {
+    name=$1
+    shift
+    table=$OUT/strain_ablation/strain_ablation_$name.csv
+    echo "label,tau,max_stretch,max_sigma,work_per_step,not_converged_steps,steps,cond_mean,wall_ms" \
         >"$table.part"
     for tau in off 0.20 0.10 0.05 0.02 0.01; do
         value=$tau
         [ "$tau" = off ] && value=0
-        run_case strain_ablation "verlet_$tau" "$scene" \
-            --set run.kernel=verlet --set verlet.strain_limit="$value"
-        # in mode provot every iteration is a Provot sweep (no relaxation passes)
-        awk -F, -v label="$tau" -v tau="$value" -v budget="$budget" '
-            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-            NR == 2 { steps = $c["substeps"] * $c["frames"]
-                      printf "%s,%s,%.17g,%.6g,%s,%d,%d,%.1f\n", label, tau,
-                          $c["max_stretch"], $c["total_iterations"] / steps, budget,
-                          $c["not_converged"], steps, $c["wall_ms"] }' \
-            "$OUT/strain_ablation/verlet_$tau/summary.csv" >>"$table.part"
-        runs=$((runs + 1))
-    done
-    mv "$table.part" "$table"
-    copy_data "$table" "plots/data/${table##*/}"
-
-    # pbd: doubling, then bisection, for the fewest iterations with max stretch <= tau
-    table=$OUT/strain_ablation/strain_ablation_pbd.csv
-    echo "tau,iterations,max_stretch,wall_ms" >"$table.part"
-    pbd_sets="--set run.kernel=pbd --set pbd.variant=pbd --set pbd.k_pbd=1 --set run.substeps=1"
-    pbd_ok() { # pbd_ok TAU N: exit 0 when N iterations keep the stretch within TAU
+        sets=$(echo "$*" | sed "s/TAU/$value/g")
         # shellcheck disable=SC2086
-        "$CLOTH" run "$scene" $pbd_sets --set pbd.iterations="$2" \
-            --out "$OUT/strain_ablation/pbd_$1_$2" >/dev/null 2>&1 || return 1
+        run_case strain_ablation "${name}_$tau" "$scene" $sets
+        ablation_row "$tau" "$value" "$OUT/strain_ablation/${name}_$tau" >>"$table.part"
         runs=$((runs + 1))
-        awk "BEGIN { exit !($(summary_field "$OUT/strain_ablation/pbd_$1_$2" max_stretch) <= $1) }"
-    }
-    for tau in 0.20 0.10 0.05 0.02 0.01; do
-        hi=1
-        while ! pbd_ok "$tau" "$hi" && [ "$hi" -lt 4096 ]; do hi=$((hi * 2)); done
-        lo=$((hi / 2))
-        while [ $((hi - lo)) -gt 1 ]; do
-            mid=$(((lo + hi) / 2))
-            if pbd_ok "$tau" "$mid"; then hi=$mid; else lo=$mid; fi
-        done
-        dir="$OUT/strain_ablation/pbd_${tau}_$hi"
-        echo "$tau,$hi,$(summary_field "$dir" max_stretch),$(summary_field "$dir" wall_ms)" \
-            >>"$table.part"
-        printf '[%4ss] strain_ablation: pbd needs %s iterations for %s\n' \
-            "$(($(date +%s) - START))" "$hi" "$tau"
     done
     mv "$table.part" "$table"
     copy_data "$table" "plots/data/${table##*/}"
+}
 
-    # newton: the strain barrier (ZOZO's band, beta = 0.5: it acts above tau/2) with each
-    # barrier function, on triangles' singular values and on edges
-    rm -f plots/data/strain_ablation_newton_log.csv plots/data/strain_ablation_newton_cubic.csv
-    for measure in triangle edge; do
-    for barrier in log cubic; do
-        table=$OUT/strain_ablation/strain_ablation_newton_${measure}_$barrier.csv
-        echo "label,tau,max_stretch,iterations_per_step,not_converged_steps,cond_max,cond_mean,wall_ms" \
-            >"$table.part"
-        for tau in off 0.20 0.10 0.05 0.02 0.01; do
-            value=$tau
-            [ "$tau" = off ] && value=0
-            run_case strain_ablation "newton_${measure}_${barrier}_$tau" "$scene" \
-                --set run.kernel=newton --set run.substeps=1 --set newton.barrier="$barrier" \
-                --set newton.strain_measure="$measure" --set newton.strain_band=0.5 \
-                --set newton.strain_limit="$value" --set newton.cond=estimate
-            awk -F, -v label="$tau" -v tau="$value" '
-                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-                NR == 2 { steps = $c["substeps"] * $c["frames"]
-                          printf "%s,%s,%.17g,%.6g,%d,%s,%s,%.1f\n", label, tau,
-                              $c["max_stretch"], $c["total_iterations"] / steps,
-                              $c["not_converged"], $c["cond_max"], $c["cond_mean"],
-                              $c["wall_ms"] }' \
-                "$OUT/strain_ablation/newton_${measure}_${barrier}_$tau/summary.csv" >>"$table.part"
-            runs=$((runs + 1))
-        done
-        mv "$table.part" "$table"
-        copy_data "$table" "plots/data/${table##*/}"
+# 3. strain_ablation: the corner-pinned cloth of experiments/strain_ablation.ini under
+# every family's strain limit, on each measure the family has, at tau in {off, 20, 10, 5,
+# 2, 1 %}: explicit (Provot on springs, 10 substeps), verlet (Provot on springs, isotropic
+# limiting on triangles, 10 substeps), pbd (unilateral spring or triangle constraints in
+# 50 XPBD passes, 10 substeps), newton (the strain barrier in ZOZO's band, beta = 0.5, log
+# and cubic, one substep, dpocon condition estimate), and every other kernel of the table
+# that has a strain_limit key (Provot-style, on springs).  Each run is read on both
+# measures; the figure plots both.
+fig_strain_ablation() {
+    t0=$(date +%s) runs=0
+    mkdir -p "$OUT/strain_ablation"
+    scene=experiments/strain_ablation.ini
+    rm -f plots/data/strain_ablation_*.csv
+    ablation_series explicit_edge --set run.kernel=explicit --set explicit.strain_limit=TAU \
+        --set explicit.strain_passes=200
+    for m in edge triangle; do
+        ablation_series "verlet_$m" --set run.kernel=verlet --set verlet.strain_limit=TAU \
+            --set verlet.strain_measure="$m"
+        ablation_series "pbd_$m" --set run.kernel=pbd --set pbd.iterations=50 \
+            --set pbd.strain_limit=TAU --set pbd.strain_measure="$m"
     done
+    for m in triangle edge; do
+        for barrier in log cubic; do
+            ablation_series "newton_${m}_$barrier" --set run.kernel=newton --set run.substeps=1 \
+                --set newton.barrier="$barrier" --set newton.strain_measure="$m" \
+                --set newton.strain_band=0.5 --set newton.strain_limit=TAU \
+                --set newton.cond=estimate
+        done
+    done
+    # kernels added later (bw, pd, ...) that declare a strain_limit key: their own default
+    # measure, with their scene defaults otherwise
+    for k in $("$CLOTH" list --kernels | cut -d, -f1); do
+        case $k in explicit | verlet | pbd | newton) continue ;; esac
+        "$CLOTH" list | grep -q "^  $k\.strain_limit " || continue
+        ablation_series "${k}_default" --set run.kernel="$k" --set "$k.strain_limit=TAU"
     done
     render strain_ablation "$runs" "$t0"
 }

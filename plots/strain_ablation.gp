@@ -1,40 +1,42 @@
-# Figure 3 (strain_ablation): one corner-pinned cloth under each kernel's strain limit
-# tau.  Reads plots/data/strain_ablation_verlet.csv (Provot; tau = 0 is "off"),
-# strain_ablation_pbd.csv (fewest plain-PBD iterations keeping the stretch within tau) and
-# strain_ablation_newton_{triangle,edge}_{log,cubic}.csv (the strain barrier in ZOZO's band,
-# beta = 0.5: it acts above tau/2); writes strain_ablation.png/svg.
-# The wall time panel reads the same tables with their wall_ms column from
-# build/figures/strain_ablation/ (builddir): timings are not kept in plots/data.
+# Figure 3 (strain_ablation): one corner-pinned cloth under each family's strain limit tau,
+# on each measure the family has.  Reads every plots/data/strain_ablation_NAME.csv that
+# make_figures.sh wrote (NAME = kernel_measure or newton_measure_barrier; columns label,
+# tau, max_stretch, max_sigma, work_per_step, not_converged_steps, steps, cond_mean; tau = 0
+# is "off"), and the same tables with wall_ms from build/figures/strain_ablation/
+# (builddir) for the wall-time panel: timings are not kept in plots/data.
+# Writes strain_ablation.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
-verlet = datadir . "/strain_ablation_verlet.csv"
-pbd = datadir . "/strain_ablation_pbd.csv"
-nlog = datadir . "/strain_ablation_newton_triangle_log.csv"
-ncub = datadir . "/strain_ablation_newton_triangle_cubic.csv"
-elog = datadir . "/strain_ablation_newton_edge_log.csv"
-ecub = datadir . "/strain_ablation_newton_edge_cubic.csv"
-tverlet = builddir . "/strain_ablation/strain_ablation_verlet.csv"
-tpbd = builddir . "/strain_ablation/strain_ablation_pbd.csv"
-tnlog = builddir . "/strain_ablation/strain_ablation_newton_triangle_log.csv"
-tncub = builddir . "/strain_ablation/strain_ablation_newton_triangle_cubic.csv"
-telog = builddir . "/strain_ablation/strain_ablation_newton_edge_log.csv"
-tecub = builddir . "/strain_ablation/strain_ablation_newton_edge_cubic.csv"
 set datafile separator ","
 
-stats verlet using ($2 == 0 ? $3 : NaN) nooutput
-off_stretch = STATS_max
+names = system("ls " . datadir . "/strain_ablation_*.csv | sed 's|.*/strain_ablation_||; s|\\.csv$||' | tr '\\n' ' '")
+n = words(names)
+file(s) = datadir . "/strain_ablation_" . s . ".csv"
+tfile(s) = builddir . "/strain_ablation/strain_ablation_" . s . ".csv"
+# a colour a family, a dash a measure (springs solid, triangles dashed)
+colour(s) = strstrt(s, "explicit") ? "#d55e00" : strstrt(s, "verlet") ? "#9400d3" : \
+            strstrt(s, "pbd") ? "#009e73" : strstrt(s, "_log") ? "#0072b2" : \
+            strstrt(s, "_cubic") ? "#e69f00" : strstrt(s, "bw") ? "#cc79a7" : "#000000"
+dash(s) = strstrt(s, "triangle") ? 2 : 1
+point(i) = 4 + 2 * i
+label(s) = system("echo " . s . " | sed 's/_default$/, its own measure/; s/_/, /g; s/edge/springs/; s/triangle/triangles (σ)/'")
+
+stats file("verlet_edge") using ($2 == 0 ? $3 : NaN) nooutput
+off_edge = STATS_max
+stats file("verlet_edge") using ($2 == 0 ? $4 : NaN) nooutput
+off_sigma = STATS_max
 lim(col) = ($2 > 0 ? column(col) : NaN)
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
-        set terminal pngcairo size 1400,1000 enhanced font ",11"
+        set terminal pngcairo size 1800,1100 enhanced font ",11"
         set output outdir . "/strain_ablation.png"
     } else {
-        set terminal svg size 1400,1000 enhanced font ",11"
+        set terminal svg size 1800,1100 enhanced font ",11"
         set output outdir . "/strain_ablation.svg"
     }
-    set multiplot layout 2,2 title "Strain-limit ablation: 16×16 cloth hung by two corners, 1.5 s (90 frames of 1/60 s)"
+    set multiplot layout 2,3 title "Strain-limit ablation, every family on both measures: 16×16 cloth hung by two corners, 1.5 s (90 frames of 1/60 s)"
     set logscale x
     set xrange [0.0065:0.28]
     set xtics ("1 %%" 0.01, "2 %%" 0.02, "5 %%" 0.05, "10 %%" 0.1, "20 %%" 0.2)
@@ -43,45 +45,47 @@ do for [term in "pngcairo svg"] {
     set logscale y
     set format y "%g"
 
-    set title "max stretch over the run"
-    set ylabel "max(l/l_0 − 1)"
-    set key bottom right font ",9"
-    plot x with lines lw 2 lc rgb "gray60" title "stretch = τ", \
-         0.5 * x with lines dt 3 lw 2 lc rgb "gray60" title "newton's band starts: (1 − β)τ, β = 0.5", \
-         off_stretch with lines dt 3 lw 2 lc rgb "black" title sprintf("no limit (%.3f)", off_stretch), \
-         verlet using 2:(lim(3)) with linespoints lc rgb "#9400d3" pt 7 lw 2 title "verlet, Provot (10 substeps)", \
-         pbd using 1:3 with linespoints lc rgb "#009e73" pt 5 lw 2 title "pbd, k_{pbd} = 1, fewest iterations", \
-         nlog using 2:(lim(3)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "newton, log, triangles (σ)", \
-         ncub using 2:(lim(3)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "newton, cubic, triangles (σ)", \
-         elog using 2:(lim(3)) with linespoints lc rgb "#0072b2" pt 8 dt 2 lw 2 title "newton, log, edges", \
-         ecub using 2:(lim(3)) with linespoints lc rgb "#e69f00" pt 10 dt 2 lw 2 title "newton, cubic, edges"
+    set title "springs: max (l/l_0 − 1) over the run"
+    set ylabel "max stretch on springs"
+    set key top left font ",8"
+    plot x with lines lw 2 lc rgb "gray60" title "= τ", \
+         off_edge with lines dt 3 lw 2 lc rgb "black" title sprintf("no limit (%.3f)", off_edge), \
+         for [i = 1:n] file(word(names, i)) using 2:(lim(3)) with linespoints \
+             lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) lw 2 \
+             title label(word(names, i))
 
-    set title "work per step"
-    set ylabel "passes or iterations per step"
-    set key top right font ",9"
-    plot verlet using 2:(lim(4)) with linespoints lc rgb "#9400d3" pt 7 lw 2 title "verlet: Provot sweeps (budget 200)", \
-         pbd using 1:2 with linespoints lc rgb "#009e73" pt 5 lw 2 title "pbd: iterations needed (1 substep)", \
-         nlog using 2:(lim(4)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "newton log, triangles: Newton iterations", \
-         ncub using 2:(lim(4)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "newton cubic, triangles", \
-         elog using 2:(lim(4)) with linespoints lc rgb "#0072b2" pt 8 dt 2 lw 2 title "newton log, edges", \
-         ecub using 2:(lim(4)) with linespoints lc rgb "#e69f00" pt 10 dt 2 lw 2 title "newton cubic, edges"
+    set title "triangles: max (σ_1 − 1) over the run"
+    set ylabel "max stretch on triangles"
+    set key top left font ",8"
+    plot x with lines lw 2 lc rgb "gray60" title "= τ", \
+         off_sigma with lines dt 3 lw 2 lc rgb "black" title sprintf("no limit (%.3f)", off_sigma), \
+         for [i = 1:n] file(word(names, i)) using 2:(lim(4)) with linespoints \
+             lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) lw 2 notitle
+
+    set title "work per step (sweeps, passes or Newton iterations)"
+    set ylabel "per step"
+    plot for [i = 1:n] file(word(names, i)) using 2:(lim(5)) with linespoints \
+             lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) lw 2 notitle
+
+    set title "steps reported not converged (out of budget)"
+    set ylabel "fraction of steps"
+    unset logscale y
+    set yrange [-0.02:1.02]
+    plot for [i = 1:n] file(word(names, i)) using 2:(lim(6) / column(7)) with linespoints \
+             lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) lw 2 notitle
+    set autoscale y
+    set logscale y
 
     set title "kernel wall time of the run"
     set ylabel "ms"
-    plot tverlet using 2:(lim(8)) with linespoints lc rgb "#9400d3" pt 7 lw 2 title "verlet", \
-         tpbd using 1:4 with linespoints lc rgb "#009e73" pt 5 lw 2 title "pbd", \
-         tnlog using 2:(lim(8)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "newton, log, triangles", \
-         tncub using 2:(lim(8)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "newton, cubic, triangles", \
-         telog using 2:(lim(8)) with linespoints lc rgb "#0072b2" pt 8 dt 2 lw 2 title "newton, log, edges", \
-         tecub using 2:(lim(8)) with linespoints lc rgb "#e69f00" pt 10 dt 2 lw 2 title "newton, cubic, edges"
+    plot for [i = 1:n] tfile(word(names, i)) using 2:(lim(9)) with linespoints \
+             lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) lw 2 notitle
 
-    set title "newton: condition number of H (dpocon 1-norm estimate)"
+    set title "newton: condition number of H (dpocon estimate, mean over frames)"
     set ylabel "cond(H)"
-    set key top right
-    plot nlog using 2:(lim(7)) with linespoints lc rgb "#0072b2" pt 9 lw 2 title "log, triangles: mean over frames", \
-         ncub using 2:(lim(7)) with linespoints lc rgb "#e69f00" pt 11 lw 2 title "cubic, triangles", \
-         elog using 2:(lim(7)) with linespoints lc rgb "#0072b2" pt 8 dt 2 lw 2 title "log, edges", \
-         ecub using 2:(lim(7)) with linespoints lc rgb "#e69f00" pt 10 dt 2 lw 2 title "cubic, edges"
+    plot for [i = 1:n] file(word(names, i)) using 2:(strstrt(word(names, i), "newton") ? lim(8) : NaN) \
+             with linespoints lc rgb colour(word(names, i)) dt dash(word(names, i)) pt point(i) \
+             lw 2 notitle
     unset multiplot
     set output
 }
