@@ -2,9 +2,10 @@
 # Reads plots/data/ablation_grid.csv (one row per run and cell: grid, row, x, y, kernel,
 # tau, n, substeps, status, max_stretch, miss = max_stretch - tau, frames) for the left
 # column, and the same table with its wall-time columns from builddir/ablation_grid/ for
-# the right column (timings are not kept in plots/data).  Panel rows: verlet (Provot),
-# pbd (XPBD, no strain-limit key: tau = off only), newton log, newton cubic (the newton
-# tau = off run, barrier-independent, appears in both).  In a panel, x is tau's group
+# the right column (timings are not kept in plots/data).  Panel rows: explicit (Provot
+# after symplectic Euler), verlet (Provot), pbd (XPBD with unilateral spring constraints),
+# newton log, newton cubic (the newton tau = off run, barrier-independent, appears in
+# both).  In a panel, x is tau's group
 # (off, 20, 10, 5, 2, 1 %) and inside it the resolution (16^2, 32^2, 64^2); y is substeps
 # (1, 4, 16).  Writes ablation_grid.png/svg; with figname = "ablation_grid_reduced" (make
 # figures' reduced grid) it reads and writes that name instead, so the committed full
@@ -18,7 +19,7 @@ timed = builddir . "/ablation_grid/ablation_grid.csv"
 set datafile separator ","
 
 grid = system("awk -F, 'NR == 2 { print $1 }' " . data)
-nruns = system("awk -F, 'NR > 1 && !($5 == \"newton\" && $2 == 3) && $9 != \"missing\"' " . data . " | wc -l") + 0
+nruns = system("awk -F, 'NR > 1 && !($5 == \"newton\" && $2 == 4) && $9 != \"missing\"' " . data . " | wc -l") + 0
 
 # the columns of a row: 2 row, 3 x, 4 y, 5 kernel, 6 tau, 7 n, 8 substeps, 9 status,
 # 10 max_stretch, 11 miss, 12 frames; timed adds 13 wall_ms, 14 wall_ms_per_s
@@ -33,8 +34,9 @@ misslabel(row) = (column(2) == row && good(strcol(9)) ? \
             strcol(9) eq "not-converged" ? "*" : "") : "")
 costlabel(row) = (column(2) == row && good(strcol(9)) ? sprintf("%.2g", column(14) / 1000) : "")
 
-name(i) = (i == 0 ? "verlet, Provot" : i == 1 ? "pbd, XPBD 10 iterations (no strain-limit key: τ = off only)" : \
-           i == 2 ? "newton, log barrier (IPC)" : "newton, cubic barrier (ZOZO)")
+name(i) = (i == 0 ? "explicit, symplectic Euler + Provot" : i == 1 ? "verlet, Provot" : \
+           i == 2 ? "pbd, XPBD 10 iterations, unilateral springs" : \
+           i == 3 ? "newton, log barrier (IPC)" : "newton, cubic barrier (ZOZO)")
 
 set xrange [-0.6:22.6]
 set yrange [-0.6:2.6]
@@ -54,14 +56,14 @@ set cbtics font ",8"
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
-        set terminal pngcairo size 1900,1500 enhanced font ",10"
+        set terminal pngcairo size 1900,1850 enhanced font ",10"
         set output outdir . "/" . figname . ".png"
     } else {
-        set terminal svg size 1900,1500 enhanced font ",10"
+        set terminal svg size 1900,1850 enhanced font ",10"
         set output outdir . "/" . figname . ".svg"
     }
-    set multiplot layout 4,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (verlet: steps out of its 200 Provot sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
-    do for [row = 0:3] {
+    set multiplot layout 5,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (explicit, verlet: steps out of their 200 Provot sweeps; pbd: passes ending past τ; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
+    do for [row = 0:4] {
         # left: the miss, diverging colours (blue under the limit, red over it)
         set title name(row) . ": max stretch − τ (pp)" font ",10"
         set palette defined (-1 "#2166ac", -0.25 "#92c5de", 0 "#f7f7f7", 0.25 "#f4a582", 1 "#b2182b")

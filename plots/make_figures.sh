@@ -477,9 +477,9 @@ fig_ablation_grid() {
             if (st == "missing")   # no result: no numbers
                 line = sprintf("%s,%s,%s,%s,%s,,,,,,%s,%s", p[1], tau, substr(p[3], 2),
                     $c["substeps"], st, x, y[$c["substeps"]])
-            split("verlet pbd newton_log newton_cubic", rows, " ")
-            for (k = 1; k <= 4; k++)
-                if (rows[k] == p[1] || (p[1] == "newton" && k >= 3)) {
+            split("explicit verlet pbd newton_log newton_cubic", rows, " ")
+            for (k = 1; k <= 5; k++)
+                if (rows[k] == p[1] || (p[1] == "newton" && k >= 4)) {
                     n = split(line, f, ",")
                     printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
                         f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
