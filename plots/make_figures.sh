@@ -179,6 +179,28 @@ fig_convergence() {
         copy_data "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
         copy_data "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
     done
+    # pd (Projective Dynamics): N local/global iterations of one step, or N steps of one;
+    # its newton.csv (the PD energy and |grad E| at every iteration) at 16 a frame
+    if has_kernel pd; then
+        data="$OUT/convergence/convergence_pd.csv"
+        echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
+        for b in 1 2 4 8 16 32 64; do
+            run_case convergence "pd-i$b" "$scene" --set run.kernel=pd \
+                --set pd.iterations="$b" --set run.substeps=1
+            run_case convergence "pd-s$b" "$scene" --set run.kernel=pd \
+                --set pd.iterations=1 --set run.substeps="$b"
+            runs=$((runs + 2))
+            printf '%s,%s,%s,%s,%s\n' "$b" \
+                "$(final_stretch "$OUT/convergence/pd-i$b")" \
+                "$(final_stretch "$OUT/convergence/pd-s$b")" \
+                "$(frame_ms "$OUT/convergence/pd-i$b")" \
+                "$(frame_ms "$OUT/convergence/pd-s$b")" >>"$data"
+        done
+        copy_data "$data" plots/data/convergence_pd.csv
+        copy_data "$OUT/convergence/pd-i16/series.csv" plots/data/convergence_series_pd_i16.csv
+        copy_data "$OUT/convergence/pd-s16/series.csv" plots/data/convergence_series_pd_s16.csv
+        copy_data "$OUT/convergence/pd-i16/newton.csv" plots/data/convergence_pd_energy_i16.csv
+    fi
     run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
         --set pbd.iterations=64 --set run.substeps=8
     runs=$((runs + 1))
@@ -262,6 +284,28 @@ fig_strain_ablation() {
     done
     mv "$table.part" "$table"
     copy_data "$table" "plots/data/${table##*/}"
+
+    # pd: the springs' limit constraint (weight pd.w_limit k, a soft limit) at 10
+    # local/global iterations a step, one step a frame
+    if has_kernel pd; then
+        table=$OUT/strain_ablation/strain_ablation_pd.csv
+        echo "label,tau,max_stretch,iterations_per_step,steps,wall_ms" >"$table.part"
+        for tau in off 0.20 0.10 0.05 0.02 0.01; do
+            value=$tau
+            [ "$tau" = off ] && value=0
+            run_case strain_ablation "pd_$tau" "$scene" --set run.kernel=pd \
+                --set run.substeps=1 --set pd.strain_limit="$value"
+            awk -F, -v label="$tau" -v tau="$value" '
+                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                NR == 2 { steps = $c["substeps"] * $c["frames"]
+                          printf "%s,%s,%.17g,%.6g,%d,%.1f\n", label, tau, $c["max_stretch"],
+                              $c["total_iterations"] / steps, steps, $c["wall_ms"] }' \
+                "$OUT/strain_ablation/pd_$tau/summary.csv" >>"$table.part"
+            runs=$((runs + 1))
+        done
+        mv "$table.part" "$table"
+        copy_data "$table" "plots/data/${table##*/}"
+    fi
 
     # newton: the strain barrier (ZOZO's band, beta = 0.5: it acts above tau/2) with each
     # barrier function, on triangles' singular values and on edges
