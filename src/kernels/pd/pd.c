@@ -33,6 +33,13 @@
  * (self-collision's projection, the obstacles' push-out, the velocity corrections).
  * Not applied: the springs' material damping (implicit Euler damps on its own).
  *
+ * Chebyshev (pd.chebyshev_rho = rho > 0; Wang 2015, "A Chebyshev Semi-Iterative Approach
+ * for Accelerating Projective and Position-based Dynamics"): after the global step's
+ * x^ of iteration k, x_{k+1} = omega_{k+1} (x^ - x_{k-1}) + x_{k-1} with omega_1 = 1,
+ * omega_2 = 2 / (2 - rho^2), omega_{k+1} = 4 / (4 - rho^2 omega_k); rho is the spectral
+ * radius of the plain iteration, which the user estimates (Wang: from a few runs).  E
+ * then need not fall at every iteration.
+ *
  * The energy E(x_k) before each global solve, and |grad E(x_k)|_inf, are the rows of
  * newton.csv (the kernel table's log), so the convergence figure reads PD as Newton.
  */
@@ -81,6 +88,7 @@ typedef struct cloth__pd {
     double *b;                  /* 3 nf: right-hand side, one column per coordinate   */
     double *col;                /* nf: a coordinate's solution, then L x - b          */
     double *xc;                 /* nf: a coordinate of the iterate                    */
+    double *x_k, *x_km1;        /* 3n each: Chebyshev's x_k and x_{k-1}               */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
     cloth_newton_iter *rows;    /* the frame's log                                    */
     int n_rows, row_cap, frame_iter;
@@ -109,6 +117,8 @@ static void pd_destroy(void *work)
     free(w->b);
     free(w->col);
     free(w->xc);
+    free(w->x_k);
+    free(w->x_km1);
     free(w->rows);
     free(w);
 }
@@ -221,10 +231,12 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
         w->b = malloc(n3 * sizeof(double));
         w->col = malloc(n3 * sizeof(double));
         w->xc = malloc(n3 * sizeof(double));
+        w->x_k = malloc(n3 * sizeof(double));
+        w->x_km1 = malloc(n3 * sizeof(double));
         w->row_cap = d->iterations * sim->scene.run.substeps;
         w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
         ok = w->free_id && w->limited && w->tris && w->y && w->x_n && w->b && w->col &&
-             w->xc && w->rows;
+             w->xc && w->x_k && w->x_km1 && w->rows;
     }
     if (!ok) {
         pd_destroy(w);
@@ -476,8 +488,12 @@ static cloth_status iterate(cloth__pd *w, cloth_sim *sim, double h, cloth__step_
 {
     const cloth_mesh *m = sim->mesh;
     int iters = settings(sim)->iterations;
+    double rho = settings(sim)->chebyshev_rho, omega = 1;
+    size_t bytes = sizeof(double) * 3 * (size_t)m->n;
     for (int it = 0; it < iters; it++) {
         double E = local_step(w, sim, sim->x, h), grad = 0, move = 0;
+        if (rho > 0)
+            memcpy(w->x_k, sim->x, bytes);
         for (int k = 0; k < 3; k++) {
             for (int i = 0; i < m->n; i++)
                 if (w->free_id[i] >= 0)
@@ -496,10 +512,19 @@ static cloth_status iterate(cloth__pd *w, cloth_sim *sim, double h, cloth__step_
                 sim->x[3 * i + k] = w->col[f];
             }
         }
+        if (rho > 0) { /* sim->x holds x^ */
+            omega = it == 0 ? 1 : it == 1 ? 2 / (2 - rho * rho) : 4 / (4 - rho * rho * omega);
+            for (int i = 0; it > 0 && i < m->n; i++)
+                for (int k = 0; w->free_id[i] >= 0 && k < 3; k++) {
+                    int j = 3 * i + k;
+                    sim->x[j] = omega * (sim->x[j] - w->x_km1[j]) + w->x_km1[j];
+                }
+            memcpy(w->x_km1, w->x_k, bytes);
+        }
         stats->iterations++;
         if (w->n_rows < w->row_cap) {
             cloth_newton_iter *row = &w->rows[w->n_rows++];
-            *row = (cloth_newton_iter){sim->frame + 1, w->frame_iter, E, grad, move, 1, NAN,
+            *row = (cloth_newton_iter){sim->frame + 1, w->frame_iter, E, grad, move, omega, NAN,
                                        0, 0, 0, 0, "off", ""};
             if (it == iters - 1) /* a fixed count: the step stops at it */
                 snprintf(row->stop, sizeof row->stop, "max_iters");
@@ -632,6 +657,9 @@ static const cloth__key pd_keys[] = {
      "[1 - tau, 1 + tau]; 0 = off (triangles: rotations)"},
     {"pd", "w_limit", CLOTH__KEY_DOUBLE, offsetof(cloth__pd_def, w_limit), 0, 0, 1e6, 0, 0,
      NULL, NULL, "10", "the springs' strain-limit constraint weight, times each spring's k"},
+    {"pd", "chebyshev_rho", CLOTH__KEY_DOUBLE, offsetof(cloth__pd_def, chebyshev_rho), 0, 0, 1,
+     0, 1, NULL, NULL, "0", "Wang 2015's Chebyshev acceleration with this spectral radius "
+     "estimate, in [0, 1); 0 = off"},
 };
 
 const cloth__kernel cloth__pd_kernel = {

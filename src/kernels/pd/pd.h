@@ -14,6 +14,7 @@ typedef struct cloth__pd_def {
                                  * l <= (1 + tau) l0, triangles project their singular
                                  * values into [1 - tau, 1 + tau]                    */
     double w_limit;             /* the springs' limit constraint weight = w_limit k   */
+    double chebyshev_rho;       /* Wang 2015's spectral radius estimate; 0 = off      */
 } cloth__pd_def;
 
 CLOTH__SETTINGS_FIT(cloth__pd_def);
