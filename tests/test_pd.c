@@ -94,7 +94,7 @@ START_TEST(pd_energy_falls_at_every_iteration)
         "[pd]\niterations = 30\n",
         "[pd]\niterations = 30\nstrain_limit = 0.01\nw_limit = 50\n",
         "[pd]\niterations = 30\nw_spring = 0\nw_strain = 300\n",
-        "[pd]\niterations = 30\nw_strain = 300\nstrain_limit = 0.02\n",
+        "[pd]\niterations = 30\nw_spring = 0\nw_strain = 300\nstrain_limit = 0.02\n",
     };
     char text[2048];
     snprintf(text, sizeof text, "%s%s", cloth_text, extra[_i]);

@@ -256,7 +256,8 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
             w->n_tris++;
     }
     if (w->nf > 0) {
-        cloth_status st = build_matrix(w, m, d->w_spring > 0, err);
+        /* spring pairs for the springs' own constraints or for their limits */
+        cloth_status st = build_matrix(w, m, d->w_spring > 0 || w->n_limited > 0, err);
         if (st != CLOTH_OK) {
             pd_destroy(w);
             return st;
@@ -277,16 +278,16 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
 
 /* ------------------------------------------------------------- the global matrix */
 
-/* Adds w to (i, i) and (j, j), -w to (i, j), over the free ones: w (x_i - x_j)^2 / 2. */
-static void add_pair(cloth__pd *w, int i, int j, double wt)
+/* Adds w to (i, i) and (j, j), -w to (i, j), over the free ones: w (x_i - x_j)^2 / 2.
+ * Returns the entries missing from the pattern (0 unless build_matrix missed a pair). */
+static int add_pair(cloth__pd *w, int i, int j, double wt)
 {
     int fi = w->free_id[i], fj = w->free_id[j];
     if (fi >= 0)
         cloth__sparse_add_diag(w->L, fi, wt);
     if (fj >= 0)
         cloth__sparse_add_diag(w->L, fj, wt);
-    if (fi >= 0 && fj >= 0)
-        cloth__sparse_add_entry(w->L, fi, fj, -wt);
+    return fi >= 0 && fj >= 0 && cloth__sparse_add_entry(w->L, fi, fj, -wt) != 0;
 }
 
 /* L = M/h^2 + sum w_i A_i'A_i (free rows and columns), factored.  Reads the springs'
@@ -295,15 +296,16 @@ static cloth_status factor(cloth__pd *w, const cloth_sim *sim, double h, cloth_e
 {
     const cloth_mesh *m = sim->mesh;
     const cloth__pd_def *d = settings(sim);
+    int missing = 0;
     cloth__sparse_zero(w->L);
     for (int i = 0; i < m->n; i++)
         if (w->free_id[i] >= 0)
             cloth__sparse_add_diag(w->L, w->free_id[i], m->mass[i] / (h * h));
     for (int s = 0; d->w_spring > 0 && s < m->n_springs; s++)
-        add_pair(w, m->springs[s].a, m->springs[s].b, d->w_spring * m->springs[s].k);
+        missing += add_pair(w, m->springs[s].a, m->springs[s].b, d->w_spring * m->springs[s].k);
     for (int q = 0; q < w->n_limited; q++) {
         const cloth_spring *sp = &m->springs[w->limited[q]];
-        add_pair(w, sp->a, sp->b, d->w_limit * sp->k);
+        missing += add_pair(w, sp->a, sp->b, d->w_limit * sp->k);
     }
     for (int t = 0; t < w->n_tris; t++) { /* w D D' over the triangle's free vertices */
         const pd_tri *tr = &w->tris[t];
@@ -316,9 +318,12 @@ static cloth_status factor(cloth__pd *w, const cloth_sim *sim, double h, cloth_e
                 if (a == c)
                     cloth__sparse_add_diag(w->L, fa, k);
                 else
-                    cloth__sparse_add_entry(w->L, fa, fc, k);
+                    missing += cloth__sparse_add_entry(w->L, fa, fc, k) != 0;
             }
     }
+    if (missing) /* a wrong matrix would make the global step no minimiser */
+        return cloth__fail(err, CLOTH_ENUMERIC, "pd: %d entries of the global matrix are "
+                           "not in its pattern (a bug)", missing);
     double eps;
     cloth_status st = cloth__chol_factor(w->chol, w->L, &eps, err);
     if (st != CLOTH_OK)
