@@ -13,8 +13,8 @@
  *   global: (M/h^2 + sum_i w_i A_i'A_i) x = M/h^2 y + sum_i w_i A_i' p_i
  * and each half lowers E (Bouaziz section 3.3), so E falls at every iteration.  A_i acts
  * on each coordinate alike, so the global matrix is n_free x n_free, the same for x, y
- * and z, and constant: factored once (CHOLMOD), and again only when h or a weight (the
- * springs' k, changed live) changes.
+ * and z, and constant: factored once (CHOLMOD) when the work is built, for the scene's
+ * h, and again in a step only when h or a weight (the springs' k, changed live) changes.
  *
  * Constraints (one weight each, a stiffness):
  *   spring (a, b), weight w_spring k:   A x = x_a - x_b,  P(d) = l0 d / |d|
@@ -213,6 +213,8 @@ done:
     return st;
 }
 
+static cloth_status factor(cloth__pd *w, const cloth_sim *sim, double h, cloth_error *err);
+
 static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *err)
 {
     const cloth_mesh *m = sim->mesh;
@@ -258,6 +260,14 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
     if (w->nf > 0) {
         /* spring pairs for the springs' own constraints or for their limits */
         cloth_status st = build_matrix(w, m, d->w_spring > 0 || w->n_limited > 0, err);
+        /* the factor for the scene's h, and CHOLMOD's solve workspace (a solve of b = 0),
+         * here rather than in the first step */
+        if (st == CLOTH_OK)
+            st = factor(w, sim, sim->scene.run.dt / sim->scene.run.substeps, err);
+        if (st == CLOTH_OK) {
+            memset(w->b, 0, sizeof(double) * (size_t)w->nf);
+            st = cloth__chol_solve(w->chol, w->b, w->col, err);
+        }
         if (st != CLOTH_OK) {
             pd_destroy(w);
             return st;
