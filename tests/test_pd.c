@@ -148,6 +148,77 @@ START_TEST(chain_settles_to_the_static_extension)
 }
 END_TEST
 
+/* The triangles' projection of random 3 x 2 matrices F: P'P has its eigenvalues (the
+ * squared singular values) in [lo^2, hi^2]; F'P is symmetric (P shares F's singular
+ * vectors); and no matrix Q = U' S V' of the set, with random orthonormal columns U'
+ * (3 x 2), rotation V' and S in the band, is nearer to F.  _i: rotations (lo = hi = 1),
+ * then the band [0.9, 1.1]; the F include a nearly flat and a collapsed one. */
+static void random_frame(unsigned long *seed, double U[6])
+{
+    double a[3], b[3];
+    for (int r = 0; r < 3; r++) {
+        a[r] = tu_random(seed);
+        b[r] = tu_random(seed);
+    }
+    double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    for (int r = 0; r < 3; r++)
+        a[r] /= la;
+    double p = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    for (int r = 0; r < 3; r++)
+        b[r] -= p * a[r];
+    double lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    for (int r = 0; r < 3; r++) {
+        U[2 * r] = a[r];
+        U[2 * r + 1] = b[r] / lb;
+    }
+}
+
+START_TEST(strain_projection_is_the_nearest_point_of_the_band)
+{
+    double lo = _i ? 0.9 : 1, hi = _i ? 1.1 : 1;
+    unsigned long seed = 7;
+    for (int t = 0; t < 200; t++) {
+        double F[6], P[6];
+        for (int q = 0; q < 6; q++)
+            F[q] = 1.5 * tu_random(&seed);
+        if (t == 0) /* flat: its second column along the first */
+            for (int r = 0; r < 3; r++)
+                F[2 * r + 1] = 0.5 * F[2 * r];
+        if (t == 1)
+            memset(F, 0, sizeof F);
+        cloth__pd_project_strain(F, lo, hi, P);
+        double a = 0, b = 0, c = 0, fp01 = 0, fp10 = 0, d2 = 0;
+        for (int r = 0; r < 3; r++) {
+            a += P[2 * r] * P[2 * r];
+            b += P[2 * r] * P[2 * r + 1];
+            c += P[2 * r + 1] * P[2 * r + 1];
+            fp01 += F[2 * r] * P[2 * r + 1];
+            fp10 += F[2 * r + 1] * P[2 * r];
+        }
+        double mean = (a + c) / 2, rad = sqrt((a - c) * (a - c) / 4 + b * b);
+        ck_assert_msg(mean + rad <= hi * hi * (1 + 1e-12) && mean - rad >= lo * lo * (1 - 1e-12),
+                      "F %d: singular values^2 %g, %g outside [%g, %g]", t, mean - rad,
+                      mean + rad, lo * lo, hi * hi);
+        ck_assert_msg(fabs(fp01 - fp10) <= 1e-12 * (1 + fabs(fp01)), "F %d: F'P not symmetric", t);
+        for (int q = 0; q < 6; q++)
+            d2 += (F[q] - P[q]) * (F[q] - P[q]);
+        for (int trial = 0; trial < 50; trial++) {
+            double U[6], th = M_PI * tu_random(&seed), s1 = lo + (hi - lo) * (tu_random(&seed) + 1) / 2,
+                   s2 = lo + (hi - lo) * (tu_random(&seed) + 1) / 2, Q[6], e2 = 0;
+            double V[4] = {cos(th), -sin(th), sin(th), cos(th)};
+            random_frame(&seed, U);
+            for (int r = 0; r < 3; r++)
+                for (int j = 0; j < 2; j++)
+                    Q[2 * r + j] = s1 * U[2 * r] * V[2 * j] + s2 * U[2 * r + 1] * V[2 * j + 1];
+            for (int q = 0; q < 6; q++)
+                e2 += (F[q] - Q[q]) * (F[q] - Q[q]);
+            ck_assert_msg(d2 <= e2 * (1 + 1e-12) + 1e-15, "F %d: |F - P|^2 = %.17g > %.17g", t,
+                          d2, e2);
+        }
+    }
+}
+END_TEST
+
 /* Out-of-range keys: the file and line, and the key. */
 START_TEST(bad_keys_are_refused_with_their_line)
 {
@@ -175,6 +246,7 @@ Suite *suite_pd(void)
     tcase_add_test(tc, global_matrix_is_factored_once_then_after_h_or_k_changes);
     tcase_add_loop_test(tc, pd_energy_falls_at_every_iteration, 0, 4);
     tcase_add_loop_test(tc, chain_settles_to_the_static_extension, 0, 2);
+    tcase_add_loop_test(tc, strain_projection_is_the_nearest_point_of_the_band, 0, 2);
     tcase_add_test(tc, bad_keys_are_refused_with_their_line);
     suite_add_tcase(s, tc);
     return s;

@@ -348,7 +348,7 @@ static cloth_status factor(cloth__pd *w, const cloth_sim *sim, double h, cloth_e
 
 /* The nearest 3 x 2 matrix to F (row-major) with singular values in [lo, hi], into P:
  * F = U S V' from the eigenvectors V of F'F (a 2 x 2 symmetric), U = F V S^-1. */
-static void project_strain(const double F[6], double lo, double hi, double P[6])
+void cloth__pd_project_strain(const double F[6], double lo, double hi, double P[6])
 {
     double a = 0, b = 0, c = 0;
     for (int r = 0; r < 3; r++) {
@@ -455,7 +455,7 @@ static double local_step(cloth__pd *w, const cloth_sim *sim, const double *x, do
             for (int r = 0; r < 3; r++)
                 for (int j = 0; j < 2; j++)
                     F[2 * r + j] += x[3 * tr->v[a] + r] * tr->D[2 * a + j];
-        project_strain(F, 1 - tau, 1 + tau, P);
+        cloth__pd_project_strain(F, 1 - tau, 1 + tau, P);
         for (int q = 0; q < 6; q++)
             E += 0.5 * tr->w * (F[q] - P[q]) * (F[q] - P[q]);
         for (int a = 0; a < 3; a++) {

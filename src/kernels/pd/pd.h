@@ -19,6 +19,10 @@ typedef struct cloth__pd_def {
 
 CLOTH__SETTINGS_FIT(cloth__pd_def);
 
+/* The nearest 3 x 2 matrix to F (row-major) in Frobenius norm whose singular values lie
+ * in [lo, hi], into P: the triangles' local step (Bouaziz section 5). */
+void cloth__pd_project_strain(const double F[6], double lo, double hi, double P[6]);
+
 /* Numeric factorisations of the global matrix since the work was built (tests). */
 long cloth__pd_factorisations(const void *work);
 
