@@ -90,7 +90,8 @@ typedef struct cloth__pd {
     double *xc;                 /* nf: a coordinate of the iterate                    */
     double *x_k, *x_km1;        /* 3n each: Chebyshev's x_k and x_{k-1}               */
     cloth__self_collision *self;/* with run.self_collision, else NULL                */
-    cloth_newton_iter *rows;    /* the frame's log                                    */
+    cloth_newton_iter *rows;    /* the frame's log: iterations x the substeps at
+                                 * creation (more substeps set live: rows dropped)     */
     int n_rows, row_cap, frame_iter;
 } cloth__pd;
 
@@ -599,7 +600,8 @@ static void collide_obstacles(cloth_sim *sim, const double c_old[3], double h)
 
 /* The collision stage after the proposed (x, v): self-collision's projection (the side
  * of a vertex-triangle contact from the step's start), the obstacles (which win where
- * both act), then self-collision's velocity correction; explicit's order. */
+ * both act), then self-collision's velocity correction; explicit's order.  The one place
+ * a shared collision stage of src/kernels/ (for run.self_collision) would be called. */
 static void collide(cloth__pd *w, cloth_sim *sim, const double c_old[3], double h,
                     cloth__step_stats *stats)
 {
