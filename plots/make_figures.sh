@@ -179,6 +179,28 @@ fig_convergence() {
         copy_data "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
         copy_data "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
     done
+    # pd (Projective Dynamics): N local/global iterations of one step, or N steps of one;
+    # its newton.csv (the PD energy and |grad E| at every iteration) at 16 a frame
+    if has_kernel pd; then
+        data="$OUT/convergence/convergence_pd.csv"
+        echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
+        for b in 1 2 4 8 16 32 64; do
+            run_case convergence "pd-i$b" "$scene" --set run.kernel=pd \
+                --set pd.iterations="$b" --set run.substeps=1
+            run_case convergence "pd-s$b" "$scene" --set run.kernel=pd \
+                --set pd.iterations=1 --set run.substeps="$b"
+            runs=$((runs + 2))
+            printf '%s,%s,%s,%s,%s\n' "$b" \
+                "$(final_stretch "$OUT/convergence/pd-i$b")" \
+                "$(final_stretch "$OUT/convergence/pd-s$b")" \
+                "$(frame_ms "$OUT/convergence/pd-i$b")" \
+                "$(frame_ms "$OUT/convergence/pd-s$b")" >>"$data"
+        done
+        copy_data "$data" plots/data/convergence_pd.csv
+        copy_data "$OUT/convergence/pd-i16/series.csv" plots/data/convergence_series_pd_i16.csv
+        copy_data "$OUT/convergence/pd-s16/series.csv" plots/data/convergence_series_pd_s16.csv
+        copy_data "$OUT/convergence/pd-i16/newton.csv" plots/data/convergence_pd_energy_i16.csv
+    fi
     run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
         --set pbd.iterations=64 --set run.substeps=8
     runs=$((runs + 1))
@@ -273,11 +295,12 @@ fig_strain_ablation() {
         done
     done
     # kernels added later (bw, pd, ...) that declare a strain_limit key: their own default
-    # measure, with their scene defaults otherwise
-    for k in $("$CLOTH" list --kernels | cut -d, -f1); do
+    # measure and settings, at the substeps a frame their table entry gives
+    "$CLOTH" list --kernels | awk -F, 'NR > 1 { print $1, $NF }' | while read -r k sub; do
         case $k in explicit | verlet | pbd | newton) continue ;; esac
         "$CLOTH" list | grep -q "^  $k\.strain_limit " || continue
-        ablation_series "${k}_default" --set run.kernel="$k" --set "$k.strain_limit=TAU"
+        ablation_series "${k}_default" --set run.kernel="$k" --set "$k.strain_limit=TAU" \
+            --set run.substeps="$sub"
     done
     render strain_ablation "$runs" "$t0"
 }

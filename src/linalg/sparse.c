@@ -188,6 +188,64 @@ void cloth__sparse_diag_block(const cloth__sparse *A, int j, double B[9])
     }
 }
 
+cloth_status cloth__sparse_create_scalar(int n, const int *start, const int *rows,
+                                         cloth__sparse **out, cloth_error *err)
+{
+    *out = NULL;
+    double entries = n > 0 ? (double)start[n] + n : 0;
+    if (n < 1 || entries > INT_MAX)
+        return cloth__fail(err, CLOTH_EINVAL, "sparse: a %d x %d scalar matrix with %.0f "
+                           "stored entries (need n >= 1, at most %d)", n, n, entries, INT_MAX);
+    size_t nnz = (size_t)start[n] + (size_t)n;
+    cloth__sparse *A = calloc(1, sizeof *A);
+    if (A) {
+        A->n = n;
+        A->colp = malloc(((size_t)n + 1) * sizeof *A->colp);
+        A->rowi = malloc(nnz * sizeof *A->rowi);
+        A->val = calloc(nnz, sizeof *A->val);
+    }
+    if (!A || !A->colp || !A->rowi || !A->val) {
+        cloth__sparse_destroy(A);
+        return cloth__fail(err, CLOTH_ENOMEM,
+                           "sparse: out of memory for a %d x %d matrix of %zu entries", n, n,
+                           nnz);
+    }
+    long e = 0;
+    for (int j = 0; j < n; j++) {
+        A->colp[j] = (int)e;
+        for (int p = start[j]; p < start[j + 1]; p++)
+            A->rowi[e++] = rows[p];
+        A->rowi[e++] = j;
+    }
+    A->colp[n] = (int)e;
+    A->nnz = e;
+    A->pattern_id = 1;
+    *out = A;
+    return CLOTH_OK;
+}
+
+int cloth__sparse_add_entry(cloth__sparse *A, int i, int j, double s)
+{
+    if (i > j) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    int lo = A->colp[j], hi = A->colp[j + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (A->rowi[mid] == i) {
+            A->val[mid] += s;
+            return 0;
+        }
+        if (A->rowi[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
 long cloth__sparse_find_nonfinite(const cloth__sparse *A, int *row, int *col)
 {
     for (int q = 0; q < A->n; q++)

@@ -70,6 +70,20 @@ void cloth__sparse_to_dense(const cloth__sparse *A, double *D);
 /* The 3 x 3 diagonal block of block column j, both halves, row-major, into B. */
 void cloth__sparse_diag_block(const cloth__sparse *A, int j, double B[9]);
 
+/* A symmetric n x n matrix of scalars (1 x 1 blocks) in the same upper compressed
+ * columns, for a system that is the same for x, y and z (projective dynamics' global
+ * matrix): column j holds the rows start[j] .. start[j+1]-1 of rows[] (ascending,
+ * distinct, < j), then the diagonal, always present.  nb is 0, so the block functions
+ * above do not apply; add_diag, add_entry, zero, mul, to_dense, find_nonfinite and
+ * CHOLMOD (cholmod.h) do.  Values are 0.  CLOTH_EINVAL when n < 1 or the entries would
+ * not fit an int; CLOTH_ENOMEM with a message when out of memory. */
+cloth_status cloth__sparse_create_scalar(int n, const int *start, const int *rows,
+                                         cloth__sparse **out, cloth_error *err);
+
+/* Adds s to entry (i, j) of a scalar matrix (either order: the upper one is stored).
+ * Returns -1 (adding nothing) when the entry is not in the pattern, else 0. */
+int cloth__sparse_add_entry(cloth__sparse *A, int i, int j, double s);
+
 /* Index of the first non-finite value, or -1 when every value is finite; its scalar row
  * and column into *row, *col. */
 long cloth__sparse_find_nonfinite(const cloth__sparse *A, int *row, int *col);
