@@ -20,7 +20,8 @@
     X(explicit) \
     X(verlet) \
     X(pbd) \
-    X(newton)
+    X(newton) \
+    X(bw)
 
 #define DECLARE(name) extern const cloth__kernel cloth__##name##_kernel;
 CLOTH__KERNELS(DECLARE)
