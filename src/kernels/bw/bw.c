@@ -5,7 +5,8 @@
  * solver bw_pcg.c; this file is the step, as its stages:
  *
  *   assemble    A = M - h df/dv - h^2 df/dx,   b = h (f0 + h df/dx v0)      (eq. 18)
- *   solve       A dv = b by the filtered PCG (pins constrained: S_i = 0, dv_i = 0)
+ *   solve       A dv = b by the filtered PCG (pins constrained: S_i = 0, dv_i = 0),
+ *               from dv = h M^-1 f_ext
  *   update      v1 = v0 + dv,  x1 = x0 + h v1
  *   limit       Provot's strain limit (bw.strain_limit), as the explicit kernel's
  *   collide     self-collision and obstacles, as the explicit kernel does them
@@ -279,6 +280,17 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
     }
 }
 
+/* The solve's first guess: dv = h M^-1 f_ext, the external forces' velocity change
+ * (sim->force holds them after assemble).  A uniform field (gravity) with uniform masses
+ * is then solved exactly, A dv = M dv = b, as the elastic terms do not see a
+ * translation: a free fall stays rigid whatever bw.cg_tol. */
+static void guess(const cloth_sim *sim, cloth__bw *w, double h)
+{
+    const cloth_mesh *m = sim->mesh;
+    for (int i = 0; i < 3 * m->n; i++)
+        w->dv[i] = h * sim->force[i] * m->inv_mass[i / 3];
+}
+
 /* ------------------------------------------------------------ update, limit, collide */
 
 /* v1 = v0 + dv, x1 = x0 + h v1; pins stay at their (possibly dragged) x0 row, v = 0. */
@@ -380,6 +392,7 @@ static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_st
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
     memcpy(w->x_start, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     assemble(sim, w, h);
+    guess(sim, w, h);
     int iters = 0;
     int converged = cloth__bw_pcg_solve(w->pcg, w->A, w->b, sim->mesh->pinned, w->dv,
                                         def->cg_tol, def->cg_max_iters, &iters);

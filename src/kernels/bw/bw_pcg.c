@@ -5,7 +5,7 @@
  * the pinned ones, S_i = 0 and dv_i = z_i = 0 (a pin is held, its velocity stays 0);
  * the paper's S_i = I - n n^T for one constrained direction has no user yet.
  *
- *   dv = z;  delta_0 = filter(b)^T P^-1 filter(b)
+ *   dv = z (and a first guess elsewhere);  delta_0 = filter(b)^T P^-1 filter(b)
  *   r = filter(b - A dv);  c = filter(P^-1 r);  delta_new = r^T c
  *   while delta_new > eps^2 delta_0:
  *       q = filter(A c);  alpha = delta_new / (c^T q)
@@ -89,13 +89,17 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
         for (int k = 0; k < 3; k++)
             p->pinv[3 * j + k] = fixed[j] ? 0 : B[4 * k] > 0 ? 1 / B[4 * k] : 1;
     }
-    memset(dv, 0, sizeof(double) * (size_t)n); /* z = 0: pins keep their velocity 0 */
+    filter(dv, fixed, n); /* z = 0 on the constrained vertices: pins keep v = 0 */
     memcpy(p->r, b, sizeof(double) * (size_t)n);
     filter(p->r, fixed, n);
     double delta0 = 0;
     for (int i = 0; i < n; i++)
         delta0 += p->r[i] * p->r[i] * p->pinv[i];
-    /* r = filter(b - A z) = filter(b) with z = 0 */
+    /* r = filter(b - A dv) from the caller's first guess */
+    cloth__sparse_mul(A, dv, p->q);
+    for (int i = 0; i < n; i++)
+        p->r[i] -= p->q[i];
+    filter(p->r, fixed, n);
     for (int i = 0; i < n; i++)
         p->c[i] = p->pinv[i] * p->r[i];
     double delta = dot(p->r, p->c, n), limit = eps * eps * delta0;
