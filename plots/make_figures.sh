@@ -312,9 +312,8 @@ stable() { # stable --set ...: exit 0 when that run of the stability scene is st
 scheme_sets() {
     case $1 in
         verlet) echo "--set run.kernel=verlet" ;;
-        # bw: its own conditions, k_stretch = 2 k / s^2 (s = 0.1 m) for the springs' k
-        bw) echo "--set run.kernel=bw --set bw.k_stretch=$((BW_K * 200))" \
-            "--set bw.k_shear=$((BW_K * 20))" ;;
+        # bw: its conditions take the material's k over each triangle's rest area
+        bw) echo "--set run.kernel=bw" ;;
         newton-*) echo "--set run.kernel=newton --set newton.integrator=${1#newton-}" \
             "--set newton.barrier=none --set newton.cond=off" ;;
         *) echo "--set explicit.scheme=$1" ;;
@@ -333,7 +332,7 @@ fig_stability() {
         # shellcheck disable=SC2086
         hb=$("$CLOTH" stability experiments/stability.ini $stiff | awk '/h_max/ { print $2 }')
         w=$(awk "BEGIN { printf \"%.10g\", 2 / $hb }")
-        row="$k,$w,$hb" BW_K=$k
+        row="$k,$w,$hb"
         for scheme in forward symplectic verlet velocity-verlet rk4 newton-euler newton-bdf2 \
             newton-midpoint bw; do
             # bisection on h in [h_bound/64, 4 h_bound]: 12 halvings; a scheme stable at
@@ -363,7 +362,7 @@ fig_stability() {
     done
     mv "$table.part" "$table"
     # energy against time at k = 500 N/m for steps around the bound, 0.4 s each
-    hb=$("$CLOTH" stability experiments/stability.ini | awk '/h_max/ { print $2 }') BW_K=500
+    hb=$("$CLOTH" stability experiments/stability.ini | awk '/h_max/ { print $2 }')
     rm -f plots/data/stability_energy_*.csv
     for case in symplectic:0.5 symplectic:0.95 symplectic:1.02 verlet:0.95 forward:0.1 \
         forward:0.5 newton-euler:4 newton-bdf2:4 newton-midpoint:4 bw:4; do

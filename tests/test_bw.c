@@ -2,7 +2,8 @@
  * condition on one free vertex is the closed-form linearised implicit Euler step, the
  * filter keeps pins still, the forces are minus the energy's gradient (central
  * differences) and the kept Jacobian is the force's where the dropped term vanishes, a
- * hanging cloth comes to rest where the forces balance; bad keys and a chain refused. */
+ * hanging cloth comes to rest where the forces balance, the springs' stiffness is the own
+ * one over the rest area; bad keys and a chain refused. */
 #include "cloth.h"
 #include "kernels/bw/bw_conditions.h"
 #include "kernels/bw/bw_pcg.h"
@@ -27,7 +28,7 @@ static cloth_sim *one_triangle(double s, double m, double k, double beta, double
              "[mesh]\nobj = %s\npins = 0 2\n[material]\nvertex_mass = %.17g\n"
              "[world]\ngravity = 0 0 0\nair_damping = 0\nair_density = 0\n"
              "[run]\nkernel = bw\ndt = %.17g\nsubsteps = 1\n"
-             "[bw]\nk_stretch = %.17g\nk_shear = 0\nk_bend = 0\ndamping = %.17g\n"
+             "[bw]\nstiffness = own\nk_stretch = %.17g\nk_shear = 0\nk_bend = 0\ndamping = %.17g\n"
              "cg_tol = 1e-15\n",
              path, m, h, k, beta);
     return tu_sim(text, "bw_tri.ini");
@@ -114,7 +115,7 @@ typedef struct fd_ctx {
     const double *Dm_inv;
     double area, k_u, k_s;      /* stretch (both components) and shear stiffness      */
     const cloth__bw_model *md;  /* whole-mesh energy                                  */
-    const cloth__bw_def *def;
+    const cloth__bw_k *k;
 } fd_ctx;
 
 static double tri_energy(const double *x, void *ctx)
@@ -227,10 +228,11 @@ END_TEST
 static double mesh_energy(const double *x, void *ctx)
 {
     fd_ctx *c = ctx;
-    return cloth__bw_energy(c->md, c->def, x);
+    return cloth__bw_energy(c->md, c->k, x);
 }
 
-/* The whole model (stretch, shear and bend on a 3 x 3 sheet) by the same check. */
+/* The whole model (stretch, shear and bend on a 3 x 3 sheet) by the same check, with
+ * fixed k (_i = 0) and with k per rest area (_i = 1). */
 START_TEST(model_forces_with_bending_are_minus_the_energy_gradient)
 {
     cloth_sim *sim = tu_sim("[mesh]\nnx = 3\nny = 3\nspacing = 0.2\npins = none\n"
@@ -238,7 +240,9 @@ START_TEST(model_forces_with_bending_are_minus_the_energy_gradient)
     cloth__bw_model md;
     cloth_error err;
     ck_assert(cloth__bw_model_init(sim->mesh, &md, &err) == CLOTH_OK);
-    cloth__bw_def def = {.k_stretch = 1e5, .k_shear = 1e4, .k_bend = 0.5};
+    cloth__bw_k k = {1e5, 1e4, 0.5, 0};
+    if (_i == 1)
+        k = (cloth__bw_k){500, 200, 0.5, 1};
     int n3 = 3 * sim->mesh->n;
     ck_assert_int_le(n3, 64);
     double x[27], f[27], g[27];
@@ -246,8 +250,8 @@ START_TEST(model_forces_with_bending_are_minus_the_energy_gradient)
     for (int i = 0; i < n3; i++)
         x[i] = sim->mesh->rest[i] + 0.03 * tu_random(&seed);
     memset(f, 0, sizeof f);
-    cloth__bw_add_elastic_forces(&md, &def, x, f);
-    fd_ctx c = {NULL, 0, 0, 0, &md, &def};
+    cloth__bw_add_elastic_forces(&md, &k, x, f);
+    fd_ctx c = {NULL, 0, 0, 0, &md, &k};
     tu_fd_gradient(mesh_energy, &c, x, n3, 1e-7, g);
     for (int i = 0; i < n3; i++)
         g[i] = -g[i];
@@ -265,17 +269,19 @@ START_TEST(hanging_cloth_settles_where_forces_balance)
                             "[material]\nvertex_mass = 0.01\n"
                             "[world]\ngravity = 0 -9.81 0\nair_damping = 0.01\n"
                             "[run]\nkernel = bw\ndt = 0.016666666666666666\nsubsteps = 1\n"
-                            "[bw]\ndamping = 0.01\ncg_tol = 1e-8\ncg_max_iters = 1000\n",
+                            "[bw]\nstiffness = own\nk_stretch = 1e5\nk_shear = 1e4\n"
+                            "k_bend = 1e-3\ndamping = 0.01\ncg_tol = 1e-8\n"
+                            "cg_max_iters = 1000\n",
                             "bw_hang.ini");
     tu_frames(sim, 1200);
     cloth__bw_model md;
     cloth_error err;
     ck_assert(cloth__bw_model_init(sim->mesh, &md, &err) == CLOTH_OK);
-    const cloth__bw_def *def = (const cloth__bw_def *)sim->scene.kernel[sim->kernel_slot].bytes;
+    cloth__bw_k k = {1e5, 1e4, 1e-3, 0};
     int n = sim->mesh->n;
     double f[75];
     memset(f, 0, sizeof f);
-    cloth__bw_add_elastic_forces(&md, def, sim->x, f);
+    cloth__bw_add_elastic_forces(&md, &k, sim->x, f);
     double worst = 0, sag = 0;
     for (int i = 0; i < n; i++) {
         if (sim->mesh->pinned[i])
@@ -292,6 +298,34 @@ START_TEST(hanging_cloth_settles_where_forces_balance)
 }
 END_TEST
 
+/* bw.stiffness = springs on a grid of spacing s (every triangle of area a = s^2/2) is
+ * bw.stiffness = own with k_stretch = k_structural / a, k_shear = k_shear / a (= 2 k / s^2):
+ * the same motion to rounding. */
+START_TEST(springs_stiffness_is_own_stiffness_over_the_rest_area)
+{
+    const char *common = "[mesh]\nnx = 5\nny = 4\nspacing = 0.2\npins = top-row\n"
+                         "[material]\nk_structural = 300\nk_shear = 40\n"
+                         "[world]\nwind = 0 0 1\n[run]\nkernel = bw\ndt = 0.01\n"
+                         "substeps = 1\n[bw]\ncg_tol = 1e-12\n";
+    char own[1024], springs[1024];
+    double a = 0.2 * 0.2 / 2;
+    snprintf(springs, sizeof springs, "%sstiffness = springs\n", common);
+    snprintf(own, sizeof own, "%sstiffness = own\nk_stretch = %.17g\nk_shear = %.17g\n",
+             common, 300 / a, 40 / a);
+    cloth_sim *p = tu_sim(springs, "bw_springs.ini"), *q = tu_sim(own, "bw_own.ini");
+    tu_frames(p, 30);
+    tu_frames(q, 30);
+    int n3 = 3 * p->mesh->n;
+    ck_assert_double_le(tu_rel_error(p->x, q->x, n3, 1e-300), 1e-10);
+    double moved = 0;
+    for (int i = 0; i < n3; i++)
+        moved = fmax(moved, fabs(p->x[i] - p->mesh->x0[i]));
+    ck_assert(moved > 1e-3);
+    cloth_sim_destroy(p);
+    cloth_sim_destroy(q);
+}
+END_TEST
+
 /* Keys out of range and a mesh without triangles: "FILE:LINE: key: why", exit 2. */
 static const struct {
     const char *text, *prefix;
@@ -301,6 +335,7 @@ static const struct {
     {"[run]\nkernel = bw\n[bw]\ncg_tol = 0\n", "bad.ini:4: bw.cg_tol"},
     {"[run]\nkernel = bw\n[bw]\ncg_max_iters = 0\n", "bad.ini:4: bw.cg_max_iters"},
     {"[run]\nkernel = bw\n[bw]\nstrain_passes = 0\n", "bad.ini:4: bw.strain_passes"},
+    {"[run]\nkernel = bw\n[bw]\nstiffness = soft\n", "bad.ini:4: bw.stiffness"},
     {"[mesh]\nnx = 1\nny = 4\n[run]\nkernel = bw\n", "bad.ini:5: run.kernel = bw needs triangles"},
 };
 
@@ -325,8 +360,9 @@ Suite *suite_bw(void)
     tcase_add_test(tc, filter_keeps_pinned_vertices_still);
     tcase_add_test(tc, stretch_and_shear_forces_are_minus_the_energy_gradient);
     tcase_add_test(tc, kept_jacobian_is_the_force_jacobian_where_conditions_vanish);
-    tcase_add_test(tc, model_forces_with_bending_are_minus_the_energy_gradient);
+    tcase_add_loop_test(tc, model_forces_with_bending_are_minus_the_energy_gradient, 0, 2);
     tcase_add_test(tc, hanging_cloth_settles_where_forces_balance);
+    tcase_add_test(tc, springs_stiffness_is_own_stiffness_over_the_rest_area);
     tcase_add_loop_test(tc, bad_input_is_refused_with_its_line, 0,
                         (int)(sizeof bad / sizeof bad[0]));
     suite_add_tcase(s, tc);

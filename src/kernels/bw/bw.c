@@ -11,7 +11,8 @@
  *   limit       Provot's strain limit (bw.strain_limit), as the explicit kernel's
  *   collide     self-collision and obstacles, as the explicit kernel does them
  *
- * Forces.  Every condition C (bw_conditions.c) with stiffness k and damping k_d = beta k
+ * Forces.  Every condition C (bw_conditions.c) with stiffness k (bw.stiffness: the
+ * material's springs' k over the rest area, or bw.k_*) and damping k_d = beta k
  * (bw.damping = beta) gives (sections 4.1 and 4.5)
  *
  *   f = -k C dC/dx,   d = -k_d Cdot dC/dx,   Cdot = dC/dx . v
@@ -59,6 +60,20 @@
 static const cloth__bw_def *settings(const cloth_sim *sim)
 {
     return cloth__sim_settings(sim);
+}
+
+/* The step's stiffnesses: the material's springs' k per rest area (bw.stiffness =
+ * springs, read afresh each step so a live change of material.k applies) or bw.k_*. */
+static cloth__bw_k stiffness(const cloth_sim *sim)
+{
+    const cloth__bw_def *def = settings(sim);
+    cloth__bw_k k = {def->k_stretch, def->k_shear, def->k_bend, 0};
+    if (def->stiffness == CLOTH__BW_K_SPRINGS) {
+        k.stretch = sim->scene.material.k[CLOTH_STRUCTURAL];
+        k.shear = sim->scene.material.k[CLOTH_SHEAR];
+        k.per_area = 1;
+    }
+    return k;
 }
 
 typedef struct cloth__bw {
@@ -257,26 +272,27 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
         w->b[i] = h * sim->force[i];
         cloth__sparse_add_diag(w->A, i, m->mass[i / 3] + h * c_air);
     }
-    double kt[3] = {def->k_stretch, def->k_stretch, def->k_shear};
+    cloth__bw_k k = stiffness(sim);
     for (int t = 0; t < md->n_tris; t++) {
         if (!(md->area[t] > 0))
             continue;
         const int *tv = md->tris + 3 * t;
-        double xt[9], C[3], g[27];
+        double xt[9], C[3], g[27], ks = cloth__bw_tri_k(md, &k, t, 0);
+        double kt[3] = {ks, ks, cloth__bw_tri_k(md, &k, t, 1)};
         for (int i = 0; i < 3; i++)
             memcpy(xt + 3 * i, x + 3 * tv[i], 3 * sizeof(double));
         cloth__bw_stretch(xt, md->Dm_inv + 4 * t, md->area[t], C, g);
         cloth__bw_shear(xt, md->Dm_inv + 4 * t, md->area[t], C + 2, g + 18);
         add_element(w, v0, tv, 3, 3, C, g, kt, def->damping, h);
     }
-    for (int e = 0; e < md->n_hinges && def->k_bend > 0; e++) {
+    for (int e = 0; e < md->n_hinges && k.bend > 0; e++) {
         const int *hv = md->hinges + 4 * e;
         double theta, g[12];
         if (!cloth__dihedral_gradient(x + 3 * hv[0], x + 3 * hv[1], x + 3 * hv[2],
                                       x + 3 * hv[3], &theta, g))
             continue;
         double C = theta - md->theta0[e];
-        add_element(w, v0, hv, 4, 1, &C, g, &def->k_bend, def->damping, h);
+        add_element(w, v0, hv, 4, 1, &C, g, &k.bend, def->damping, h);
     }
 }
 
@@ -412,15 +428,22 @@ static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_st
 static void bw_measure(const cloth_sim *sim, const void *work, cloth_frame *frame)
 {
     const cloth__bw *w = work;
-    frame->elastic = cloth__bw_energy(&w->model, settings(sim), sim->x);
+    cloth__bw_k k = stiffness(sim);
+    frame->elastic = cloth__bw_energy(&w->model, &k, sim->x);
 }
 
+static const char *const stiffness_names[] = {"springs", "own", NULL};
+
 static const cloth__key bw_keys[] = {
+    {"bw", "stiffness", CLOTH__KEY_CHOICE, offsetof(cloth__bw_def, stiffness), 0, 0, 0, 0, 0,
+     stiffness_names, NULL, "springs", "springs: each triangle's stretch/shear k is "
+     "material.k_structural/k_shear over its rest area (any mesh size); own: bw.k_stretch "
+     "and bw.k_shear (the paper's fixed k)"},
     {"bw", "k_stretch", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_stretch), 0, 0, 1e15, 0,
-     0, NULL, NULL, "1e5", "k of the stretch conditions a (|w_u| - 1, |w_v| - 1) (N/m^3; "
-     "2 k_s / s^2 matches structural springs k_s on a grid of spacing s)"},
+     0, NULL, NULL, "1e5", "with bw.stiffness = own: k of the stretch conditions a (|w_u| - 1, "
+     "|w_v| - 1) (N/m^3; 2 k_s / s^2 matches springs k_s on a grid of spacing s)"},
     {"bw", "k_shear", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_shear), 0, 0, 1e15, 0, 0,
-     NULL, NULL, "1e4", "k of the shear condition a w_u.w_v (N/m^3)"},
+     NULL, NULL, "1e4", "with bw.stiffness = own: k of the shear condition a w_u.w_v (N/m^3)"},
     {"bw", "k_bend", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_bend), 0, 0, 1e15, 0, 0,
      NULL, NULL, "1e-3", "k of the bend condition theta - theta_0 on each hinge (N m)"},
     {"bw", "damping", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, damping), 0, 0, 10, 0, 0,

@@ -21,6 +21,14 @@
  * angle and gradient are the paper's sin/cos form), about its rest angle:
  *   C_b = theta - theta_0,  dC_b/dx = d theta/dx
  * a is the triangle's rest area.  Each condition's force is f = -k C dC/dx.
+ *
+ * Since C is proportional to a, k/2 C^2 scales as a^2: a fixed k is the paper's choice
+ * and its meaning depends on the mesh size.  With bw.stiffness = springs each triangle's
+ * k is instead the material's spring k over a, k/2 C^2 = k_s a (|w_u| - 1)^2 / 2, which on a
+ * grid of spacing s is the energy of its structural (and shear) springs for the same
+ * stretch (and shear): a u-spring s long is shared by two triangles' C_u, so
+ * k_t a^2 = k_s s^2 / 2 with a = s^2 / 2; the shear springs, sqrt 2 s long and stretched
+ * gamma/2 by a shear gamma, two a cell, give the same with material.k_shear.
  */
 #include "kernels/bw/bw_conditions.h"
 #include "terms/dihedral.h"
@@ -160,7 +168,13 @@ static void gather(const double *x, const int *v, int nv, double *out)
         memcpy(out + 3 * i, x + 3 * v[i], 3 * sizeof(double));
 }
 
-double cloth__bw_energy(const cloth__bw_model *md, const cloth__bw_def *def, const double *x)
+double cloth__bw_tri_k(const cloth__bw_model *md, const cloth__bw_k *k, int t, int which)
+{
+    double base = which == 0 ? k->stretch : k->shear;
+    return k->per_area ? base / md->area[t] : base;
+}
+
+double cloth__bw_energy(const cloth__bw_model *md, const cloth__bw_k *k, const double *x)
 {
     double E = 0;
     for (int t = 0; t < md->n_tris; t++) {
@@ -170,18 +184,19 @@ double cloth__bw_energy(const cloth__bw_model *md, const cloth__bw_def *def, con
         gather(x, md->tris + 3 * t, 3, xt);
         cloth__bw_stretch(xt, md->Dm_inv + 4 * t, md->area[t], C, dC);
         cloth__bw_shear(xt, md->Dm_inv + 4 * t, md->area[t], &Cs, dC);
-        E += 0.5 * def->k_stretch * (C[0] * C[0] + C[1] * C[1]) + 0.5 * def->k_shear * Cs * Cs;
+        E += 0.5 * cloth__bw_tri_k(md, k, t, 0) * (C[0] * C[0] + C[1] * C[1]) +
+             0.5 * cloth__bw_tri_k(md, k, t, 1) * Cs * Cs;
     }
-    for (int e = 0; e < md->n_hinges && def->k_bend > 0; e++) {
+    for (int e = 0; e < md->n_hinges && k->bend > 0; e++) {
         const int *hv = md->hinges + 4 * e;
         double C = cloth__dihedral_angle(x + 3 * hv[0], x + 3 * hv[1], x + 3 * hv[2],
                                          x + 3 * hv[3]) - md->theta0[e];
-        E += 0.5 * def->k_bend * C * C;
+        E += 0.5 * k->bend * C * C;
     }
     return E;
 }
 
-void cloth__bw_add_elastic_forces(const cloth__bw_model *md, const cloth__bw_def *def,
+void cloth__bw_add_elastic_forces(const cloth__bw_model *md, const cloth__bw_k *k,
                                   const double *x, double *f)
 {
     for (int t = 0; t < md->n_tris; t++) {
@@ -192,20 +207,20 @@ void cloth__bw_add_elastic_forces(const cloth__bw_model *md, const cloth__bw_def
         gather(x, tv, 3, xt);
         cloth__bw_stretch(xt, md->Dm_inv + 4 * t, md->area[t], C, dC);
         cloth__bw_shear(xt, md->Dm_inv + 4 * t, md->area[t], &Cs, dS);
+        double ks = cloth__bw_tri_k(md, k, t, 0), kh = cloth__bw_tri_k(md, k, t, 1);
         for (int i = 0; i < 3; i++)
-            for (int k = 0; k < 3; k++)
-                f[3 * tv[i] + k] -= def->k_stretch * (C[0] * dC[3 * i + k] +
-                                                      C[1] * dC[9 + 3 * i + k]) +
-                                    def->k_shear * Cs * dS[3 * i + k];
+            for (int d = 0; d < 3; d++)
+                f[3 * tv[i] + d] -= ks * (C[0] * dC[3 * i + d] + C[1] * dC[9 + 3 * i + d]) +
+                                    kh * Cs * dS[3 * i + d];
     }
-    for (int e = 0; e < md->n_hinges && def->k_bend > 0; e++) {
+    for (int e = 0; e < md->n_hinges && k->bend > 0; e++) {
         const int *hv = md->hinges + 4 * e;
         double theta, g[12];
         if (!cloth__dihedral_gradient(x + 3 * hv[0], x + 3 * hv[1], x + 3 * hv[2],
                                       x + 3 * hv[3], &theta, g))
             continue;
         for (int i = 0; i < 4; i++)
-            for (int k = 0; k < 3; k++)
-                f[3 * hv[i] + k] -= def->k_bend * (theta - md->theta0[e]) * g[3 * i + k];
+            for (int d = 0; d < 3; d++)
+                f[3 * hv[i] + d] -= k->bend * (theta - md->theta0[e]) * g[3 * i + d];
     }
 }

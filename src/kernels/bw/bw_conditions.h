@@ -34,11 +34,23 @@ void cloth__bw_stretch(const double x[9], const double Dm_inv[4], double area, d
 void cloth__bw_shear(const double x[9], const double Dm_inv[4], double area, double *C,
                      double dC[9]);
 
-/* E = sum over conditions of k/2 C^2 at x (3n), with the stiffnesses of def. */
-double cloth__bw_energy(const cloth__bw_model *md, const cloth__bw_def *def, const double *x);
+/* The stiffnesses of a step.  With per_area, triangle t's stretch and shear k are
+ * stretch / a_t and shear / a_t (then k/2 C^2 = stretch a_t (|w_u| - 1)^2 / 2: an energy
+ * per rest area, the same for any mesh size); else stretch and shear themselves. */
+typedef struct cloth__bw_k {
+    double stretch, shear;      /* N/m^3, or N/m with per_area                        */
+    double bend;                /* N m                                                */
+    int per_area;
+} cloth__bw_k;
+
+/* Triangle t's stretch (which = 0) or shear (which = 1) stiffness. */
+double cloth__bw_tri_k(const cloth__bw_model *md, const cloth__bw_k *k, int t, int which);
+
+/* E = sum over conditions of k/2 C^2 at x (3n). */
+double cloth__bw_energy(const cloth__bw_model *md, const cloth__bw_k *k, const double *x);
 
 /* f += -k C dC/dx of every condition at x (the elastic forces, no damping). */
-void cloth__bw_add_elastic_forces(const cloth__bw_model *md, const cloth__bw_def *def,
+void cloth__bw_add_elastic_forces(const cloth__bw_model *md, const cloth__bw_k *k,
                                   const double *x, double *f);
 
 #endif

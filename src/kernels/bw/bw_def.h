@@ -5,8 +5,16 @@
 
 #include "sim/kernel.h"
 
+/* Where the stretch and shear stiffnesses come from (bw.stiffness). */
+typedef enum {
+    CLOTH__BW_K_SPRINGS = 0,    /* triangle t: k = material.k_structural / a_t (stretch),
+                                 * material.k_shear / a_t (shear)                     */
+    CLOTH__BW_K_OWN = 1         /* bw.k_stretch and bw.k_shear for every triangle     */
+} cloth__bw_stiffness;
+
 /* The [bw] keys. */
 typedef struct cloth__bw_def {
+    cloth__bw_stiffness stiffness; /* springs (the material's k) or own (bw.k_*)      */
     double k_stretch;           /* k of C_stretch = a (|w_u| - 1, |w_v| - 1)  (N/m^3)  */
     double k_shear;             /* k of C_shear = a w_u.w_v                   (N/m^3)  */
     double k_bend;              /* k of C_bend = theta - theta_0              (N m)    */
