@@ -95,7 +95,10 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
     double delta0 = 0;
     for (int i = 0; i < n; i++)
         delta0 += p->r[i] * p->r[i] * p->pinv[i];
-    /* r = filter(b - A dv) from the caller's first guess */
+    /* r = filter(b - A dv) from the caller's first guess; a guess farther from the
+     * solution than dv = z (its residual larger than b's in the preconditioned norm: near
+     * an equilibrium, where b ~ 0 but the guess is not) is dropped for z, since the rule
+     * measures the residual against b's */
     cloth__sparse_mul(A, dv, p->q);
     for (int i = 0; i < n; i++)
         p->r[i] -= p->q[i];
@@ -103,6 +106,14 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
     for (int i = 0; i < n; i++)
         p->c[i] = p->pinv[i] * p->r[i];
     double delta = dot(p->r, p->c, n), limit = eps * eps * delta0;
+    if (delta > delta0) {
+        memset(dv, 0, sizeof(double) * (size_t)n);
+        memcpy(p->r, b, sizeof(double) * (size_t)n);
+        filter(p->r, fixed, n);
+        for (int i = 0; i < n; i++)
+            p->c[i] = p->pinv[i] * p->r[i];
+        delta = delta0;
+    }
     int k = 0;
     while (delta > limit && k < max_iters) {
         cloth__sparse_mul(A, p->c, p->q);
