@@ -99,13 +99,48 @@ START_TEST(filter_keeps_pinned_vertices_still)
     ck_assert(cloth__bw_pcg_create(2, &p, &err) == CLOTH_OK);
     double b[6] = {5, -7, 9, 1, 2, -3}, dv[6] = {1, 1, 1, 0, 0, 0};
     unsigned char fixed[2] = {1, 0};
-    ck_assert_int_eq(cloth__bw_pcg_solve(p, A, b, fixed, dv, 1e-14, 10, &iters), 1);
+    cloth__bw_filter filt = {fixed, NULL, NULL};
+    ck_assert_int_eq(cloth__bw_pcg_solve(p, A, b, filt, dv, 1e-14, 10, &iters), 1);
     for (int c = 0; c < 3; c++) {
         ck_assert(dv[c] == 0);
         ck_assert_double_eq_tol(dv[3 + c], b[3 + c] / 2, 1e-15);
     }
     cloth__bw_pcg_destroy(p);
     cloth__sparse_destroy(A);
+}
+END_TEST
+
+/* A triangle lying on the floor (y = 0), sliding along x: once the floor has caught it,
+ * the filter S = I - n n^T holds its normal velocity at the floor's (v_y = 0 exactly)
+ * and leaves the tangential one alone (no tangential force: v_x stays).  When gravity
+ * turns upward the contact still holds for the step whose reaction pulls (the release
+ * is decided after the solve, section 5.2), then lets go: v_y = h g the step after. */
+START_TEST(floor_contact_is_filtered_then_released)
+{
+    const char *path = tu_temp_file("bw_floor.obj", "v 0 0 0\nv 0.2 0 0\nv 0 0 0.2\nf 1 2 3\n");
+    char text[1024];
+    double h = 0.01, g = 9.81;
+    snprintf(text, sizeof text,
+             "[mesh]\nobj = %s\npins = none\n[world]\ngravity = 0 -9.81 0\n"
+             "air_damping = 0\nair_density = 0\n[plane]\nheight = 0\n"
+             "[run]\nkernel = bw\ndt = %.17g\nsubsteps = 1\n", path, h);
+    cloth_sim *sim = tu_sim(text, "bw_floor.ini");
+    for (int i = 0; i < 3; i++)
+        sim->v[3 * i] = 0.5;
+    tu_frames(sim, 5); /* the first step falls in and is put back; then held */
+    for (int i = 0; i < 3; i++) {
+        ck_assert(sim->v[3 * i + 1] == 0 && sim->x[3 * i + 1] == 0);
+        ck_assert_double_eq_tol(sim->v[3 * i], 0.5, 1e-12); /* C = 0 to rounding */
+    }
+    cloth_error err;
+    ck_assert(cloth_sim_set(sim, "world.gravity=0 9.81 0", &err) == CLOTH_OK);
+    tu_frames(sim, 1);
+    for (int i = 0; i < 3; i++)
+        ck_assert(sim->v[3 * i + 1] == 0);
+    tu_frames(sim, 1);
+    for (int i = 0; i < 3; i++)
+        ck_assert_double_eq_tol(sim->v[3 * i + 1], h * g, 1e-15);
+    cloth_sim_destroy(sim);
 }
 END_TEST
 
@@ -358,6 +393,7 @@ Suite *suite_bw(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, one_stretch_condition_step_is_the_closed_form);
     tcase_add_test(tc, filter_keeps_pinned_vertices_still);
+    tcase_add_test(tc, floor_contact_is_filtered_then_released);
     tcase_add_test(tc, stretch_and_shear_forces_are_minus_the_energy_gradient);
     tcase_add_test(tc, kept_jacobian_is_the_force_jacobian_where_conditions_vanish);
     tcase_add_loop_test(tc, model_forces_with_bending_are_minus_the_energy_gradient, 0, 2);

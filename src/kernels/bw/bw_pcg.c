@@ -1,11 +1,11 @@
 /*
  * Baraff and Witkin's modified preconditioned conjugate gradients (1998, section 5.3):
  * conjugate gradients on A dv = b that never moves a constrained vertex, by a filter S
- * applied to every residual and search direction.  Here the constrained vertices are
- * the pinned ones, S_i = 0 and dv_i = z_i = 0 (a pin is held, its velocity stays 0);
- * the paper's S_i = I - n n^T for one constrained direction has no user yet.
+ * applied to every residual and search direction: S_i = 0 at a pin (dv_i = z_i = 0, its
+ * velocity stays 0), S_i = I - n n^T at a contact (dv_i.n = z_i.n prescribed, the two
+ * tangential directions free), S_i = I elsewhere.
  *
- *   dv = z (and a first guess elsewhere);  delta_0 = filter(b)^T P^-1 filter(b)
+ *   dv = z (and a first guess in S's range);  delta_0 = filter(b)^T P^-1 filter(b)
  *   r = filter(b - A dv);  c = filter(P^-1 r);  delta_new = r^T c
  *   while delta_new > eps^2 delta_0:
  *       q = filter(A c);  alpha = delta_new / (c^T q)
@@ -62,12 +62,28 @@ void cloth__bw_pcg_destroy(cloth__bw_pcg *p)
     free(p);
 }
 
-/* S: the constrained vertices' components to 0. */
-static void filter(double *a, const unsigned char *fixed, int n)
+/* a <- S a: a pin's components to 0, a contact's normal component to 0. */
+static void filter(double *a, cloth__bw_filter f, int n)
 {
-    for (int i = 0; i < n / 3; i++)
-        if (fixed[i])
-            a[3 * i] = a[3 * i + 1] = a[3 * i + 2] = 0;
+    for (int i = 0; i < n / 3; i++) {
+        double *ai = a + 3 * i;
+        if (f.kind[i] == CLOTH__BW_PINNED) {
+            ai[0] = ai[1] = ai[2] = 0;
+        } else if (f.kind[i] == CLOTH__BW_NORMAL) {
+            const double *nv = f.normal + 3 * i;
+            double an = ai[0] * nv[0] + ai[1] * nv[1] + ai[2] * nv[2];
+            for (int k = 0; k < 3; k++)
+                ai[k] -= an * nv[k];
+        }
+    }
+}
+
+/* dv <- S dv + z. */
+static void constrain(double *dv, cloth__bw_filter f, int n)
+{
+    filter(dv, f, n);
+    for (int i = 0; f.z && i < n; i++)
+        dv[i] += f.z[i];
 }
 
 static double dot(const double *a, const double *b, int n)
@@ -79,7 +95,7 @@ static double dot(const double *a, const double *b, int n)
 }
 
 int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *b,
-                        const unsigned char *fixed, double *dv, double eps, int max_iters,
+                        cloth__bw_filter f, double *dv, double eps, int max_iters,
                         int *iters)
 {
     int n = p->n;
@@ -87,11 +103,11 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
         double B[9];
         cloth__sparse_diag_block(A, j, B);
         for (int k = 0; k < 3; k++)
-            p->pinv[3 * j + k] = fixed[j] ? 0 : B[4 * k] > 0 ? 1 / B[4 * k] : 1;
+            p->pinv[3 * j + k] = f.kind[j] == CLOTH__BW_PINNED ? 0 : B[4 * k] > 0 ? 1 / B[4 * k] : 1;
     }
-    filter(dv, fixed, n); /* z = 0 on the constrained vertices: pins keep v = 0 */
+    constrain(dv, f, n);
     memcpy(p->r, b, sizeof(double) * (size_t)n);
-    filter(p->r, fixed, n);
+    filter(p->r, f, n);
     double delta0 = 0;
     for (int i = 0; i < n; i++)
         delta0 += p->r[i] * p->r[i] * p->pinv[i];
@@ -102,22 +118,28 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
     cloth__sparse_mul(A, dv, p->q);
     for (int i = 0; i < n; i++)
         p->r[i] -= p->q[i];
-    filter(p->r, fixed, n);
+    filter(p->r, f, n);
     for (int i = 0; i < n; i++)
-        p->c[i] = p->pinv[i] * p->r[i];
-    double delta = dot(p->r, p->c, n), limit = eps * eps * delta0;
-    if (delta > delta0) {
+        p->s[i] = p->pinv[i] * p->r[i];
+    double delta = dot(p->r, p->s, n), limit = eps * eps * delta0;
+    if (delta > delta0) { /* dv = z, r = filter(b - A z) */
         memset(dv, 0, sizeof(double) * (size_t)n);
-        memcpy(p->r, b, sizeof(double) * (size_t)n);
-        filter(p->r, fixed, n);
+        constrain(dv, f, n);
+        cloth__sparse_mul(A, dv, p->q);
         for (int i = 0; i < n; i++)
-            p->c[i] = p->pinv[i] * p->r[i];
-        delta = delta0;
+            p->r[i] = b[i] - p->q[i];
+        filter(p->r, f, n);
+        for (int i = 0; i < n; i++)
+            p->s[i] = p->pinv[i] * p->r[i];
+        delta = dot(p->r, p->s, n);
     }
+    /* c = filter(P^-1 r): P^-1 is diagonal, so S does not commute with it at a contact */
+    memcpy(p->c, p->s, sizeof(double) * (size_t)n);
+    filter(p->c, f, n);
     int k = 0;
     while (delta > limit && k < max_iters) {
         cloth__sparse_mul(A, p->c, p->q);
-        filter(p->q, fixed, n);
+        filter(p->q, f, n);
         double cq = dot(p->c, p->q, n);
         if (!(cq > 0)) /* A is positive definite on the filtered space: only rounding */
             break;
@@ -131,7 +153,7 @@ int cloth__bw_pcg_solve(cloth__bw_pcg *p, const cloth__sparse *A, const double *
         delta = dot(p->r, p->s, n);
         for (int i = 0; i < n; i++)
             p->c[i] = p->s[i] + delta / delta_old * p->c[i];
-        filter(p->c, fixed, n);
+        filter(p->c, f, n);
         k++;
     }
     *iters = k;
