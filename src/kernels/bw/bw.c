@@ -5,8 +5,8 @@
  * solver bw_pcg.c; this file is the step, as its stages:
  *
  *   assemble    A = M - h df/dv - h^2 df/dx,   b = h (f0 + h df/dx v0)      (eq. 18)
- *   solve       A dv = b by the filtered PCG (pins constrained: S_i = 0, dv_i = 0),
- *               from dv = h M^-1 f_ext
+ *   solve       A dv = b by the filtered PCG (pins: S_i = 0, dv_i = 0; sphere and
+ *               floor contacts: S_i = I - n n^T), from dv = h M^-1 f_ext
  *   update      v1 = v0 + dv,  x1 = x0 + h v1
  *   limit       Provot's strain limit (bw.strain_limit), as the explicit kernel's
  *   collide     self-collision and obstacles, as the explicit kernel does them
