@@ -39,6 +39,7 @@
     X(friction) \
     X(strain_limit) \
     X(strain_project) \
+    X(bw) \
     X(io_failures) \
     X(self_contact) \
     X(record) \

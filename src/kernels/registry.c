@@ -21,6 +21,7 @@
     X(verlet) \
     X(pbd) \
     X(newton) \
+    X(bw) \
     X(pd)
 
 #define DECLARE(name) extern const cloth__kernel cloth__##name##_kernel;
