@@ -296,7 +296,8 @@ fig_strain_ablation() {
     done
     # kernels added later (bw, pd, ...) that declare a strain_limit key: their own default
     # measure and settings, at the substeps a frame their table entry gives
-    "$CLOTH" list --kernels | awk -F, 'NR > 1 { print $1, $NF }' | while read -r k sub; do
+    for ks in $("$CLOTH" list --kernels | awk -F, 'NR > 1 { print $1 ":" $NF }'); do
+        k=${ks%%:*} sub=${ks#*:}
         case $k in explicit | verlet | pbd | newton) continue ;; esac
         "$CLOTH" list | grep -q "^  $k\.strain_limit " || continue
         ablation_series "${k}_default" --set run.kernel="$k" --set "$k.strain_limit=TAU" \

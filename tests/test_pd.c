@@ -220,6 +220,49 @@ START_TEST(strain_projection_is_the_nearest_point_of_the_band)
 END_TEST
 
 /* Out-of-range keys: the file and line, and the key. */
+/* pd's spring limit is soft (a constraint of weight w_limit k): a frame whose steps end
+ * with a limited spring past (1 + tau)(1 + 1e-6) l0 counts them not converged, and a
+ * frame that ends within the limit does not.  Each frame's verdict is checked against
+ * the springs' lengths computed here. */
+START_TEST(a_soft_limit_past_tau_says_not_converged)
+{
+    static const char *const extra[] = {"[pd]\nstrain_limit = 0.01\nw_limit = 1\n",
+                                        "[pd]\nstrain_limit = 0.5\n"};
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", cloth_text, extra[_i]);
+    cloth_sim *sim = make(text);
+    const cloth_mesh *m = cloth_sim_mesh(sim);
+    double tau = _i == 0 ? 0.01 : 0.5;
+    cloth_error err;
+    int flagged = 0;
+    for (int frame = 0; frame < 10; frame++) {
+        cloth_frame f;
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        const double *x = cloth_sim_positions(sim);
+        double worst = 0;
+        for (int s = 0; s < m->n_springs; s++) {
+            const cloth_spring *sp = &m->springs[s];
+            if (sp->family == CLOTH_BEND || (m->pinned[sp->a] && m->pinned[sp->b]))
+                continue;
+            double l = 0;
+            for (int c = 0; c < 3; c++)
+                l += (x[3 * sp->a + c] - x[3 * sp->b + c]) * (x[3 * sp->a + c] - x[3 * sp->b + c]);
+            worst = fmax(worst, sqrt(l) / sp->rest - 1);
+        }
+        /* one step a frame: the frame's verdict is its step's */
+        int past = worst > (1 + tau) * (1 + 1e-6) - 1;
+        ck_assert_msg(f.not_converged == past, "frame %d: stretch %.9g against tau %g, "
+                      "not_converged %d", frame + 1, worst, tau, f.not_converged);
+        flagged += past;
+    }
+    if (_i == 0)
+        ck_assert_int_gt(flagged, 0);  /* the soft 1 % limit does not hold in this scene */
+    else
+        ck_assert_int_eq(flagged, 0);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 START_TEST(bad_keys_are_refused_with_their_line)
 {
     static const char *const bad[] = {"iterations = 0", "w_spring = -1", "w_strain = -2",
@@ -248,6 +291,7 @@ Suite *suite_pd(void)
     tcase_add_loop_test(tc, chain_settles_to_the_static_extension, 0, 2);
     tcase_add_loop_test(tc, strain_projection_is_the_nearest_point_of_the_band, 0, 2);
     tcase_add_test(tc, bad_keys_are_refused_with_their_line);
+    tcase_add_loop_test(tc, a_soft_limit_past_tau_says_not_converged, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -49,6 +49,7 @@
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
+#include "terms/strain_project.h"
 #include "sim/sim.h"
 
 #include "core/status.h"
@@ -101,6 +102,11 @@ long cloth__pd_factorisations(const void *work)
 }
 
 /* ------------------------------------------------------------- create, destroy */
+
+/* A limited spring longer than (1 + tau)(1 + LIMIT_TOL) l0 at the end of a step makes the
+ * step not converged: pd's limit is a weighted constraint, a soft one, and a kernel never
+ * reports success past its limit (issue 33); verlet's and explicit's strain_tol default. */
+#define LIMIT_TOL 1e-6
 
 static void pd_destroy(void *work)
 {
@@ -637,6 +643,10 @@ static cloth_status pd_step(cloth_sim *sim, void *work, double h, cloth__step_st
     }
     update_velocities(w, sim, h);
     collide(w, sim, c_old, h, stats);
+    double tau = settings(sim)->strain_limit;
+    if (tau > 0 && w->n_limited > 0 &&
+        cloth__provot_violated(sim->mesh, w->limited, w->n_limited, sim->x, 1 + tau, LIMIT_TOL))
+        stats->not_converged = 1;
     return CLOTH_OK;
 }
 
