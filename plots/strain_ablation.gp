@@ -17,7 +17,8 @@ tfile(s) = builddir . "/strain_ablation/strain_ablation_" . s . ".csv"
 # a colour a family, a dash a measure (springs solid, triangles dashed)
 colour(s) = strstrt(s, "explicit") ? "#d55e00" : strstrt(s, "verlet") ? "#9400d3" : \
             strstrt(s, "pbd") ? "#009e73" : strstrt(s, "_log") ? "#0072b2" : \
-            strstrt(s, "_cubic") ? "#e69f00" : strstrt(s, "bw") ? "#cc79a7" : "#000000"
+            strstrt(s, "_cubic") ? "#e69f00" : strstrt(s, "bw") ? "#cc79a7" : \
+            strstrt(s, "pd_") ? "#56b4e9" : "#000000"
 dash(s) = strstrt(s, "triangle") ? 2 : 1
 point(i) = 4 + 2 * i
 label(s) = system("echo " . s . " | sed 's/_default$/, its own measure/; s/_/, /g; s/edge/springs/; s/triangle/triangles (σ)/'")
