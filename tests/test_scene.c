@@ -28,8 +28,8 @@ START_TEST(defaults_match_the_spec)
     ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_OFF);
     ck_assert_double_eq(s.material.thickness, 0.01);
     ck_assert_double_eq(s.material.self_friction, 0.5);
-    ck_assert(cloth_scene_set(&s, "run.self_collision=triangles", 1, &err) == CLOTH_OK);
-    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_TRIANGLES);
+    ck_assert(cloth_scene_set(&s, "run.self_collision=proximity", 1, &err) == CLOTH_OK);
+    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_PROXIMITY);
 }
 END_TEST
 

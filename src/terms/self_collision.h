@@ -78,7 +78,7 @@ typedef struct cloth__self_collision_result {
 
 /* For mesh (its adjacency, rest positions and triangles are read here and at every
  * projection; inverse masses at every projection, so pins may change).  mode is
- * CLOTH_SELF_ON or CLOTH_SELF_TRIANGLES; thickness >= 0 (0: nothing is ever pushed). */
+ * CLOTH_SELF_PARTICLES or CLOTH_SELF_PROXIMITY; thickness >= 0 (0: nothing is ever pushed). */
 cloth_status cloth__self_collision_create(const cloth_mesh *mesh, cloth_self_collision mode,
                                           double thickness, cloth__self_collision **out,
                                           cloth_error *err);

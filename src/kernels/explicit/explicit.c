@@ -42,6 +42,7 @@
  */
 #include "kernels/explicit/explicit.h"
 #include "kernels/coloured.h"
+#include "kernels/collide_stage.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -67,7 +68,8 @@ typedef struct cloth__explicit {
     double *x0, *v0;            /* the state at the start of the step (RK4, and x0 for
                                  * self-collision's triangles)                        */
     double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
@@ -92,6 +94,7 @@ static void explicit_destroy(void *work)
         free(w->kv[k]);
     }
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     cloth__coloured_destroy(w->springs);
     cloth__coloured_tris_destroy(w->tris);
     free(w->x4);
@@ -114,7 +117,7 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
     int ok = w != NULL;
-    if (ok && (rk4 || self == CLOTH_SELF_TRIANGLES))
+    if (ok && (rk4 || self == CLOTH_SELF_PROXIMITY))
         ok = (w->x0 = malloc(bytes)) != NULL;
     if (ok && rk4)
         ok = (w->v0 = malloc(bytes)) != NULL;
@@ -159,7 +162,13 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         cloth__coloured_start_threads(sim->scene.run.threads);
         w->stiffness_version = sim->stiffness_version;
     }
-    if (self != CLOTH_SELF_OFF) {
+    if (self == CLOTH_SELF_ON) {
+        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
+        if (st != CLOTH_OK) {
+            explicit_destroy(w);
+            return st;
+        }
+    } else if (self != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(sim->mesh, self,
                                                        sim->scene.material.thickness,
                                                        &w->self, err);
@@ -384,7 +393,8 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
         w->stiffness_version = sim->stiffness_version;
     }
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
-    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_TRIANGLES)
+    const double *x_start = w ? cloth__collide_stage_save_start(w->stage, sim->x) : NULL;
+    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_PROXIMITY)
         memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     switch (settings(sim)->scheme) {
     case CLOTH__VELOCITY_VERLET:
@@ -412,6 +422,12 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
     if (w && w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
+    /* run.self_collision = on: the robust stage turns the proposed step (x_start -> x, with
+     * pins, strain limit and obstacles applied) into one that crosses nothing.  It comes
+     * last, so that no later correction can undo its guarantee; its impulses change x and
+     * v alike (x += h dv, v += dv), which keeps symplectic Euler's x' = x + h v'. */
+    if (w)
+        cloth__collide_stage_apply(w->stage, sim, h, x_start, sim->x, sim->v, stats);
     return CLOTH_OK;
 }
 
@@ -459,4 +475,5 @@ const cloth__kernel cloth__explicit_kernel = {
     .cond_off = NULL,
     .avatar = 1,
     .frame_substeps = 20, /* conditionally stable: h = 1/1200 s < 2 / omega_max */
+    .collide_stage = 1,
 };

@@ -90,6 +90,7 @@
  */
 #include "kernels/pbd/pbd.h"
 #include "kernels/coloured.h"
+#include "kernels/collide_stage.h"
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
@@ -123,7 +124,8 @@ typedef struct cloth__pbd {
     int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
     int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *p4;                 /* ... and p padded for its passes (cloth__pad), and
@@ -151,6 +153,7 @@ static void pbd_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
     free(w->lambda_limit);
     free(w);
@@ -267,7 +270,13 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
     }
-    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
+    if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
+        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
+        if (st != CLOTH_OK) {
+            pbd_destroy(w);
+            return st;
+        }
+    } else if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
                                                        sim->scene.material.thickness,
                                                        &w->self, err);
@@ -646,6 +655,23 @@ static void update(cloth_sim *sim, const cloth__pbd *w, double h)
     }
 }
 
+/* run.self_collision = on: the robust stage (kernels/collide_stage.h) over the step
+ * x -> p, after the passes (constraints, strain limit and obstacles), in place of the
+ * update.  The velocity is set first, v = (p - x) / h as the update would, and handed to
+ * the stage with p: its impulses change p and v alike (p += h dv, v += dv), so v stays
+ * the velocity of the corrected positions, and an impact zone's v is its rigid velocity
+ * (not the chord of its rotation).  Doing it inside the passes would cost a CCD search
+ * a pass, and a later constraint projection could undo the guarantee; after the update
+ * the step's start x would be gone.  Then x = p. */
+static void collide_robust(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
+{
+    int n3 = 3 * sim->mesh->n;
+    for (int i = 0; i < n3; i++)
+        sim->v[i] = (w->p[i] - sim->x[i]) / h;
+    cloth__collide_stage_apply(w->stage, sim, h, sim->x, w->p, sim->v, stats);
+    memcpy(sim->x, w->p, sizeof(double) * (size_t)n3);
+}
+
 static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
                              cloth_error *err)
 {
@@ -676,7 +702,10 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
         collide_self(sim, w, stats);
     if (limit && strain_violated(sim, w, w->p))
         stats->not_converged = 1;
-    update(sim, w, h);
+    if (w->stage)
+        collide_robust(sim, w, h, stats);
+    else
+        update(sim, w, h);
     if (w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
@@ -767,4 +796,5 @@ const cloth__kernel cloth__pbd_kernel = {
     .cond_off = NULL,
     .avatar = 1,
     .frame_substeps = 5,
+    .collide_stage = 1,
 };
