@@ -19,8 +19,10 @@
  * (2-core machine, one thread): about 1 s a run, 30 runs. */
 #include "cloth.h"
 #include "suites.h"
+#include "testutil.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define DROP "../experiments/flat_sheet_drop.ini"
 #define DRAPE "../experiments/self_contact_drape3.ini"
@@ -122,6 +124,64 @@ START_TEST(jittered_drape_never_crosses)
 }
 END_TEST
 
+/* Bad input.  Two triangles: (0, 1, 2) flat in y = 0, and (3, 4, 5) in the plane x = 0.2
+ * with its vertex 3 two millimetres above the first one's interior. */
+static const char *write_scene(int slot, double thickness)
+{
+    static char paths[4][600];
+    const char *dir = tu_temp_dir(slot);
+    char path[600];
+    snprintf(path, sizeof path, "%s/m.obj", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert(f != NULL);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 0 1\nv 0.2 0.002 0.2\nv 0.2 1 0.2\nv 0.2 1 1.2\n"
+          "f 1 2 3\nf 4 5 6\n", f);
+    fclose(f);
+    snprintf(paths[slot], sizeof paths[slot], "%s/bad.ini", dir);
+    f = fopen(paths[slot], "w");
+    ck_assert(f != NULL);
+    fprintf(f, "[mesh]\nobj = m.obj\npins = none\n[material]\nthickness = %g\n"
+               "[run]\nself_collision = on\n", thickness);
+    fclose(f);
+    return paths[slot];
+}
+
+static cloth_status create_kernel(const char *path, const char *kernel, cloth_error *err)
+{
+    cloth_scene s;
+    ck_assert_msg(cloth_scene_load(path, &s, err) == CLOTH_OK, "%s", err->msg);
+    char set[64];
+    snprintf(set, sizeof set, "run.kernel=%s", kernel);
+    ck_assert(cloth_scene_set(&s, set, 1, err) == CLOTH_OK);
+    cloth_sim *sim = NULL;
+    cloth_status st = cloth_sim_create(&s, &sim, err);
+    cloth_sim_destroy(sim);
+    return st;
+}
+
+/* on with a start pair closer than the thickness is refused naming the pair; with a
+ * thickness below the pair's distance it is accepted; a thickness 0 is refused naming
+ * the key's line. */
+START_TEST(refuses_close_start_and_no_thickness)
+{
+    const char *kernel = runs[_i].kernel;
+    cloth_error err;
+    char want[1200];
+    const char *close = write_scene(0, 0.005);
+    ck_assert_int_eq(create_kernel(close, kernel, &err), CLOTH_EINVAL);
+    snprintf(want, sizeof want, "%s: vertex 3 and triangle 0 (vertices 0 1 2) start 2 mm apart, "
+             "closer than material.thickness = 5 mm (run.self_collision = on)", close);
+    ck_assert_str_eq(err.msg, want);
+    ck_assert_msg(create_kernel(write_scene(1, 0.001), kernel, &err) == CLOTH_OK, "%s: %s",
+                  kernel, err.msg);
+    const char *none = write_scene(2, 0);
+    ck_assert_int_eq(create_kernel(none, kernel, &err), CLOTH_EINVAL);
+    snprintf(want, sizeof want, "%s:5: material.thickness = 0: run.self_collision = on needs "
+             "a thickness > 0", none);
+    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+}
+END_TEST
+
 Suite *suite_collide_kernels(void)
 {
     Suite *s = suite_create("collide_kernels");
@@ -130,6 +190,9 @@ Suite *suite_collide_kernels(void)
     tcase_set_timeout(drop, 30);
     tcase_add_loop_test(drop, flat_sheet_drop_particles_tunnel_on_does_not, 0, 3);
     suite_add_tcase(s, drop);
+    TCase *bad = tcase_create("bad_input");
+    tcase_add_loop_test(bad, refuses_close_start_and_no_thickness, 0, 3);
+    suite_add_tcase(s, bad);
     TCase *drape = tcase_create("drape3_jittered");
     /* 40 frames of 192 vertices: about 1 s a run */
     tcase_set_timeout(drape, 60);
