@@ -17,8 +17,10 @@
  * obstacle is put back on its surface with its inward normal velocity (relative to the
  * obstacle) removed.
  *
- * Self-collision (run.self_collision = on | triangles, terms/self_collision.h) comes
- * after the pins, before the obstacles (which win where both act): the vertex pairs
+ * Self-collision.  run.self_collision = on: the robust stage (kernels/collide_stage.h,
+ * Bridson, Fedkiw and Anderson 2002) over the step, last of all (explicit_step).
+ * particles | proximity (terms/self_collision.h) come after the pins, before the
+ * obstacles (which win where both act): the vertex pairs
  * (and vertex-triangle pairs) closer than material.thickness are projected apart, a
  * position correction the integrator knows nothing of, and then the contacts lose their
  * approaching normal velocity and the fraction material.self_friction of the rest of

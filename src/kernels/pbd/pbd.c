@@ -48,7 +48,9 @@
  * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
  * vertex ends a step inside an obstacle.
  *
- * Self-collision (run.self_collision = on | triangles, terms/self_collision.h): once per
+ * run.self_collision = on: the robust stage (kernels/collide_stage.h) over x -> p after
+ * the passes, in place of the update (collide_robust).
+ * Self-collision (run.self_collision = particles | proximity, terms/self_collision.h): once per
  * step, after the passes, the vertex pairs (and vertex-triangle pairs) closer than
  * material.thickness are projected apart in p, as the Ten Minute Physics demo does once
  * per substep after its solver (inside every pass it would cost a hash query a pass),

@@ -25,7 +25,10 @@
  *             sweeps converge only geometrically, and slowly when a long taut path binds
  *             at once (experiments/strain_ablation.ini: ~4 sweeps per step at tau_c = 10 %,
  *             ~160 at 2 %); hence the tolerance and the budget
- *   self      with run.self_collision (terms/self_collision.h): vertex pairs (and
+ *   robust    run.self_collision = on: the robust stage (kernels/collide_stage.h) over
+ *             x_prev -> x, last of all, and x_prev = x - h v after it (collide_robust)
+ *   self      run.self_collision = particles | proximity (terms/self_collision.h): vertex
+ *             pairs (and
  *             vertex-triangle pairs) closer than material.thickness are projected apart,
  *             once, after the springs and Provot's limit, so that the step ends with the
  *             pairs apart rather than with a correction that a later stage undoes; then
