@@ -91,6 +91,7 @@
  * second grows with run.substeps.  Pinned vertices (v = 0) count in the sums.
  */
 #include "kernels/pbd/pbd.h"
+#include "kernels/pbd/pbd_work.h"
 #include "kernels/coloured.h"
 #include "kernels/collide_stage.h"
 #include "terms/dihedral.h"
@@ -117,26 +118,14 @@ static inline const cloth__pbd_def *settings(const cloth_sim *sim)
     return cloth__sim_settings(sim);
 }
 
-typedef struct cloth__pbd {
-    double *p;                  /* 3n predicted, then projected, positions           */
-    double *lambda;             /* XPBD multipliers: distance constraints, hinges    */
-    double *hinge_rest;         /* rest dihedral angle theta0 per hinge (rad)        */
-    double *hinge_k;            /* k_theta = k_bend l_e^2 per hinge (N m/rad^2)      */
-    int n_dist;                 /* springs [0, n_dist) are distance constraints      */
-    int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
-    int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
-    double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
-    cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
-    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
-    double *p4;                 /* ... and p padded for its passes (cloth__pad), and
-                                 * x for the external forces                          */
-    double *v4, *f4;            /* ... and v and f padded for the external forces     */
-    cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
-    double *lambda_limit;       /* strain limit: multipliers, one a stretch spring
-                                 * (edge) or a limited triangle (triangle), <= 0      */
-} cloth__pbd;
+/* The strain limit's settings for pbd_strain.c. */
+static cloth__pbd_strain_def strain_def(const cloth_sim *sim)
+{
+    const cloth__pbd_def *def = settings(sim);
+    return (cloth__pbd_strain_def){def->variant == CLOTH__PBD_XPBD,
+                                   def->strain_measure == CLOTH__LIMIT_TRIANGLE,
+                                   def->strain_limit, def->strain_tol};
+}
 
 /* ----------------------------------------------------------------- set-up */
 
@@ -439,93 +428,6 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
     /* ASSIGNMENT xpbd: project_distances END */
 }
 
-/* The multiplier's step of a unilateral constraint C <= 0 with compliance 0, given C and
- * sum_i w_i |grad_i C|^2: XPBD keeps lambda <= 0 (lambda + dlambda clamped), PBD
- * projects fully when violated. */
-static double unilateral_step(int xpbd, double C, double wsum, double *lambda)
-{
-    if (!xpbd)
-        return C > 0 ? -C / wsum : 0;
-    double next = fmin(*lambda - C / wsum, 0), dl = next - *lambda;
-    *lambda = next;
-    return dl;
-}
-
-/* strain_measure = edge: C = l - (1 + tau) l0 <= 0 on the structural and shear springs. */
-static void project_strain_edges(const cloth_sim *sim, cloth__pbd *w)
-{
-    const cloth_mesh *m = sim->mesh;
-    const double *wi = m->inv_mass;
-    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
-    double factor = 1 + settings(sim)->strain_limit;
-    for (int s = 0; s < w->n_stretch; s++) {
-        const cloth_spring *sp = &m->springs[s];
-        double wsum = wi[sp->a] + wi[sp->b];
-        if (wsum == 0)
-            continue;
-        double *pa = w->p + 3 * sp->a, *pb = w->p + 3 * sp->b;
-        double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
-        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l == 0)
-            continue;
-        double dl = unilateral_step(xpbd, l - factor * sp->rest, wsum, &w->lambda_limit[s]);
-        for (int k = 0; k < 3 && dl != 0; k++) {
-            double along = d[k] / l * dl; /* grad_a C dlambda = -grad_b C dlambda */
-            pa[k] += wi[sp->a] * along;
-            pb[k] -= wi[sp->b] * along;
-        }
-    }
-}
-
-/* strain_measure = triangle: C = sigma1 - (1 + tau) <= 0 per triangle (Strain Based
- * Dynamics' limit on the principal stretch). */
-static void project_strain_triangles(const cloth_sim *sim, cloth__pbd *w)
-{
-    const cloth_mesh *m = sim->mesh;
-    const double *wi = m->inv_mass;
-    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
-    double limit = 1 + settings(sim)->strain_limit;
-    for (int q = 0; q < w->tri.n; q++) {
-        const int *id = w->tri.v + 3 * q;
-        double X[9], sigma[2], grad[18];
-        for (int c = 0; c < 3; c++)
-            memcpy(X + 3 * c, w->p + 3 * id[c], 3 * sizeof(double));
-        cloth__strain_sigma(X, w->tri.Dm_inv + 4 * q, sigma, grad, NULL, 0);
-        double C = sigma[0] - limit;
-        if (C <= 0 && (!xpbd || w->lambda_limit[q] == 0))
-            continue; /* slack and pushing nothing: no step */
-        double wsum = 0;
-        for (int c = 0; c < 3; c++) {
-            const double *g = grad + 3 * c;
-            wsum += wi[id[c]] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        }
-        if (!(wsum > 0))
-            continue;
-        double dl = unilateral_step(xpbd, C, wsum, &w->lambda_limit[q]);
-        for (int c = 0; c < 3; c++)
-            for (int k = 0; k < 3; k++)
-                w->p[3 * id[c] + k] += wi[id[c]] * grad[3 * c + k] * dl;
-    }
-}
-
-/* 1 when a limit exceeds by more than the tolerance at the positions pos: a stretch spring
- * longer than (1 + tau) l0 (1 + tol), or a triangle with sigma1 > (1 + tau)(1 + tol). */
-static int strain_violated(const cloth_sim *sim, const cloth__pbd *w, const double *pos)
-{
-    const cloth__pbd_def *def = settings(sim);
-    double factor = 1 + def->strain_limit;
-    if (def->strain_measure == CLOTH__LIMIT_TRIANGLE)
-        return cloth__tri_limits_sigma_max(&w->tri, pos) > factor * (1 + def->strain_tol);
-    for (int s = 0; s < w->n_stretch; s++) {
-        const cloth_spring *sp = &sim->mesh->springs[s];
-        const double *a = pos + 3 * sp->a, *b = pos + 3 * sp->b;
-        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        if (sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > factor * sp->rest * (1 + def->strain_tol))
-            return 1;
-    }
-    return 0;
-}
-
 /* The hinges on the positions pos, `stride` doubles a vertex (w->p, or the coloured
  * passes' padded copy). */
 static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int stride,
@@ -688,6 +590,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
     }
     int limit = settings(sim)->strain_limit > 0;
     int triangles = settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE;
+    cloth__pbd_strain_def sd = strain_def(sim);
     if (limit)
         memset(w->lambda_limit, 0,
                sizeof(double) * (size_t)(triangles ? w->tri.n : w->n_stretch));
@@ -696,14 +599,14 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
         if (w->n_hinges)
             project_hinges(sim, w, w->p, 3, h);
         if (limit && triangles)
-            project_strain_triangles(sim, w);
+            cloth__pbd_project_strain_triangles(sim, &sd, w);
         else if (limit)
-            project_strain_edges(sim, w);
+            cloth__pbd_project_strain_edges(sim, &sd, w);
         project_obstacles(sim, w);
     }
     if (w->self)
         collide_self(sim, w, stats);
-    if (limit && strain_violated(sim, w, w->p))
+    if (limit && cloth__pbd_strain_violated(sim, &sd, w, w->p))
         stats->not_converged = 1;
     if (w->stage)
         collide_robust(sim, w, h, stats);
