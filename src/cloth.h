@@ -166,9 +166,12 @@ typedef struct cloth_avatar_def {
 /* run.self_collision: what cloth-cloth contact a kernel handles (docs/contact.md). */
 typedef enum {
     CLOTH_SELF_OFF = 0,         /* none                                               */
-    CLOTH_SELF_ON = 1,          /* vertex pairs kept material.thickness apart         */
-    CLOTH_SELF_TRIANGLES = 2    /* and vertices kept that far from triangles (the
-                                 * projecting kernels; newton treats it as on)        */
+    CLOTH_SELF_ON = 1,          /* no crossing: the robust stage (Bridson et al. 2002)
+                                 * in explicit, verlet and pbd; newton's IPC contact  */
+    CLOTH_SELF_PROXIMITY = 2,   /* vertex pairs and vertex-triangle pushes within
+                                 * material.thickness, no CCD (formerly "triangles")  */
+    CLOTH_SELF_PARTICLES = 3    /* vertex pairs kept material.thickness apart (the
+                                 * particle method; formerly "on")                    */
 } cloth_self_collision;
 
 typedef struct cloth_run_def {
@@ -178,7 +181,8 @@ typedef struct cloth_run_def {
     int frames;                 /* frames to run after frame 0                        */
     double blowup_limit;        /* |x| beyond this counts as diverged (m)             */
     unsigned long seed;         /* seeds the wind turbulence                          */
-    cloth_self_collision self_collision; /* off, on (vertex pairs) or triangles        */
+    cloth_self_collision self_collision; /* off, on, proximity or particles             */
+    int collision_passes;       /* CCD impulse passes of the robust stage at most     */
     int threads;                /* threads of the coloured loops (results do not depend
                                  * on it)                                             */
 } cloth_run_def;
@@ -311,6 +315,10 @@ typedef struct cloth_frame {
                                  * whose linear motion from the previous frame's
                                  * positions reaches separation 0 by the public CCD
                                  * (0 at frame 0; -1: not finite or not countable)    */
+    int collision_passes;       /* run.self_collision = on: most CCD passes the robust
+                                 * stage made in a step of this frame (0: none)       */
+    long impact_zones;          /* ... rigid impact zones it formed, over the frame   */
+    double collide_ms;          /* ... its wall time in the frame (ms)                */
     long iterations;            /* kernel work this frame (passes, Newton iterations) */
     double cond_max;            /* largest Newton condition number this frame         */
     int has_cond;               /* 0 when no condition number was computed            */
@@ -598,6 +606,8 @@ typedef struct cloth_summary {
     int max_penetrations;
     long max_intersections;     /* largest intersections of a frame                   */
     long max_tunnelled;         /* largest tunnelled of a frame                       */
+    int max_collision_passes;   /* largest collision_passes of a frame                */
+    long max_impact_zones;      /* largest impact_zones of a frame                    */
     long total_iterations;
     long not_converged;         /* kernel steps that did not converge                 */
     long stalled;               /* of those, steps that stopped early as stalled      */

@@ -35,6 +35,7 @@
     X(ccd) \
     X(tunnel) \
     X(collide) \
+    X(collide_kernels) \
     X(broad_phase) \
     X(friction) \
     X(strain_limit) \

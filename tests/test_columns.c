@@ -15,13 +15,14 @@
 static const char *const HEADERS[] = {
     [CLOTH_TABLE_SERIES] = "frame,time,kinetic,gravity,elastic,barrier,total,drift,"
                            "stretch_max,stretch_mean,min_gap,penetrations,intersections,"
-                           "tunnelled,"
+                           "tunnelled,collision_passes,impact_zones,collide_ms,"
                            "iterations,cond_max,body_depth,stretch_sigma_max,wall_ms",
     [CLOTH_TABLE_NEWTON] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,"
                            "active_contacts,regularized,lin_iters,cond_method,stop",
     [CLOTH_TABLE_SUMMARY] = "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,"
                             "max_abs_drift,final_drift,max_stretch,min_gap,max_penetrations,"
-                            "max_intersections,max_tunnelled,total_iterations,not_converged,stalled,"
+                            "max_intersections,max_tunnelled,max_collision_passes,max_impact_zones,"
+                            "total_iterations,not_converged,stalled,"
                             "regularized,"
                             "lin_capped,cond_mean,cond_max,cond_method,wall_ms",
 };
@@ -159,20 +160,23 @@ START_TEST(a_row_writes_each_value_in_its_format)
     char buf[1024];
     cloth_frame fr = {.frame = 3, .time = 0.05, .kinetic = 1, .gravity = 2, .elastic = 3,
                       .total = 6, .drift = 0.1, .stretch_max = 0.25, .stretch_mean = 0.125,
-                      .min_gap = 0.5, .intersections = 4, .tunnelled = 5, .iterations = 7,
+                      .min_gap = 0.5, .intersections = 4, .tunnelled = 5, .collision_passes = 2,
+                      .impact_zones = 6, .collide_ms = 0.75, .iterations = 7,
                       .cond_max = 2.5, .stretch_sigma_max = 0.375, .wall_ms = 1.5};
     ck_assert_str_eq(written_row(CLOTH_TABLE_SERIES, &fr, buf, sizeof buf),
-                     "3,0.050000000000000003,1,2,3,0,6,0.10000000000000001,0.25,0.125,,0,4,5,7,,0,"
-                     "0.375,1.5");
+                     "3,0.050000000000000003,1,2,3,0,6,0.10000000000000001,0.25,0.125,,0,4,5,2,6,"
+                     "0.75,7,,0,0.375,1.5");
     fr.has_gap = fr.has_cond = 1;
-    ck_assert(strstr(written_row(CLOTH_TABLE_SERIES, &fr, buf, sizeof buf), ",0.5,0,4,5,7,2.5,0,"));
+    ck_assert(strstr(written_row(CLOTH_TABLE_SERIES, &fr, buf, sizeof buf),
+                     ",0.5,0,4,5,2,6,0.75,7,2.5,0,"));
     cloth_summary s = {.kernel = "pbd", .vertices = 12, .springs = 39, .dt = 0.01,
                        .substeps = 2, .status = CLOTH_RUN_NOT_CONVERGED, .frames = 5,
                        .fail_frame = -1, .min_gap = NAN, .total_iterations = 10,
                        .not_converged = 1, .cond_mean = NAN, .cond_max = NAN,
-                       .cond_method = "off", .wall_ms = 2};
+                       .cond_method = "off", .wall_ms = 2, .max_collision_passes = 3,
+                       .max_impact_zones = 4};
     ck_assert_str_eq(written_row(CLOTH_TABLE_SUMMARY, &s, buf, sizeof buf),
-                     "pbd,12,39,0.01,2,5,not-converged,-1,0,0,0,,0,0,0,10,1,0,0,0,,,off,2");
+                     "pbd,12,39,0.01,2,5,not-converged,-1,0,0,0,,0,0,0,3,4,10,1,0,0,0,,,off,2");
 }
 END_TEST
 

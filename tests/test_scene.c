@@ -28,8 +28,8 @@ START_TEST(defaults_match_the_spec)
     ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_OFF);
     ck_assert_double_eq(s.material.thickness, 0.01);
     ck_assert_double_eq(s.material.self_friction, 0.5);
-    ck_assert(cloth_scene_set(&s, "run.self_collision=triangles", 1, &err) == CLOTH_OK);
-    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_TRIANGLES);
+    ck_assert(cloth_scene_set(&s, "run.self_collision=proximity", 1, &err) == CLOTH_OK);
+    ck_assert_int_eq(s.run.self_collision, CLOTH_SELF_PROXIMITY);
 }
 END_TEST
 
@@ -112,6 +112,9 @@ static const struct { const char *text, *prefix; } bad[] = {
      "bad.ini:2: newton.contact_offset: this key was replaced by material.thickness"},
     {"[material]\nthickness = -0.01\n", "bad.ini:2: material.thickness: "},
     {"[run]\nself_collision = yes\n", "bad.ini:2: run.self_collision: "},
+    {"[run]\nself_collision = triangles\n",
+     "bad.ini:2: run.self_collision: 'triangles' was renamed 'proximity'"},
+    {"[run]\ncollision_passes = -1\n", "bad.ini:2: run.collision_passes: "},
     {"[mesh]\nlayers = 0\n", "bad.ini:2: mesh.layers: "},
     {"[mesh]\nlayers = 1.5\n", "bad.ini:2: mesh.layers: "},
     {"[mesh]\nlayer_gap = 0\n", "bad.ini:2: mesh.layer_gap: "},

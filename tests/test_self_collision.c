@@ -80,7 +80,7 @@ START_TEST(pair_ends_at_thickness_centre_kept)
     init_mesh(&t, 2, far_pair);
     double t_ = 0.01, x[6] = {0.1, 0.2, 0.3, 0.1 + 0.003 * 0.6, 0.2 + 0.003 * 0.8, 0.3};
     double mid[3] = {(x[0] + x[3]) / 2, (x[1] + x[4]) / 2, (x[2] + x[5]) / 2};
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, t_);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, t_);
     cloth__self_collision_result r = cloth__self_collision_project(sc, &t.mesh, x, NULL);
     ck_assert_int_eq(r.contacts, 1);
     ck_assert(r.converged && !r.overflow);
@@ -102,7 +102,7 @@ START_TEST(heavier_moves_less)
     init_mesh(&t, 2, far_pair);
     set_mass(&t, 1, 3);
     double th = 0.02, d = 0.005, x[6] = {0, 0, 0, d, 0, 0};
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, th);
     cloth__self_collision_project(sc, &t.mesh, x, NULL);
     double w1 = 1, w2 = 1.0 / 3;
     ck_assert_double_eq_tol(x[0], -(th - d) * w1 / (w1 + w2), 1e-17);
@@ -120,7 +120,7 @@ START_TEST(pinned_vertex_stays)
     init_mesh(&t, 2, far_pair);
     set_mass(&t, 0, 0);
     double x[6] = {0.5, 0.5, 0.5, 0.5, 0.504, 0.5}, before[3] = {0.5, 0.5, 0.5};
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, 0.01);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, 0.01);
     cloth__self_collision_project(sc, &t.mesh, x, NULL);
     ck_assert(memcmp(x, before, sizeof before) == 0);
     ck_assert_double_eq_tol(x[4], 0.51, 1e-16);
@@ -153,7 +153,7 @@ START_TEST(close_at_rest_or_joined_untouched)
                     5, 0, 0,   5.004, 0, 0,   5, 1, 0};
     double x0[21];
     memcpy(x0, x, sizeof x);
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, th);
     cloth__self_collision_result r = cloth__self_collision_project(sc, &t.mesh, x, NULL);
     ck_assert(memcmp(x, x0, sizeof x) == 0);
     ck_assert_int_eq(r.pushes, 0);
@@ -175,7 +175,7 @@ START_TEST(sweeps_resolve_a_chain)
     const double rest[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
     init_mesh(&t, 3, rest);
     double th = 0.01;
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, th);
     for (int tight = 0; tight < 2; tight++) {
         double gap = tight ? 0.4 * th : 0.8 * th, x[9] = {0, 0, 0, gap, 0, 0, 2 * gap, 0, 0};
         cloth__self_collision_result r = cloth__self_collision_project(sc, &t.mesh, x, NULL);
@@ -201,7 +201,7 @@ START_TEST(first_close_pair_is_the_smallest)
     const double rest[15] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0};
     init_mesh(&t, 5, rest);
     double x[15] = {0, 0, 0,  1, 0, 0,  0.5, 0, 0,  1.0003, 0, 0,  0.5, 0.0002, 0};
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, 0.001);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, 0.001);
     int i, j;
     double d;
     ck_assert_int_eq(cloth__self_collision_first_close_pair(sc, &t.mesh, x, &i, &j, &d), 1);
@@ -238,7 +238,7 @@ START_TEST(vertex_pushed_off_a_triangle)
     x[11] = 0.3 * th;
     memcpy(start, x, sizeof x);
     start[11] = 0.05; /* it came from above */
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_TRIANGLES, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PROXIMITY, th);
     cloth__self_collision_result r = cloth__self_collision_project(sc, &t.mesh, x, start);
     ck_assert(r.converged);
     ck_assert_int_eq(r.contacts, 1);
@@ -266,7 +266,7 @@ START_TEST(vertex_pushed_off_a_tilting_triangle)
     x[11] = 0.3 * th;
     memcpy(start, x, sizeof x);
     start[11] = 0.05;
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_TRIANGLES, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PROXIMITY, th);
     cloth__self_collision_result r = cloth__self_collision_project(sc, &t.mesh, x, start);
     ck_assert(r.converged);
     ck_assert_int_ge(r.sweeps, 2);
@@ -302,7 +302,7 @@ START_TEST(vertex_goes_back_to_its_start_side)
     for (int i = 0; i < 3; i++)
         set_mass(&t, i, 0);
     double th = 0.01, x[12], start[12];
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_TRIANGLES, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PROXIMITY, th);
     for (int from_above = 0; from_above < 2; from_above++) {
         memcpy(x, tri_rest, sizeof x);
         x[11] = -0.2 * th;
@@ -332,7 +332,7 @@ START_TEST(velocity_correction_inelastic_with_friction)
     init_mesh(&t, 2, far_pair);
     set_mass(&t, 1, 2);
     double th = 0.01, x[6] = {0, 0, 0, 0.006, 0, 0}, f = 0.25;
-    cloth__self_collision *sc = make(&t, CLOTH_SELF_ON, th);
+    cloth__self_collision *sc = make(&t, CLOTH_SELF_PARTICLES, th);
     cloth__self_collision_project(sc, &t.mesh, x, NULL);
     /* vertex 0 moves +x towards vertex 1 and slides +y: relative (v0 - v1) = (2, 1, 0) */
     double v[6] = {1.5, 0.5, 0, -0.5, -0.5, 0};
@@ -441,7 +441,7 @@ static double sheet_height(const cloth_sim *sim)
  * through).  Index: kernel * 3 + mode (off, on, triangles). */
 START_TEST(sheets_dropped_onto_each_other)
 {
-    static const char *modes[] = {"off", "on", "triangles"};
+    static const char *modes[] = {"off", "particles", "proximity"};
     const char *kernel = projecting[_i / 3], *mode = modes[_i % 3];
     cloth_sim *sim = sheets_sim(write_sheets(0), kernel, mode);
     double th = cloth_sim_scene(sim)->material.thickness, gap = INFINITY, lowest = INFINITY;
@@ -471,7 +471,7 @@ END_TEST
 /* The same run twice gives the same positions and velocities to the bit. */
 START_TEST(runs_are_deterministic)
 {
-    const char *mode = _i % 2 ? "triangles" : "on", *path = write_sheets(1);
+    const char *mode = _i % 2 ? "proximity" : "particles", *path = write_sheets(1);
     cloth_sim *a = sheets_sim(path, projecting[_i / 2], mode);
     cloth_sim *b = sheets_sim(path, projecting[_i / 2], mode);
     cloth_frame f;
@@ -544,13 +544,13 @@ START_TEST(refuses_a_start_it_could_not_keep)
 {
     cloth_error err;
     char want[1024];
-    const char *close_on = bad_scene(2, CLOSE_OBJ, _i % 2 ? "triangles" : "on");
+    const char *close_on = bad_scene(2, CLOSE_OBJ, _i % 2 ? "proximity" : "particles");
     ck_assert_int_eq(create_with(close_on, _i / 2, &err), CLOTH_EINVAL);
     snprintf(want, sizeof want,
              "%s: vertices 1 and 3 start 0.3 mm apart, closer than material.thickness = 1 mm",
              close_on);
     ck_assert_str_eq(err.msg, want);
-    const char *crossing = bad_scene(3, CROSSING_OBJ, _i % 2 ? "triangles" : "on");
+    const char *crossing = bad_scene(3, CROSSING_OBJ, _i % 2 ? "proximity" : "particles");
     ck_assert_int_eq(create_with(crossing, _i / 2, &err), CLOTH_EINVAL);
     snprintf(want, sizeof want,
              "%s: the cloth starts through itself: edge 1-2 crosses triangle 1 (vertices 3 4 "
@@ -571,7 +571,7 @@ START_TEST(a_fine_grid_starts)
     cloth_scene s;
     cloth_error err;
     ck_assert(cloth_scene_parse("[mesh]\nnx = 6\nny = 6\nspacing = 0.005\n"
-                                "[run]\nself_collision = triangles\nkernel = pbd\n",
+                                "[run]\nself_collision = proximity\nkernel = pbd\n",
                                 "fine.ini", &s, &err) == CLOTH_OK);
     cloth_sim *sim;
     ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
@@ -586,7 +586,7 @@ END_TEST
 START_TEST(cli_exit_2_on_a_bad_start)
 {
     char cmd[1024], out[2048], want[1024];
-    const char *close_on = bad_scene(6, CLOSE_OBJ, "on");
+    const char *close_on = bad_scene(6, CLOSE_OBJ, "particles");
     snprintf(cmd, sizeof cmd, "run %s --out %s", close_on, tu_temp_dir(7));
     ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
     snprintf(want, sizeof want,
@@ -594,7 +594,7 @@ START_TEST(cli_exit_2_on_a_bad_start)
              "material.thickness = 1 mm\n",
              close_on);
     ck_assert_str_eq(out, want);
-    const char *crossing = bad_scene(6, CROSSING_OBJ, "on");
+    const char *crossing = bad_scene(6, CROSSING_OBJ, "particles");
     snprintf(cmd, sizeof cmd, "run %s --set run.kernel=pbd --out %s", crossing, tu_temp_dir(7));
     ck_assert_int_eq(tu_run_cli(cmd, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "edge 1-2 crosses triangle 1"), "%s", out);

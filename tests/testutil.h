@@ -46,7 +46,8 @@ struct cloth_sim *tu_sim(const char *text, const char *name);
 /* Runs count frames of sim; fails the test at the first error. */
 void tu_frames(struct cloth_sim *sim, int count);
 
-/* Cuts the last field (wall_ms) off every line of a CSV text, in place. */
+/* Cuts the timings off every line of a CSV text, in place: the last field (wall_ms) and
+ * the column named collide_ms when the header has one. */
 void tu_drop_last_column(char *csv);
 
 #endif

@@ -170,7 +170,7 @@ static int parse_layer_shift(void *owner, const char *value, char *why, size_t n
 #define INF HUGE_VAL
 
 static const char *const plane_names[] = {"xy", "xz", NULL};
-static const char *const self_collision_names[] = {"off", "on", "triangles", NULL};
+static const char *const self_collision_names[] = {"off", "on", "proximity", "particles", NULL};
 static const char *const sew_on_names[] = {"air", "body", NULL};
 static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
 static const char *const avatar_off_on[] = {"off", "on", NULL};
@@ -319,8 +319,12 @@ static const cloth__key common_keys[] = {
     {"run", "seed", CLOTH__KEY_ULONG, OFF(run.seed), 0, 0, 0, 0, 0, NULL, NULL, "1",
      "seed of the wind turbulence and of mesh.jitter"},
     {"run", "self_collision", CLOTH__KEY_CHOICE, OFF(run.self_collision), 0, 0, 0, 0, 0,
-     self_collision_names, NULL, "off", "cloth-cloth contact: off, on (vertex pairs) or "
-     "triangles (also vertex-triangle; docs/contact.md: what each kernel guarantees)"},
+     self_collision_names, NULL, "off", "cloth-cloth contact: off, on (no crossing: robust stage "
+     "or newton's IPC), proximity (vertex-triangle pushes) or particles (vertex pairs); "
+     "docs/contact.md"},
+    {"run", "collision_passes", CLOTH__KEY_INT, OFF(run.collision_passes), 0, 0, 1000, 0, 0,
+     NULL, NULL, "4", "run.self_collision = on: CCD impulse passes per step before the "
+     "impact zones"},
     {"run", "threads", CLOTH__KEY_INT, OFF(run.threads), 0, 1, 64, 0, 0, NULL, NULL, "1",
      "threads of the coloured orders (*.order = coloured); results do not depend on it"},
 };
@@ -476,6 +480,12 @@ static cloth_status assign(const cloth__keyset *ks, cloth_scene *s, const char *
     if (!k)
         return cloth__fail(err, CLOTH_EPARSE, "%s: %s.%s: unknown key in section [%s]", where,
                            section, name, section);
+    /* a value whose meaning moved: run.self_collision = triangles is now proximity (and
+     * on, the robust stage, is what the old on never was) */
+    if (!strcmp(section, "run") && !strcmp(name, "self_collision") && !strcmp(value, "triangles"))
+        return cloth__fail(err, CLOTH_EINVAL, "%s: run.self_collision: 'triangles' was renamed "
+                           "'proximity' (vertex-triangle pushes; 'on' is now the robust stage, "
+                           "'particles' the vertex pairs)", where);
     long owner = key_owner(ks, index);
     if (owner < 0)
         return cloth__fail(err, CLOTH_EINVAL, "%s: %s.%s: the kernel table holds more than "

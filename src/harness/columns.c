@@ -65,6 +65,12 @@ static const field series_columns[] = {
     F(tunnelled, NULL, "point-triangle and edge-edge pairs (no shared vertex) whose linear "
                        "motion since the previous frame reaches separation 0 by the public "
                        "CCD; 0 at frame 0; -1: not finite or too many candidates"),
+    F(collision_passes, NULL, "run.self_collision = on: most CCD impulse passes the robust "
+                              "collision stage made in one step of the frame (0: none)"),
+    F(impact_zones, NULL, "run.self_collision = on: rigid impact zones the stage formed, "
+                          "summed over the frame's steps"),
+    F(collide_ms, NULL, "run.self_collision = on: wall time of the robust collision stage "
+                        "in the frame (ms; part of wall_ms)"),
     F(iterations, NULL, "the kernel's work in the frame (passes, Newton iterations)"),
     F(cond_max, "has_cond", "largest Newton condition number in the frame; empty when off"),
     F(body_depth, NULL, "[avatar]: largest avatar.offset - exact distance to the posed body "
@@ -127,6 +133,8 @@ static const field summary_columns[] = {
     F(max_penetrations, "largest penetrations"),
     F(max_intersections, "largest intersections"),
     F(max_tunnelled, "largest tunnelled"),
+    F(max_collision_passes, "largest collision_passes"),
+    F(max_impact_zones, "largest impact_zones"),
     F(total_iterations, "sum of iterations"),
     F(not_converged, "kernel steps that did not converge (stalled ones included)"),
     F(stalled, "kernel steps that stopped early as stalled (newton)"),

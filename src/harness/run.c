@@ -70,6 +70,10 @@ static void accumulate(cloth_summary *s, const cloth_frame *fr, double *cond_sum
         s->max_intersections = fr->intersections;
     if (fr->tunnelled > s->max_tunnelled)
         s->max_tunnelled = fr->tunnelled;
+    if (fr->collision_passes > s->max_collision_passes)
+        s->max_collision_passes = fr->collision_passes;
+    if (fr->impact_zones > s->max_impact_zones)
+        s->max_impact_zones = fr->impact_zones;
     s->total_iterations += fr->iterations;
     s->not_converged += fr->not_converged;
     s->stalled += fr->stalled;

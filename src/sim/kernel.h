@@ -69,6 +69,10 @@ typedef struct cloth__kernel {
     int frame_substeps;         /* steps per 1/60 s frame it needs on the example
                                  * cloths (k ~ 500 N/m, 10 g vertices; the bench)     */
     int avatar;                 /* 1: it collides with an [avatar] (cloth__push_out)  */
+    int collide_stage;          /* 1: run.self_collision = on is the robust stage of
+                                 * kernels/collide_stage.h (the sim refuses a start with
+                                 * a point-triangle or edge-edge pair closer than
+                                 * material.thickness); 0: the kernel checks its own   */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

@@ -99,6 +99,9 @@ void cloth_sim_measure(const cloth_sim *sim, cloth_frame *f)
     f->cond_max = NAN;
     f->cond_method[0] = '\0';
     f->wall_ms = 0;
+    f->collision_passes = 0;
+    f->impact_zones = 0;
+    f->collide_ms = 0;
     measure_energies(sim, f);
     measure_stretch(sim, f);
     measure_gaps(sim, f);

@@ -8,6 +8,7 @@
 #include "sim/interact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
+#include "terms/collide.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -74,6 +75,50 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_energy_reference(sim);
 }
 
+/* run.self_collision = on: the robust stage (kernels/collide_stage.h) needs a thickness,
+ * and a start where no point-triangle or edge-edge pair (sharing no vertex, not wholly
+ * pinned) is closer than it: its CCD measures every pair from the step's start and lets
+ * none come closer than half that distance, so a pair that starts too close could never
+ * be kept apart by the thickness.  newton (collide_stage = 0) checks its own pairs at
+ * creation, with its rest-distance exemption. */
+static cloth_status check_collide_start(const cloth_sim *sim, cloth_error *err)
+{
+    const cloth_scene *s = &sim->scene;
+    const cloth_mesh *m = sim->mesh;
+    char where[CLOTH_PATH_MAX + 32];
+    if (!(s->material.thickness > 0)) {
+        cloth__sim_key_where(sim, "material", "thickness", where, sizeof where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: material.thickness = %g: run.self_collision "
+                           "= on needs a thickness > 0 (the contact distance it keeps)", where,
+                           s->material.thickness);
+    }
+    if (!sim->kernel->collide_stage)
+        return CLOTH_OK;
+    cloth__collide *c;
+    cloth_status st = cloth__collide_create(m, 0, &c, err);
+    if (st != CLOTH_OK)
+        return st;
+    int v[4], tri;
+    double d;
+    int close = cloth__collide_first_close_pair(c, m->x0, m->inv_mass, s->material.thickness,
+                                                v, &tri, &d);
+    cloth__collide_destroy(c);
+    if (close < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: material.thickness: too many point-triangle "
+                           "or edge-edge pairs start closer than %g m (is the thickness larger "
+                           "than the mesh's cells?)", s->source, s->material.thickness);
+    if (close && tri < 0)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: edges %d-%d and %d-%d start %.3g mm apart, "
+                           "closer than material.thickness = %.3g mm (run.self_collision = on)",
+                           s->source, v[0], v[1], v[2], v[3], 1e3 * d, 1e3 * s->material.thickness);
+    if (close)
+        return cloth__fail(err, CLOTH_EINVAL, "%s: vertex %d and triangle %d (vertices %d %d %d) "
+                           "start %.3g mm apart, closer than material.thickness = %.3g mm "
+                           "(run.self_collision = on)", s->source, v[0], tri, v[1], v[2], v[3],
+                           1e3 * d, 1e3 * s->material.thickness);
+    return CLOTH_OK;
+}
+
 /* With run.self_collision the kernels keep non-adjacent vertices (and, with triangles,
  * vertices and triangles) material.thickness apart and assume the cloth does not cross
  * itself; a start that breaks either they could never repair, so it is refused here for
@@ -86,8 +131,13 @@ static cloth_status check_self_collision_start(const cloth_sim *sim, cloth_error
     const cloth_mesh *m = sim->mesh;
     if (s->run.self_collision == CLOTH_SELF_OFF)
         return CLOTH_OK;
+    if (s->run.self_collision == CLOTH_SELF_ON) {
+        cloth_status st = check_collide_start(sim, err);
+        if (st != CLOTH_OK)
+            return st;
+    }
     cloth__self_collision *sc;
-    cloth_status st = cloth__self_collision_create(m, CLOTH_SELF_ON, s->material.thickness,
+    cloth_status st = cloth__self_collision_create(m, CLOTH_SELF_PARTICLES, s->material.thickness,
                                                    &sc, err);
     if (st != CLOTH_OK)
         return st;
@@ -313,6 +363,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     double start = now_ms();
     if (sim->avatar)
         sim->avatar->collide_ms = 0;
+    sim->collide_passes = 0;
+    sim->collide_zones = 0;
+    sim->collide_ms = 0;
     if (sim->kernel->begin_frame)
         sim->kernel->begin_frame(sim, sim->work);
     for (int s = 0; s < substeps; s++) {
@@ -355,6 +408,9 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     out->cond_max = cond_max;
     snprintf(out->cond_method, sizeof out->cond_method, "%s", cond_method);
     out->wall_ms = wall;
+    out->collision_passes = sim->collide_passes;
+    out->impact_zones = sim->collide_zones;
+    out->collide_ms = sim->collide_ms;
     out->body_ms = sim->avatar ? sim->avatar->collide_ms : 0;
     /* the next frame's tunnelled motion starts where this frame was measured */
     memcpy(sim->x_frame, sim->x, 3 * (size_t)sim->mesh->n * sizeof *sim->x);

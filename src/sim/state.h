@@ -50,6 +50,11 @@ struct cloth_sim {
     cloth__tunnel *tunnel;      /* scratch of the tunnelled count (metrics)          */
     double *x_frame;            /* 3n: positions at the end of the last frame (or of
                                  * the reset), where the tunnelled motion starts      */
+    /* the robust collision stage's counts of the current frame (kernels/collide_stage.h
+     * adds to them, the frame zeroes them first and writes them into its columns) */
+    int collide_passes;         /* most CCD passes of one step                        */
+    long collide_zones;         /* impact zones formed, summed over the steps         */
+    double collide_ms;          /* wall time of the stage                             */
 };
 
 #endif

@@ -608,6 +608,29 @@ void cloth__collide_rigid_zone(const int *verts, int count, double h, const doub
 
 /* ------------------------------------------------------------ the stage */
 
+int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const double *inv_mass,
+                                    double delta, int v[4], int *tri, double *d)
+{
+    for (int i = 0; i < c->mesh->n; i++)
+        c->fixed[i] = !(inv_mass[i] > 0);
+    cloth__broad_pairs bp;
+    cloth__broad_phase_query(c->bp, x, NULL, delta, c->fixed, &bp);
+    if (bp.overflow)
+        return -1;
+    for (int k = 0; k < bp.n_pt + bp.n_ee; k++) {
+        int is_pt = k < bp.n_pt;
+        pair pr = is_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        double dist = pair_distance(&pr, x);
+        if (dist < delta) {
+            memcpy(v, pr.v, sizeof pr.v);
+            *tri = is_pt ? bp.pt[2 * k + 1] : -1;
+            *d = dist;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
                         const double *x0, double *x1, double *v, const double *inv_mass,
                         cloth__collide_result *res)

@@ -115,6 +115,16 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
                         const double *x0, double *x1, double *v, const double *inv_mass,
                         cloth__collide_result *res);
 
+/* The first point-triangle or edge-edge pair (sharing no vertex, not all of its vertices
+ * with inverse mass 0) closer than delta > 0 at x, in the broad phase's order (point-
+ * triangle pairs first): returns 1 with its vertices v (point, triangle; or edge, edge),
+ * *tri (the triangle, -1 for edge-edge) and distance *d; 0 when there is none; -1 when
+ * the candidates overflowed the room (some pairs were not looked at).  The robust stage
+ * needs a start with no such pair: its proximity impulses push such pairs apart only
+ * gently and its CCD measures from the start. */
+int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const double *inv_mass,
+                                    double delta, int v[4], int *tri, double *d);
+
 /* One impact zone: the count vertices verts[] move rigidly over the step as (c) says,
  * from x0 and the average velocities (x1 - x0) / h; x1 and v of those vertices are
  * rewritten (the stage's own zone motion, public for the tests). */

@@ -19,7 +19,7 @@
 #define DEEP_TOL CLOTH__SELF_TOL
 
 struct cloth__self_collision {
-    cloth_self_collision mode;  /* CLOTH_SELF_ON or CLOTH_SELF_TRIANGLES              */
+    cloth_self_collision mode;  /* CLOTH_SELF_PARTICLES or CLOTH_SELF_PROXIMITY              */
     double t;                   /* material.thickness (m)                             */
     int n;                      /* vertices                                           */
     int *adj_start, *adj;       /* neighbours through springs and triangle edges:
@@ -63,7 +63,7 @@ cloth_status cloth__self_collision_create(const cloth_mesh *mesh, cloth_self_col
                                           cloth_error *err)
 {
     *out = NULL;
-    if ((mode != CLOTH_SELF_ON && mode != CLOTH_SELF_TRIANGLES) || !(thickness >= 0) ||
+    if ((mode != CLOTH_SELF_PARTICLES && mode != CLOTH_SELF_PROXIMITY) || !(thickness >= 0) ||
         !isfinite(thickness) || mesh->n < 1) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
@@ -86,7 +86,7 @@ cloth_status cloth__self_collision_create(const cloth_mesh *mesh, cloth_self_col
     sc->contacts = malloc((size_t)sc->contact_cap * sizeof *sc->contacts);
     if (!sc->contacts || !cloth__mesh_adjacency(mesh, &sc->adj_start, &sc->adj))
         goto fail_alloc;
-    if (mode == CLOTH_SELF_TRIANGLES && !build_incidence(sc, mesh))
+    if (mode == CLOTH_SELF_PROXIMITY && !build_incidence(sc, mesh))
         goto fail_alloc;
     cloth_status st = cloth__spatial_hash_create(mesh->n, pair_cap > 0 ? pair_cap : 1,
                                                  &sc->hash, err);
@@ -334,7 +334,7 @@ cloth__self_collision_result cloth__self_collision_project(cloth__self_collision
         res.converged = 0;
         return res; /* a step blew up: the sim stops the run after it */
     }
-    int triangles = sc->mode == CLOTH_SELF_TRIANGLES;
+    int triangles = sc->mode == CLOTH_SELF_PROXIMITY;
     pair_filter filter = {sc, mesh, 1};
     for (int sweep = 0; sweep < CLOTH__SELF_SWEEPS; sweep++) {
         int first = sweep == 0, deep = 0, overflow = 0;

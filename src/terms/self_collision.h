@@ -3,7 +3,7 @@
  * collision", and the triangle constraint of Müller et al. 2007 ("Position Based
  * Dynamics", section 4.4).
  *
- * Vertex pairs (run.self_collision = on).  Every vertex is a sphere of diameter t =
+ * Vertex pairs (run.self_collision = particles).  Every vertex is a sphere of diameter t =
  * material.thickness.  A pair (i, j) closer than t is pushed apart along its line to
  * exactly t, each end by its share of the inverse masses w (a pinned end, w = 0, stays):
  *
@@ -15,7 +15,7 @@
  * closer than t and must stay so).  Candidates come from the spatial hash with cell size
  * t, so all of them are found at O(n) cost.
  *
- * Vertex-triangle (run.self_collision = triangles) adds Müller 2007's
+ * Vertex-triangle (run.self_collision = proximity) adds Müller 2007's
  * C = s (p - q).n - t >= 0 for a vertex p and a triangle (a, b, c) that does not hold it,
  * where q = alpha a + beta b + gamma c is p's projection on the triangle's plane (applied
  * only when q lies inside the triangle), n the unit normal and s = +-1 the side of the
@@ -78,7 +78,7 @@ typedef struct cloth__self_collision_result {
 
 /* For mesh (its adjacency, rest positions and triangles are read here and at every
  * projection; inverse masses at every projection, so pins may change).  mode is
- * CLOTH_SELF_ON or CLOTH_SELF_TRIANGLES; thickness >= 0 (0: nothing is ever pushed). */
+ * CLOTH_SELF_PARTICLES or CLOTH_SELF_PROXIMITY; thickness >= 0 (0: nothing is ever pushed). */
 cloth_status cloth__self_collision_create(const cloth_mesh *mesh, cloth_self_collision mode,
                                           double thickness, cloth__self_collision **out,
                                           cloth_error *err);

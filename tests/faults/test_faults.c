@@ -243,7 +243,7 @@ START_TEST(alloc_sim_create)
     cloth_error err;
     scene_for(&o, _i % cloth_kernel_count());
     if (_i >= cloth_kernel_count())
-        ck_assert(cloth_scene_set(&o.scene, "run.self_collision=triangles", 2, &err) ==
+        ck_assert(cloth_scene_set(&o.scene, "run.self_collision=proximity", 2, &err) ==
                   CLOTH_OK);
     inject_both(&o);
 }
@@ -664,14 +664,14 @@ static long frames_allocations(const char *kernel, const char *const *sets)
 
 START_TEST(frames_allocate_nothing)
 {
-    static const char *modes[] = {"off", "on", "triangles"};
-    const char *kernel = cloth_kernel_name(_i / 3);
+    static const char *modes[] = {"off", "on", "proximity", "particles"};
+    const char *kernel = cloth_kernel_name(_i / 4);
     char mode[64];
-    snprintf(mode, sizeof mode, "run.self_collision=%s", modes[_i % 3]);
+    snprintf(mode, sizeof mode, "run.self_collision=%s", modes[_i % 4]);
     const char *sets[] = {mode, NULL};
     long calls = frames_allocations(kernel, sets);
     ck_assert_msg(calls == 0, "%s with run.self_collision=%s: %ld allocations", kernel,
-                  modes[_i % 3], calls);
+                  modes[_i % 4], calls);
 }
 END_TEST
 
@@ -765,7 +765,7 @@ int main(void)
     tcase_add_loop_test(tc, faults_session, 0, 2);
     tcase_add_loop_test(tc, faults_sweep, 0, 2);
     tcase_add_loop_test(tc, faults_collect, 0, 2);
-    tcase_add_loop_test(tc, frames_allocate_nothing, 0, 3 * cloth_kernel_count());
+    tcase_add_loop_test(tc, frames_allocate_nothing, 0, 4 * cloth_kernel_count());
     tcase_add_test(tc, record_appends_allocate_nothing);
     tcase_add_loop_test(tc, coloured_frames_allocate_nothing, 0, cloth_kernel_count());
     tcase_add_loop_test(tc, alloc_sim_create_coloured, 0, cloth_kernel_count());

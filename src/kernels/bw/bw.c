@@ -47,6 +47,8 @@
 #include "kernels/bw/bw_conditions.h"
 #include "kernels/bw/bw_def.h"
 #include "kernels/bw/bw_pcg.h"
+#include "kernels/collide_stage.h"
+#include "kernels/obstacles.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -86,7 +88,8 @@ typedef struct cloth__bw {
     double *b, *dv;             /* 3n: right-hand side, solution                      */
     double *x_start;            /* 3n: positions at the step's start (self-collision
                                  * of triangles)                                      */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                  */
     int *limited;               /* strain limit: structural and shear springs with a
                                  * free end                                           */
     int n_limited;
@@ -112,6 +115,7 @@ static void bw_destroy(void *work)
     free(w->dv);
     free(w->x_start);
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     free(w->limited);
     free(w->x_int);
     free(w->kind);
@@ -210,7 +214,9 @@ static cloth_status bw_create(const cloth_sim *sim, void **work, cloth_error *er
         }
     }
     cloth_self_collision self = sim->scene.run.self_collision;
-    if (st == CLOTH_OK && self != CLOTH_SELF_OFF)
+    if (st == CLOTH_OK && self == CLOTH_SELF_ON)
+        st = cloth__collide_stage_create(sim, &w->stage, err);
+    else if (st == CLOTH_OK && self != CLOTH_SELF_OFF)
         st = cloth__self_collision_create(m, self, sim->scene.material.thickness, &w->self,
                                           err);
     if (st != CLOTH_OK) {
@@ -425,42 +431,6 @@ static void limit_strain(cloth_sim *sim, cloth__bw *w, double h, cloth__step_sta
         stats->not_converged = 1;
 }
 
-/* A vertex inside an obstacle goes back on its surface and keeps only the outward part
- * of its velocity relative to the obstacle (the explicit kernel's rule, whose loop is
- * static in explicit.c; the shared parts are cloth__push_out and the avatar's velocity). */
-static void collide_obstacles(cloth_sim *sim, cloth__bw *w, const double c_old[3], double h)
-{
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return;
-    double start = sim->avatar ? cloth__clock_ms() : 0;
-    double vs[3];
-    for (int k = 0; k < 3; k++)
-        vs[k] = (sim->sphere_c[k] - c_old[k]) / h;
-    for (int i = 0; i < sim->mesh->n; i++) {
-        double n[3], vb[3] = {0, 0, 0}, *v = sim->v + 3 * i;
-        if (sim->mesh->pinned[i])
-            continue;
-        int hit = cloth__push_out(s, sim->sphere_c, &sim->avatar_push, sim->x + 3 * i, n);
-        if (hit == CLOTH__HIT_NONE)
-            continue;
-        w->contact[i] = (unsigned char)hit; /* the next step's filter may hold it there */
-        memcpy(w->normal + 3 * i, n, sizeof n);
-        if (hit == CLOTH__HIT_SPHERE)
-            memcpy(vb, vs, sizeof vb);
-        else if (hit == CLOTH__HIT_BODY)
-            cloth__avatar_velocity(sim->avatar, sim->x + 3 * i, h, vb);
-        double vn = 0;
-        for (int k = 0; k < 3; k++)
-            vn += (v[k] - vb[k]) * n[k];
-        if (vn < 0)
-            for (int k = 0; k < 3; k++)
-                v[k] -= vn * n[k];
-    }
-    if (sim->avatar)
-        sim->avatar->collide_ms += cloth__clock_ms() - start;
-}
-
 /* The collision stage: self-collision's projection, the obstacles (which win where both
  * act), then the self contacts' velocities, in the explicit kernel's order. */
 static void collide(cloth_sim *sim, cloth__bw *w, const double c_old[3], double h,
@@ -472,7 +442,8 @@ static void collide(cloth_sim *sim, cloth__bw *w, const double c_old[3], double 
         if (!r.converged || r.overflow)
             stats->not_converged = 1;
     }
-    collide_obstacles(sim, w, c_old, h);
+    /* a vertex put back on an obstacle: the next step's filter may hold it there */
+    cloth__kernel_obstacles(sim, c_old, h, w->contact, w->normal);
     if (w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
@@ -504,6 +475,10 @@ static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_st
     if (def->strain_limit > 0)
         limit_strain(sim, w, h, stats);
     collide(sim, w, c_old, h, stats);
+    /* run.self_collision = on: the robust stage turns the step x_start -> x (strain limit
+     * and obstacles applied) into one that crosses nothing, last, so that nothing undoes
+     * it; its impulses change x and v alike (collide_stage.h) */
+    cloth__collide_stage_apply(w->stage, sim, h, w->x_start, sim->x, sim->v, stats);
     return CLOTH_OK;
 }
 
@@ -569,6 +544,7 @@ const cloth__kernel cloth__bw_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
+    .collide_stage = 1,
     .avatar = 1,
     .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
 };

@@ -17,8 +17,10 @@
  * obstacle is put back on its surface with its inward normal velocity (relative to the
  * obstacle) removed.
  *
- * Self-collision (run.self_collision = on | triangles, terms/self_collision.h) comes
- * after the pins, before the obstacles (which win where both act): the vertex pairs
+ * Self-collision.  run.self_collision = on: the robust stage (kernels/collide_stage.h,
+ * Bridson, Fedkiw and Anderson 2002) over the step, last of all (explicit_step).
+ * particles | proximity (terms/self_collision.h) come after the pins, before the
+ * obstacles (which win where both act): the vertex pairs
  * (and vertex-triangle pairs) closer than material.thickness are projected apart, a
  * position correction the integrator knows nothing of, and then the contacts lose their
  * approaching normal velocity and the fraction material.self_friction of the rest of
@@ -42,6 +44,8 @@
  */
 #include "kernels/explicit/explicit.h"
 #include "kernels/coloured.h"
+#include "kernels/collide_stage.h"
+#include "kernels/obstacles.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -67,7 +71,8 @@ typedef struct cloth__explicit {
     double *x0, *v0;            /* the state at the start of the step (RK4, and x0 for
                                  * self-collision's triangles)                        */
     double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
@@ -92,6 +97,7 @@ static void explicit_destroy(void *work)
         free(w->kv[k]);
     }
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     cloth__coloured_destroy(w->springs);
     cloth__coloured_tris_destroy(w->tris);
     free(w->x4);
@@ -114,7 +120,7 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
     int ok = w != NULL;
-    if (ok && (rk4 || self == CLOTH_SELF_TRIANGLES))
+    if (ok && (rk4 || self == CLOTH_SELF_PROXIMITY))
         ok = (w->x0 = malloc(bytes)) != NULL;
     if (ok && rk4)
         ok = (w->v0 = malloc(bytes)) != NULL;
@@ -159,7 +165,13 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         cloth__coloured_start_threads(sim->scene.run.threads);
         w->stiffness_version = sim->stiffness_version;
     }
-    if (self != CLOTH_SELF_OFF) {
+    if (self == CLOTH_SELF_ON) {
+        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
+        if (st != CLOTH_OK) {
+            explicit_destroy(w);
+            return st;
+        }
+    } else if (self != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(sim->mesh, self,
                                                        sim->scene.material.thickness,
                                                        &w->self, err);
@@ -283,39 +295,6 @@ static void hold_pins(cloth_sim *sim)
         }
 }
 
-/* Vertices inside an obstacle go back to its surface; their velocity keeps only the
- * outward part of the velocity relative to the obstacle. */
-static void collide(cloth_sim *sim, const double c_old[3], double h)
-{
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return;
-    double start = sim->avatar ? cloth__clock_ms() : 0;
-    double vs[3] = {(sim->sphere_c[0] - c_old[0]) / h, (sim->sphere_c[1] - c_old[1]) / h,
-                    (sim->sphere_c[2] - c_old[2]) / h};
-    for (int i = 0; i < sim->mesh->n; i++) {
-        double n[3], vb[3] = {0, 0, 0}, *v = sim->v + 3 * i;
-        if (sim->mesh->pinned[i])
-            continue;
-        int hit = cloth__push_out(s, sim->sphere_c, &sim->avatar_push, sim->x + 3 * i, n);
-        if (hit == CLOTH__HIT_NONE)
-            continue;
-        /* the obstacle's own velocity there: the sphere's centre, the body's material */
-        if (hit == CLOTH__HIT_SPHERE)
-            memcpy(vb, vs, sizeof vb);
-        else if (hit == CLOTH__HIT_BODY)
-            cloth__avatar_velocity(sim->avatar, sim->x + 3 * i, h, vb);
-        double vn = 0;
-        for (int k = 0; k < 3; k++)
-            vn += (v[k] - vb[k]) * n[k];
-        if (vn < 0)
-            for (int k = 0; k < 3; k++)
-                v[k] -= vn * n[k];
-    }
-    if (sim->avatar)
-        sim->avatar->collide_ms += cloth__clock_ms() - start;
-}
-
 /* Pins are static, so a spring between two pins keeps its length: count once the ones
  * over the limit (a pinned bar built with mesh.prestretch > tau_c). */
 static void explicit_start(cloth_sim *sim, void *work)
@@ -384,7 +363,8 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
         w->stiffness_version = sim->stiffness_version;
     }
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
-    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_TRIANGLES)
+    const double *x_start = w ? cloth__collide_stage_save_start(w->stage, sim->x) : NULL;
+    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_PROXIMITY)
         memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     switch (settings(sim)->scheme) {
     case CLOTH__VELOCITY_VERLET:
@@ -408,10 +388,18 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
     if (w && w->self)
         collide_self(sim, w, stats);
-    collide(sim, c_old, h);
+    cloth__kernel_obstacles(sim, c_old, h, NULL, NULL);
     if (w && w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
+    /* run.self_collision = on: the robust stage turns the proposed step (x_start -> x, with
+     * pins, strain limit and obstacles applied) into one that crosses nothing.  It comes
+     * last, so that no later correction can undo its guarantee; its impulses change x and
+     * v alike (x += h dv, v += dv), which keeps symplectic Euler's x' = x + h v'.  The
+     * obstacles came before; the stage holds the vertices lying on them
+     * (collide_stage.h). */
+    if (w)
+        cloth__collide_stage_apply(w->stage, sim, h, x_start, sim->x, sim->v, stats);
     return CLOTH_OK;
 }
 
@@ -459,4 +447,5 @@ const cloth__kernel cloth__explicit_kernel = {
     .cond_off = NULL,
     .avatar = 1,
     .frame_substeps = 20, /* conditionally stable: h = 1/1200 s < 2 / omega_max */
+    .collide_stage = 1,
 };

@@ -48,7 +48,9 @@
  * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
  * vertex ends a step inside an obstacle.
  *
- * Self-collision (run.self_collision = on | triangles, terms/self_collision.h): once per
+ * run.self_collision = on: the robust stage (kernels/collide_stage.h) over x -> p after
+ * the passes, in place of the update (collide_robust).
+ * Self-collision (run.self_collision = particles | proximity, terms/self_collision.h): once per
  * step, after the passes, the vertex pairs (and vertex-triangle pairs) closer than
  * material.thickness are projected apart in p, as the Ten Minute Physics demo does once
  * per substep after its solver (inside every pass it would cost a hash query a pass),
@@ -89,7 +91,9 @@
  * second grows with run.substeps.  Pinned vertices (v = 0) count in the sums.
  */
 #include "kernels/pbd/pbd.h"
+#include "kernels/pbd/pbd_work.h"
 #include "kernels/coloured.h"
+#include "kernels/collide_stage.h"
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
@@ -114,25 +118,14 @@ static inline const cloth__pbd_def *settings(const cloth_sim *sim)
     return cloth__sim_settings(sim);
 }
 
-typedef struct cloth__pbd {
-    double *p;                  /* 3n predicted, then projected, positions           */
-    double *lambda;             /* XPBD multipliers: distance constraints, hinges    */
-    double *hinge_rest;         /* rest dihedral angle theta0 per hinge (rad)        */
-    double *hinge_k;            /* k_theta = k_bend l_e^2 per hinge (N m/rad^2)      */
-    int n_dist;                 /* springs [0, n_dist) are distance constraints      */
-    int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
-    int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
-    double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
-    cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
-    cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
-    double *p4;                 /* ... and p padded for its passes (cloth__pad), and
-                                 * x for the external forces                          */
-    double *v4, *f4;            /* ... and v and f padded for the external forces     */
-    cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
-    double *lambda_limit;       /* strain limit: multipliers, one a stretch spring
-                                 * (edge) or a limited triangle (triangle), <= 0      */
-} cloth__pbd;
+/* The strain limit's settings for pbd_strain.c. */
+static cloth__pbd_strain_def strain_def(const cloth_sim *sim)
+{
+    const cloth__pbd_def *def = settings(sim);
+    return (cloth__pbd_strain_def){def->variant == CLOTH__PBD_XPBD,
+                                   def->strain_measure == CLOTH__LIMIT_TRIANGLE,
+                                   def->strain_limit, def->strain_tol};
+}
 
 /* ----------------------------------------------------------------- set-up */
 
@@ -151,6 +144,7 @@ static void pbd_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
     free(w->lambda_limit);
     free(w);
@@ -267,7 +261,13 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
     }
-    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
+    if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
+        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
+        if (st != CLOTH_OK) {
+            pbd_destroy(w);
+            return st;
+        }
+    } else if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
                                                        sim->scene.material.thickness,
                                                        &w->self, err);
@@ -428,93 +428,6 @@ static void project_distances(const cloth_sim *sim, cloth__pbd *w, double h)
     /* ASSIGNMENT xpbd: project_distances END */
 }
 
-/* The multiplier's step of a unilateral constraint C <= 0 with compliance 0, given C and
- * sum_i w_i |grad_i C|^2: XPBD keeps lambda <= 0 (lambda + dlambda clamped), PBD
- * projects fully when violated. */
-static double unilateral_step(int xpbd, double C, double wsum, double *lambda)
-{
-    if (!xpbd)
-        return C > 0 ? -C / wsum : 0;
-    double next = fmin(*lambda - C / wsum, 0), dl = next - *lambda;
-    *lambda = next;
-    return dl;
-}
-
-/* strain_measure = edge: C = l - (1 + tau) l0 <= 0 on the structural and shear springs. */
-static void project_strain_edges(const cloth_sim *sim, cloth__pbd *w)
-{
-    const cloth_mesh *m = sim->mesh;
-    const double *wi = m->inv_mass;
-    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
-    double factor = 1 + settings(sim)->strain_limit;
-    for (int s = 0; s < w->n_stretch; s++) {
-        const cloth_spring *sp = &m->springs[s];
-        double wsum = wi[sp->a] + wi[sp->b];
-        if (wsum == 0)
-            continue;
-        double *pa = w->p + 3 * sp->a, *pb = w->p + 3 * sp->b;
-        double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
-        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l == 0)
-            continue;
-        double dl = unilateral_step(xpbd, l - factor * sp->rest, wsum, &w->lambda_limit[s]);
-        for (int k = 0; k < 3 && dl != 0; k++) {
-            double along = d[k] / l * dl; /* grad_a C dlambda = -grad_b C dlambda */
-            pa[k] += wi[sp->a] * along;
-            pb[k] -= wi[sp->b] * along;
-        }
-    }
-}
-
-/* strain_measure = triangle: C = sigma1 - (1 + tau) <= 0 per triangle (Strain Based
- * Dynamics' limit on the principal stretch). */
-static void project_strain_triangles(const cloth_sim *sim, cloth__pbd *w)
-{
-    const cloth_mesh *m = sim->mesh;
-    const double *wi = m->inv_mass;
-    int xpbd = settings(sim)->variant == CLOTH__PBD_XPBD;
-    double limit = 1 + settings(sim)->strain_limit;
-    for (int q = 0; q < w->tri.n; q++) {
-        const int *id = w->tri.v + 3 * q;
-        double X[9], sigma[2], grad[18];
-        for (int c = 0; c < 3; c++)
-            memcpy(X + 3 * c, w->p + 3 * id[c], 3 * sizeof(double));
-        cloth__strain_sigma(X, w->tri.Dm_inv + 4 * q, sigma, grad, NULL, 0);
-        double C = sigma[0] - limit;
-        if (C <= 0 && (!xpbd || w->lambda_limit[q] == 0))
-            continue; /* slack and pushing nothing: no step */
-        double wsum = 0;
-        for (int c = 0; c < 3; c++) {
-            const double *g = grad + 3 * c;
-            wsum += wi[id[c]] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        }
-        if (!(wsum > 0))
-            continue;
-        double dl = unilateral_step(xpbd, C, wsum, &w->lambda_limit[q]);
-        for (int c = 0; c < 3; c++)
-            for (int k = 0; k < 3; k++)
-                w->p[3 * id[c] + k] += wi[id[c]] * grad[3 * c + k] * dl;
-    }
-}
-
-/* 1 when a limit exceeds by more than the tolerance at the positions pos: a stretch spring
- * longer than (1 + tau) l0 (1 + tol), or a triangle with sigma1 > (1 + tau)(1 + tol). */
-static int strain_violated(const cloth_sim *sim, const cloth__pbd *w, const double *pos)
-{
-    const cloth__pbd_def *def = settings(sim);
-    double factor = 1 + def->strain_limit;
-    if (def->strain_measure == CLOTH__LIMIT_TRIANGLE)
-        return cloth__tri_limits_sigma_max(&w->tri, pos) > factor * (1 + def->strain_tol);
-    for (int s = 0; s < w->n_stretch; s++) {
-        const cloth_spring *sp = &sim->mesh->springs[s];
-        const double *a = pos + 3 * sp->a, *b = pos + 3 * sp->b;
-        double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        if (sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > factor * sp->rest * (1 + def->strain_tol))
-            return 1;
-    }
-    return 0;
-}
-
 /* The hinges on the positions pos, `stride` doubles a vertex (w->p, or the coloured
  * passes' padded copy). */
 static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int stride,
@@ -646,6 +559,24 @@ static void update(cloth_sim *sim, const cloth__pbd *w, double h)
     }
 }
 
+/* run.self_collision = on: the robust stage (kernels/collide_stage.h) over the step
+ * x -> p, after the passes (constraints, strain limit and obstacles), in place of the
+ * update.  The velocity is set first, v = (p - x) / h as the update would, and handed to
+ * the stage with p: its impulses change p and v alike (p += h dv, v += dv), so v stays
+ * the velocity of the corrected positions, and an impact zone's v is its rigid velocity
+ * (not the chord of its rotation).  Doing it inside the passes would cost a CCD search
+ * a pass, and a later constraint projection could undo the guarantee; after the update
+ * the step's start x would be gone.  Then x = p.  The obstacles were projected in the
+ * passes; the stage holds the vertices lying on them (collide_stage.h). */
+static void collide_robust(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
+{
+    int n3 = 3 * sim->mesh->n;
+    for (int i = 0; i < n3; i++)
+        sim->v[i] = (w->p[i] - sim->x[i]) / h;
+    cloth__collide_stage_apply(w->stage, sim, h, sim->x, w->p, sim->v, stats);
+    memcpy(sim->x, w->p, sizeof(double) * (size_t)n3);
+}
+
 static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
                              cloth_error *err)
 {
@@ -659,6 +590,7 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
     }
     int limit = settings(sim)->strain_limit > 0;
     int triangles = settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE;
+    cloth__pbd_strain_def sd = strain_def(sim);
     if (limit)
         memset(w->lambda_limit, 0,
                sizeof(double) * (size_t)(triangles ? w->tri.n : w->n_stretch));
@@ -667,16 +599,19 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
         if (w->n_hinges)
             project_hinges(sim, w, w->p, 3, h);
         if (limit && triangles)
-            project_strain_triangles(sim, w);
+            cloth__pbd_project_strain_triangles(sim, &sd, w);
         else if (limit)
-            project_strain_edges(sim, w);
+            cloth__pbd_project_strain_edges(sim, &sd, w);
         project_obstacles(sim, w);
     }
     if (w->self)
         collide_self(sim, w, stats);
-    if (limit && strain_violated(sim, w, w->p))
+    if (limit && cloth__pbd_strain_violated(sim, &sd, w, w->p))
         stats->not_converged = 1;
-    update(sim, w, h);
+    if (w->stage)
+        collide_robust(sim, w, h, stats);
+    else
+        update(sim, w, h);
     if (w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
@@ -767,4 +702,5 @@ const cloth__kernel cloth__pbd_kernel = {
     .cond_off = NULL,
     .avatar = 1,
     .frame_substeps = 5,
+    .collide_stage = 1,
 };

@@ -44,6 +44,8 @@
  * newton.csv (the kernel table's log), so the convergence figure reads PD as Newton.
  */
 #include "kernels/pd/pd.h"
+#include "kernels/collide_stage.h"
+#include "kernels/obstacles.h"
 #include "linalg/cholmod.h"
 #include "linalg/sparse.h"
 #include "terms/forces.h"
@@ -90,7 +92,8 @@ typedef struct cloth__pd {
     double *col;                /* nf: a coordinate's solution, then L x - b          */
     double *xc;                 /* nf: a coordinate of the iterate                    */
     double *x_k, *x_km1;        /* 3n each: Chebyshev's x_k and x_{k-1}               */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                  */
     cloth_newton_iter *rows;    /* the frame's log: iterations x the substeps at
                                  * creation (more substeps set live: rows dropped)     */
     int n_rows, row_cap, frame_iter;
@@ -116,6 +119,7 @@ static void pd_destroy(void *work)
     cloth__chol_destroy(w->chol);
     cloth__sparse_destroy(w->L);
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     free(w->free_id);
     free(w->limited);
     free(w->tris);
@@ -280,10 +284,12 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
             return st;
         }
     }
-    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
-        cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
-                                                       sim->scene.material.thickness,
-                                                       &w->self, err);
+    cloth_self_collision self = sim->scene.run.self_collision;
+    if (self != CLOTH_SELF_OFF) {
+        cloth_status st = self == CLOTH_SELF_ON
+                              ? cloth__collide_stage_create(sim, &w->stage, err)
+                              : cloth__self_collision_create(m, self, sim->scene.material.thickness,
+                                                             &w->self, err);
         if (st != CLOTH_OK) {
             pd_destroy(w);
             return st;
@@ -572,38 +578,6 @@ static void update_velocities(cloth__pd *w, cloth_sim *sim, double h)
         }
 }
 
-/* As explicit's collide (static there): a vertex inside an obstacle goes back to its
- * surface and keeps only the outward part of its velocity relative to the obstacle. */
-static void collide_obstacles(cloth_sim *sim, const double c_old[3], double h)
-{
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return;
-    double start = sim->avatar ? cloth__clock_ms() : 0;
-    double vs[3] = {(sim->sphere_c[0] - c_old[0]) / h, (sim->sphere_c[1] - c_old[1]) / h,
-                    (sim->sphere_c[2] - c_old[2]) / h};
-    for (int i = 0; i < sim->mesh->n; i++) {
-        double n[3], vb[3] = {0, 0, 0}, *v = sim->v + 3 * i;
-        if (sim->mesh->pinned[i])
-            continue;
-        int hit = cloth__push_out(s, sim->sphere_c, &sim->avatar_push, sim->x + 3 * i, n);
-        if (hit == CLOTH__HIT_NONE)
-            continue;
-        if (hit == CLOTH__HIT_SPHERE)
-            memcpy(vb, vs, sizeof vb);
-        else if (hit == CLOTH__HIT_BODY)
-            cloth__avatar_velocity(sim->avatar, sim->x + 3 * i, h, vb);
-        double vn = 0;
-        for (int k = 0; k < 3; k++)
-            vn += (v[k] - vb[k]) * n[k];
-        if (vn < 0)
-            for (int k = 0; k < 3; k++)
-                v[k] -= vn * n[k];
-    }
-    if (sim->avatar)
-        sim->avatar->collide_ms += cloth__clock_ms() - start;
-}
-
 /* The collision stage after the proposed (x, v): self-collision's projection (the side
  * of a vertex-triangle contact from the step's start), the obstacles (which win where
  * both act), then self-collision's velocity correction; explicit's order.  The one place
@@ -617,7 +591,7 @@ static void collide(cloth__pd *w, cloth_sim *sim, const double c_old[3], double 
         if (!r.converged || r.overflow)
             stats->not_converged = 1;
     }
-    collide_obstacles(sim, c_old, h);
+    cloth__kernel_obstacles(sim, c_old, h, NULL, NULL);
     if (w->self)
         cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
                                          sim->scene.material.self_friction);
@@ -643,6 +617,9 @@ static cloth_status pd_step(cloth_sim *sim, void *work, double h, cloth__step_st
     }
     update_velocities(w, sim, h);
     collide(w, sim, c_old, h, stats);
+    /* run.self_collision = on: the robust stage over x_n -> x (obstacles applied), last,
+     * so that nothing undoes it; it changes x and v alike (collide_stage.h) */
+    cloth__collide_stage_apply(w->stage, sim, h, w->x_n, sim->x, sim->v, stats);
     double tau = settings(sim)->strain_limit;
     if (tau > 0 && w->n_limited > 0 &&
         cloth__provot_violated(sim->mesh, w->limited, w->n_limited, sim->x, 1 + tau, LIMIT_TOL))
@@ -708,6 +685,7 @@ const cloth__kernel cloth__pd_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
+    .collide_stage = 1,
     .avatar = 1,
     .frame_substeps = 1, /* implicit Euler: stable at h = 1/60 s */
 };

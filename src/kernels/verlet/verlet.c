@@ -25,7 +25,10 @@
  *             sweeps converge only geometrically, and slowly when a long taut path binds
  *             at once (experiments/strain_ablation.ini: ~4 sweeps per step at tau_c = 10 %,
  *             ~160 at 2 %); hence the tolerance and the budget
- *   self      with run.self_collision (terms/self_collision.h): vertex pairs (and
+ *   robust    run.self_collision = on: the robust stage (kernels/collide_stage.h) over
+ *             x_prev -> x, last of all, and x_prev = x - h v after it (collide_robust)
+ *   self      run.self_collision = particles | proximity (terms/self_collision.h): vertex
+ *             pairs (and
  *             vertex-triangle pairs) closer than material.thickness are projected apart,
  *             once, after the springs and Provot's limit, so that the step ends with the
  *             pairs apart rather than with a correction that a later stage undoes; then
@@ -56,6 +59,7 @@
  */
 #include "kernels/verlet/verlet.h"
 #include "kernels/coloured.h"
+#include "kernels/collide_stage.h"
 #include "terms/forces.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
@@ -89,7 +93,8 @@ typedef struct cloth__verlet {
     int pinned_violations;      /* springs between two pins that exceed the limit     */
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
-    cloth__self_collision *self;/* with run.self_collision, else NULL                */
+    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
+    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
     cloth__coloured *provot;    /* ... and the limited springs                        */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
@@ -116,6 +121,7 @@ static void verlet_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__self_collision_destroy(w->self);
+    cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
     free(w);
 }
@@ -217,7 +223,13 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
     }
-    if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
+    if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
+        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
+        if (st != CLOTH_OK) {
+            verlet_destroy(w);
+            return st;
+        }
+    } else if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
         cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
                                                        sim->scene.material.thickness,
                                                        &w->self, err);
@@ -615,6 +627,22 @@ static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, d
         }
 }
 
+/* run.self_collision = on: the robust stage (kernels/collide_stage.h) over the step
+ * x_prev -> x, last, after the springs, the limit and the obstacles, so that nothing
+ * later undoes its guarantee.  x_prev holds the step's start (predict moved it there) and
+ * v = (x - x_prev) / h is the step's velocity (update_velocities).  The stage changes x
+ * and v; the next step's velocity lives in x - x_prev, so x_prev = x - h v follows for
+ * every vertex: the implied velocity (x - x_prev) / h is then exactly the stage's v (an
+ * impact zone's v is its rigid velocity, not its chord (x1 - x0) / h), and predict's
+ * x + d (x - x_prev) carries it on.  The obstacles were projected before; the stage
+ * holds the vertices lying on them (collide_stage.h). */
+static void collide_robust(cloth_sim *sim, cloth__verlet *w, double h, cloth__step_stats *stats)
+{
+    cloth__collide_stage_apply(w->stage, sim, h, sim->x_prev, sim->x, sim->v, stats);
+    for (int i = 0; i < 3 * sim->mesh->n; i++)
+        sim->x_prev[i] = sim->x[i] - h * sim->v[i];
+}
+
 static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
                                 cloth__step_stats *stats, cloth_error *err)
 {
@@ -642,6 +670,8 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     update_velocities(sim, h);
     if (w->self)
         correct_contact_velocities(sim, w, h);
+    if (w->stage)
+        collide_robust(sim, w, h, stats);
     remember_state(sim, w);
     return CLOTH_OK;
 }
@@ -703,4 +733,5 @@ const cloth__kernel cloth__verlet_kernel = {
     .cond_off = NULL,
     .avatar = 1,
     .frame_substeps = 5, /* the Verlet cloth web demo's */
+    .collide_stage = 1,
 };
