@@ -1,34 +1,38 @@
 # Figure 8 (self_contact): the cloth-cloth contact scenes, every run of each
-# scene's [sweep], per frame.  Columns: the four scenes
-# (experiments/self_contact_{stack,drape3,spin,pile}.ini); rows: crossing triangles
-# (intersections), smallest gap (min_gap: to the sphere or floor, and newton's cloth-cloth
-# d - thickness), Newton iterations, condition number of Newton's
-# matrix (cond_max), kernel wall time (wall_ms).
+# scene's [sweep], per frame.  Columns: the five scenes
+# (experiments/self_contact_{stack,drape3,spin,pile}.ini and flat_sheet_drop.ini); rows:
+# crossing triangles (intersections), pairs that passed through between two frames
+# (tunnelled), smallest gap (min_gap: to the sphere or floor, and newton's cloth-cloth
+# d - thickness), Newton iterations, condition number of Newton's matrix (cond_max),
+# kernel wall time (wall_ms) and the collision stage's share of it (collide_ms).
 # Reads plots/data/self_contact_<scene>_<label>.csv (series.csv of each run, columns by
 # name; the label is the sweep's, a kernel's name or KERNEL-variant, e.g. newton-mu0.4);
 # the wall-time row reads the same files with their wall_ms column from
 # build/figures/self_contact/<scene>/<label>/series.csv (builddir): timings are not kept
-# in plots/data.  Colour says the kernel; a kernel's second and third runs are dashed and
-# dotted.  Writes self_contact.png/svg.
+# in plots/data.  Colour says the kernel, the dash the run.self_collision mode (on solid,
+# proximity dashed, particles dotted, another variant dash-dotted).  Writes
+# self_contact.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
-scenes = "stack drape3 spin pile"
-array titles[4] = [ \
+scenes = "stack drape3 spin pile flat"
+array titles[5] = [ \
     "(a) stack: two 5×5 sheets 3 cm apart, half a cell shifted;\nthe upper falls onto the lower (hung by its corners)", \
     "(b) drape3: three 8×8 sheets 3 cm apart,\ndropped onto a sphere of radius 0.5 m", \
     "(c) spin: a 10×10 cloth dropped onto a sphere spinning at 2 rad/s;\nnewton-mu0.4: friction μ = 0.4; the other runs have none", \
-    "(d) pile: a 9×13 cloth on the floor, held at one edge,\npushed together by a sphere moving at up to 0.9 m/s"]
+    "(d) pile: a 9×13 cloth on the floor, held at one edge,\npushed together by a sphere moving at up to 0.9 m/s", \
+    "(e) flat: a 5×5 sheet dropped flat onto a pinned one 3 cm below,\nhalf a cell shifted (issue 32)"]
 
 # the runs of a scene, as their labels (all, or those of one kernel)
 runs(s) = system(sprintf("cd '%s' && ls self_contact_%s_*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, s))
 runs_of(s, k) = system(sprintf("cd '%s' && ls self_contact_%s_%s*.csv 2>/dev/null | sed 's/^self_contact_%s_//; s/[.]csv$//' | tr '\\n' ' '", datadir, s, k, s))
 kernel_of(l) = strstrt(l, "-") ? l[1:strstrt(l, "-") - 1] : l
 colour(l) = kernel_of(l) eq "explicit" ? "#e69f00" : kernel_of(l) eq "verlet" ? "#9400d3" : \
-            kernel_of(l) eq "pbd" ? "#009e73" : "#0072b2"
-# 1 + how many runs before the i-th of ls have its kernel: its line's dash type
-same_before(ls, i, k) = i <= 1 ? 0 : (kernel_of(word(ls, i - 1)) eq k) + same_before(ls, i - 1, k)
-dash(ls, i) = 1 + same_before(ls, i, kernel_of(word(ls, i)))
+            kernel_of(l) eq "pbd" ? "#009e73" : kernel_of(l) eq "bw" ? "#cc79a7" : \
+            kernel_of(l) eq "pd" ? "#56b4e9" : "#0072b2"
+# the mode a run's label names: on (no suffix) solid, proximity dashed, particles dotted
+mode_dash(l) = strstrt(l, "proximity") ? 2 : strstrt(l, "particles") ? 3 : strstrt(l, "-") ? 4 : 1
+dash(ls, i) = mode_dash(word(ls, i))
 data(s, l) = datadir . "/self_contact_" . s . "_" . l . ".csv"
 timing(s, l) = builddir . "/self_contact/" . s . "/" . l . "/series.csv"
 # how many frames of a run's file have a value in the column
@@ -38,13 +42,13 @@ set datafile missing ""
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
-        set terminal pngcairo size 2000,2000 enhanced font ",11"
+        set terminal pngcairo size 2500,2700 enhanced font ",11"
         set output outdir . "/self_contact.png"
     } else {
-        set terminal svg size 2000,2000 enhanced font ",11"
+        set terminal svg size 2500,2700 enhanced font ",11"
         set output outdir . "/self_contact.svg"
     }
-    set multiplot layout 5,4 columnsfirst title "Cloth–cloth contact scenes, every kernel, per frame of 1/60 s: run.self\\_collision = on, material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README.\nmin\\_gap: the smallest gap to the sphere or the floor (every kernel) and, for newton, d − thickness of its point–triangle and edge–edge pairs closer than thickness + ĝ.\n(c): how fast the cloth turns with the sphere needs its velocities, which a run does not write; notebook 05 measures it" font ",13"
+    set multiplot layout 7,5 columnsfirst title "Cloth–cloth contact scenes, every kernel, per frame of 1/60 s: run.self\\_collision = on (solid: Bridson's collision stage; newton: its IPC contact), proximity (dashed), particles (dotted); material.thickness = 5 mm;\nnewton: cubic barrier, dynamic κ, ĝ = 5 mm, one step a frame, exact condition numbers.  What each kernel does about cloth–cloth contact: README.\nmin\\_gap: the smallest gap to the sphere or the floor (every kernel) and, for newton, d − thickness of its point–triangle and edge–edge pairs closer than thickness + ĝ.\n(c): how fast the cloth turns with the sphere needs its velocities, which a run does not write; notebook 05 measures it" font ",13"
     set grid
     set xlabel "frame (1/60 s)"
     set key top right font ",9" opaque
@@ -67,6 +71,13 @@ do for [term in "pngcairo svg"] {
              1 with lines lc rgb "#ff000000" notitle
         set offsets 0, 0, 0, 0
         unset title
+
+        set ylabel "pairs passed through between frames\n(tunnelled; 0: none)"
+        set offsets 0, 0, graph 0.35, 0
+        plot for [j=1:words(ls)] data(s, word(ls, j)) using "frame":"tunnelled" \
+                 with lines lw 2 dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j), \
+             1 with lines lc rgb "#ff000000" notitle
+        set offsets 0, 0, 0, 0
 
         set ylabel "smallest gap (mm; min\\_gap, cut at 10)\nobstacles; newton: also cloth–cloth"
         # the contact gaps are millimetres: the fall from up to 10 cm is cut off
@@ -98,6 +109,11 @@ do for [term in "pngcairo svg"] {
         set format y "%g"
         plot for [j=1:words(ls)] timing(s, word(ls, j)) \
             using "frame":(column("wall_ms") > 0 ? column("wall_ms") : 1/0) with lines lw 1.5 \
+            dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j)
+
+        set ylabel "collision stage's time of the frame (ms)\n(collide\\_ms; run.self\\_collision = on)"
+        plot for [j=1:words(ls)] timing(s, word(ls, j)) \
+            using "frame":(column("collide_ms") > 0 ? column("collide_ms") : 1/0) with lines lw 1.5 \
             dt dash(ls, j) lc rgb colour(word(ls, j)) title word(ls, j)
         unset logscale y
     }
