@@ -99,6 +99,7 @@
 
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
+const cloth__sparse *cloth__newton_matrix(const cloth__newton *w) { return w->H; }
 void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out)
 {
     *out = w->profile;
@@ -132,6 +133,7 @@ static void predict(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)w->n;
     w->steps++;
+    w->profile.steps++;
     /* BDF2's x_{n-1}, v_{n-1} hold only while the state is the one the last step left
      * with the same h: after a caller wrote x or v (the notebooks do) the step starts
      * again from one implicit Euler step */
@@ -370,6 +372,7 @@ static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cl
     memcpy(w->z_x, ctx->x, bytes);
     memcpy(w->z_v, ctx->v, bytes);
     w->steps++;
+    w->profile.steps++;
     while (left > 1e-12 * h && solves < nd->max_iters && !stuck) {
         cloth__newton_ctx inner = *ctx; /* the inner step: from z_x, z_v over `left` */
         inner.x = w->z_x;

@@ -175,6 +175,7 @@ static cloth_status factor_sparse(cloth__newton *w, double *eps, int solve_stage
         st = cloth__chol_factor(w->chol, w->H, eps, err);
     double t2 = cloth__newton_now_ms();
     if (solve_stage) {
+        w->profile.factorizations++;
         w->profile.analyse_ms += t1 - t0;
         w->profile.factor_ms += t2 - t1;
     }
@@ -223,6 +224,7 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
     cloth__sparse_to_dense(w->H, w->H_dense);
     cloth_status st = cloth__linalg_factor(w->la, w->H_dense, eps, err);
     double t1 = cloth__newton_now_ms();
+    w->profile.factorizations++;
     w->profile.factor_ms += t1 - t0;
     if (st != CLOTH_OK)
         return st;
