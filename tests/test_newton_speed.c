@@ -1,0 +1,125 @@
+/* The newton kernel's speed levers (issue 34) keep its results: the line search's kept
+ * contact candidates miss no pair that a broad phase of its own would find at any
+ * point the search evaluates. */
+#include "kernels/newton/newton.h"
+#include "kernels/newton/newton_work.h"
+#include "sim/sim.h"
+#include "suites.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cloth_sim *load_sim(const char *path, const char *const *sets, int n)
+{
+    cloth_scene s;
+    cloth_error err;
+    ck_assert_msg(cloth_scene_load(path, &s, &err) == CLOTH_OK, "%s", err.msg);
+    for (int k = 0; k < n; k++)
+        ck_assert_msg(cloth_scene_set(&s, sets[k], k + 1, &err) == CLOTH_OK, "%s", err.msg);
+    cloth_sim *sim;
+    ck_assert_msg(cloth_sim_create(&s, &sim, &err) == CLOTH_OK, "%s", err.msg);
+    return sim;
+}
+
+/* ------------------------------------------- kept candidates are conservative */
+
+static int contact_cmp(const void *pa, const void *pb)
+{
+    const cloth__contact *a = pa, *b = pb;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return a->elem < b->elem ? -1 : a->elem > b->elem;
+}
+
+/* The active terms at x, sorted; from the kept candidates when `kept`, else from a broad
+ * phase of their own. */
+static int active_at(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
+                     int kept, cloth__contact *out)
+{
+    int valid = w->cand_valid;
+    w->cand_valid = kept;
+    cloth__newton_collect_contacts(w, ctx, x);
+    w->cand_valid = valid;
+    memcpy(out, w->contacts, (size_t)w->n_contacts * sizeof *out);
+    qsort(out, (size_t)w->n_contacts, sizeof *out, contact_cmp);
+    return w->n_contacts;
+}
+
+/* Scene (b) of the self_contact figure (three sheets 3 cm apart, contact distance
+ * thickness + g^ = 1 cm), run to frame 14, where the sheets lie folded onto each other
+ * over the sphere.  From there, random directions of up to 2 cm a vertex component:
+ * the feasibility filter keeps its broad phase over the motion, and at every alpha the
+ * line search may evaluate (0 <= alpha <= min(1, feasible alpha), and up to the whole
+ * motion when the query did not overflow) the point-triangle and edge-edge terms found
+ * from the kept candidates must be exactly those of a fresh broad phase at that point.
+ * Why it must hold: every vertex of a stencil stays inside its box over the segment, a
+ * pair within reach at some point of the segment has boxes within reach of each other,
+ * and the query grows the boxes by that reach (newton_line_search.c). */
+START_TEST(kept_candidates_miss_no_pair_on_the_segment)
+{
+    static const char *const sets[] = {"newton.cond=off", "newton.tol=1e-2"};
+    cloth_sim *sim = load_sim("../experiments/self_contact_drape3.ini", sets, 2);
+    cloth_frame f;
+    cloth_error err;
+    for (int k = 0; k < 14; k++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    cloth__newton *w = sim->work;
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, 0);
+    int n = w->n;
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    double *dir = malloc(sizeof(double) * 3 * (size_t)n);
+    double *xt = malloc(sizeof(double) * 3 * (size_t)n);
+    cloth__contact *a = malloc((size_t)w->contact_cap * sizeof *a);
+    cloth__contact *b = malloc((size_t)w->contact_cap * sizeof *b);
+    memcpy(x, cloth_sim_positions(sim), sizeof(double) * 3 * (size_t)n);
+    unsigned long seed = 34;
+    int checked = 0, most = 0;
+    for (int trial = 0; trial < 20; trial++) {
+        for (int i = 0; i < 3 * n; i++)
+            dir[i] = w->dof[i / 3] >= 0 ? 0.02 * (2 * tu_random(&seed) - 1) : 0;
+        long overflows = w->pair_overflows;
+        double feasible = cloth__newton_feasible_alpha(w, &ctx, x, dir);
+        ck_assert(w->cand_valid);
+        double top = fmin(1.0, feasible);
+        double alphas[] = {0, 0.25 * top, 0.5 * top, top,
+                           w->pair_overflows == overflows ? 1.0 : top};
+        for (int s = 0; s < 5; s++) {
+            for (int i = 0; i < 3 * n; i++)
+                xt[i] = x[i] + alphas[s] * dir[i];
+            int na = active_at(w, &ctx, xt, 1, a), nb = active_at(w, &ctx, xt, 0, b);
+            ck_assert_msg(na == nb, "trial %d alpha %g: %d terms from the kept candidates, "
+                          "%d from a broad phase", trial, alphas[s], na, nb);
+            for (int k = 0; k < na; k++)
+                ck_assert_msg(contact_cmp(a + k, b + k) == 0, "trial %d alpha %g: term %d "
+                              "differs", trial, alphas[s], k);
+            checked++;
+            most = na > most ? na : most;
+        }
+    }
+    ck_assert_int_eq(checked, 100);
+    ck_assert_int_gt(most, 0); /* self-contact terms were there to be missed */
+    free(x);
+    free(dir);
+    free(xt);
+    free(a);
+    free(b);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+Suite *suite_newton_speed(void)
+{
+    Suite *s = suite_create("newton_speed");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
+    suite_add_tcase(s, tc);
+    return s;
+}
