@@ -1,8 +1,11 @@
 /* The newton kernel's speed levers (issue 34) keep its results: the line search's kept
  * contact candidates miss no pair that a broad phase of its own would find at any
- * point the search evaluates. */
+ * point the search evaluates; a step solved by PCG preconditioned with an earlier
+ * factor meets its residual bound, and a run that reuses factors ends where one that
+ * factors every iteration does, within the Newton tolerance. */
 #include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
+#include "linalg/sparse.h"
 #include "sim/sim.h"
 #include "suites.h"
 #include "testutil.h"
@@ -114,12 +117,76 @@ START_TEST(kept_candidates_miss_no_pair_on_the_segment)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- factor reuse */
+
+/* The hanging cloth of experiments/hanging.ini at 12 x 10, 20 frames, cond off. */
+static cloth_sim *hanging_sim(const char *reuse)
+{
+    const char *const sets[] = {"run.kernel=newton", "run.substeps=1", "mesh.nx=12",
+                                "mesh.ny=10", "newton.cond=off", "newton.solver=cholmod",
+                                reuse};
+    return load_sim("../experiments/hanging.ini", sets, 7);
+}
+
+/* With factor_reuse = 10, every frame's last iteration that was solved by reuse (its
+ * newton.csv row counts PCG iterations) leaves |H dx + grad E| <= reuse_tol |grad E| for
+ * that iteration's H, grad E and dx (recomputed here by a product with H); most
+ * iterations reuse (fewer factorisations than half the iterations); and the end state
+ * lies within the Newton tolerance tol L of the run that factors every iteration (both
+ * stop at |dx|_inf / h < tol L, from minimisers of the same potentials). */
+START_TEST(reused_factor_solves_to_its_tolerance_and_keeps_the_run)
+{
+    cloth_sim *a = hanging_sim("newton.factor_reuse=0");
+    cloth_sim *b = hanging_sim("newton.factor_reuse=10");
+    cloth__newton *w = b->work;
+    const cloth__newton_def *nd = cloth__sim_settings(b);
+    ck_assert_int_eq(nd->factor_reuse, 10);
+    double *r = malloc(sizeof(double) * (size_t)w->ndof);
+    cloth_frame f;
+    cloth_error err;
+    int checked = 0;
+    for (int frame = 0; frame < 20; frame++) {
+        ck_assert_msg(cloth_sim_frame(a, &f, &err) == CLOTH_OK, "%s", err.msg);
+        ck_assert_msg(cloth_sim_frame(b, &f, &err) == CLOTH_OK, "%s", err.msg);
+        const cloth_newton_iter *rows;
+        int n = cloth_sim_newton_log(b, &rows);
+        if (n == 0 || rows[n - 1].lin_iters == 0)
+            continue;
+        cloth__sparse_mul(w->H, w->step, r);
+        double res = 0, g = 0;
+        for (int k = 0; k < w->ndof; k++) {
+            res += (r[k] + w->grad[k]) * (r[k] + w->grad[k]);
+            g += w->grad[k] * w->grad[k];
+        }
+        ck_assert_msg(sqrt(res) <= nd->reuse_tol * sqrt(g) * (1 + 1e-6),
+                      "frame %d: residual %.3g of |grad| %.3g", frame + 1, sqrt(res), sqrt(g));
+        checked++;
+    }
+    ck_assert_int_gt(checked, 0);
+    cloth__newton_profile pa, pb;
+    cloth__newton_profile_get(a->work, &pa);
+    cloth__newton_profile_get(w, &pb);
+    ck_assert_int_eq(pa.factorizations, pa.iterations);
+    ck_assert_msg(2 * pb.factorizations < pb.iterations, "%ld factorisations in %ld "
+                  "iterations", pb.factorizations, pb.iterations);
+    const double *xa = cloth_sim_positions(a), *xb = cloth_sim_positions(b);
+    double tol = nd->tol * cloth_sim_mesh(a)->rest_diag, worst = 0;
+    for (int k = 0; k < 3 * w->n; k++)
+        worst = fmax(worst, fabs(xa[k] - xb[k]));
+    ck_assert_msg(worst <= tol, "end states %.3g apart (tol L = %.3g)", worst, tol);
+    free(r);
+    cloth_sim_destroy(a);
+    cloth_sim_destroy(b);
+}
+END_TEST
+
 Suite *suite_newton_speed(void)
 {
     Suite *s = suite_create("newton_speed");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
+    tcase_add_test(tc, reused_factor_solves_to_its_tolerance_and_keeps_the_run);
     suite_add_tcase(s, tc);
     return s;
 }

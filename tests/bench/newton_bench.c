@@ -88,13 +88,24 @@ static void print_yardstick(const cloth__newton *w, double total, double factors
 }
 
 
-/* Applies "key=value" settings; 0 on the first that fails (printed). */
+/* Applies "key=value" settings, then those of NEWTON_BENCH_SET (space-separated, for
+ * measuring a setting on every row: NEWTON_BENCH_SET="newton.factor_reuse=5"); 0 on the
+ * first that fails (printed). */
 static int apply(cloth_scene *s, const char *const *sets, int n)
 {
     cloth_error err;
     for (int i = 0; i < n; i++)
         if (sets[i] && cloth_scene_set(s, sets[i], i + 1, &err) != CLOTH_OK) {
             fprintf(stderr, "newton_bench: %s\n", err.msg);
+            return 0;
+        }
+    const char *env = getenv("NEWTON_BENCH_SET");
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", env ? env : "");
+    int line = n;
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        if (cloth_scene_set(s, tok, ++line, &err) != CLOTH_OK) {
+            fprintf(stderr, "newton_bench: NEWTON_BENCH_SET: %s\n", err.msg);
             return 0;
         }
     return 1;

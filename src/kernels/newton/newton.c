@@ -519,6 +519,7 @@ static void newton_start(cloth_sim *sim, void *work)
     cloth__newton_ctx_build(&ctx, sim, w->h);
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
+    w->reusable = 0; /* a reset run solves as a fresh one (determinism) */
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
@@ -627,6 +628,12 @@ static const cloth__key newton_keys[] = {
      "PCG stops when |r| <= pcg_tol |b|"},
     {"newton", "pcg_max_iters", CLOTH__KEY_INT, OFF(pcg_max_iters), 0, 1, 1000000, 0, 0, NULL,
      NULL, "10000", "PCG iterations at most (a solve that stops there is counted)"},
+    {"newton", "factor_reuse", CLOTH__KEY_INT, OFF(factor_reuse), 0, 0, 1000, 0, 0, NULL,
+     NULL, "0", "solver = cholmod: solve by at most this many PCG iterations "
+     "preconditioned by the last Cholesky factor, and factor H afresh only when they do "
+     "not reach reuse_tol; 0 = factor every iteration"},
+    {"newton", "reuse_tol", CLOTH__KEY_DOUBLE, OFF(reuse_tol), 0, 0, 1, 1, 1, NULL, NULL,
+     "1e-6", "factor_reuse: PCG's relative residual |r| <= reuse_tol |grad E|"},
     {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",
      "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
     {"newton", "cond_exact_max", CLOTH__KEY_INT, OFF(cond_exact_max), 0, 0, 100000, 0, 0,
