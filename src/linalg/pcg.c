@@ -149,9 +149,19 @@ static cloth_status check_input(const cloth__pcg *p, const cloth__sparse *A, con
     return CLOTH_OK;
 }
 
-cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const double *b, double *x,
-                              double tol, int max_iters, int *iters, int *converged,
-                              cloth_error *err)
+/* z = M^-1 r: the caller's preconditioner, or block Jacobi when there is none. */
+static cloth_status precondition(const cloth__pcg *p, cloth__pcg_precond precond, void *ctx,
+                                 const double *r, double *z, cloth_error *err)
+{
+    if (precond)
+        return precond(ctx, r, z, err);
+    apply_preconditioner(p, r, z);
+    return CLOTH_OK;
+}
+
+static cloth_status pcg_run(cloth__pcg *p, const cloth__sparse *A, const double *b, double *x,
+                            double tol, int max_iters, cloth__pcg_precond precond, void *ctx,
+                            int *iters, int *converged, cloth_error *err)
 {
     *iters = 0;
     *converged = 0;
@@ -166,8 +176,10 @@ cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const doubl
         *converged = 1;
         return CLOTH_OK;
     }
-    build_preconditioner(p, A);
-    apply_preconditioner(p, p->r, p->z);
+    if (!precond)
+        build_preconditioner(p, A);
+    if ((st = precondition(p, precond, ctx, p->r, p->z, err)) != CLOTH_OK)
+        return st;
     memcpy(p->d, p->z, (size_t)n * sizeof *p->d);
     double rz = dot(p->r, p->z, n);
     int k = 0;
@@ -190,7 +202,8 @@ cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const doubl
         if (rnorm <= goal)
             break;
         /* d = z + beta d, beta = r'z (new) / r'z (old): the next A-conjugate direction */
-        apply_preconditioner(p, p->r, p->z);
+        if ((st = precondition(p, precond, ctx, p->r, p->z, err)) != CLOTH_OK)
+            return st;
         double rz_new = dot(p->r, p->z, n), beta = rz_new / rz;
         rz = rz_new;
         for (int i = 0; i < n; i++)
@@ -199,4 +212,19 @@ cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const doubl
     *iters = k;
     *converged = rnorm <= goal;
     return CLOTH_OK;
+}
+
+cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const double *b, double *x,
+                              double tol, int max_iters, int *iters, int *converged,
+                              cloth_error *err)
+{
+    return pcg_run(p, A, b, x, tol, max_iters, NULL, NULL, iters, converged, err);
+}
+
+cloth_status cloth__pcg_solve_with(cloth__pcg *p, const cloth__sparse *A, const double *b,
+                                   double *x, double tol, int max_iters,
+                                   cloth__pcg_precond precond, void *ctx, int *iters,
+                                   int *converged, cloth_error *err)
+{
+    return pcg_run(p, A, b, x, tol, max_iters, precond, ctx, iters, converged, err);
 }

@@ -33,4 +33,17 @@ cloth_status cloth__pcg_solve(cloth__pcg *p, const cloth__sparse *A, const doubl
                               double tol, int max_iters, int *iters, int *converged,
                               cloth_error *err);
 
+/* z = M^-1 r for a symmetric positive definite M of the caller's (z never aliases r); a
+ * status other than CLOTH_OK stops the solve with it. */
+typedef cloth_status (*cloth__pcg_precond)(void *ctx, const double *r, double *z,
+                                           cloth_error *err);
+
+/* cloth__pcg_solve with the caller's preconditioner instead of block Jacobi: the
+ * Cholesky factor of an earlier matrix (a Newton iteration's factor reused while H
+ * changes little, issue 34), for which a few iterations suffice. */
+cloth_status cloth__pcg_solve_with(cloth__pcg *p, const cloth__sparse *A, const double *b,
+                                   double *x, double tol, int max_iters,
+                                   cloth__pcg_precond precond, void *ctx, int *iters,
+                                   int *converged, cloth_error *err);
+
 #endif

@@ -17,11 +17,18 @@
  * iteration: assembly, analyse, factor, solve (PCG: all of it), cond, line_search,
  * total; lin_iters per iteration (PCG); then the self-contact stages inside assembly and
  * line search (newton.contact = full): broad phase, distances of its candidates, CCD, in
- * milliseconds per iteration, and CCD queries per iteration.  Output: CSV on stdout; `make bench` stores it
- * in tests/bench/results/<machine>-newton.csv.
+ * milliseconds per iteration, and CCD queries per iteration; then the yardstick (issue
+ * 34): factor1_ms, one CHOLMOD factorisation of the row's last H alone (analysed
+ * beforehand, the best of three), iter_factors, the iteration's total in units of that
+ * factorisation, factors_step, the solve's numeric factorisations per time step, and
+ * threads, OPENBLAS_NUM_THREADS (CHOLMOD's own OpenMP regions run on one thread,
+ * src/linalg/cholmod.c).  Output: CSV on stdout; `make bench` stores it in
+ * tests/bench/results/<machine>-newton.csv.  With the argument "small", only the rows of
+ * 30 x 24 and 30 x 30 (a few seconds; no dense rows).
  */
 #include "cloth.h"
 #include "kernels/newton/newton.h"
+#include "linalg/cholmod.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -29,6 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#define HEADER "scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms," \
+    "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,distance_ms," \
+    "ccd_ms,ccd_queries,factor1_ms,iter_factors,factors_step,threads\n"
 
 static double now_s(void)
 {
@@ -37,13 +49,63 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Applies "key=value" settings; 0 on the first that fails (printed). */
+/* BLAS threads: OPENBLAS_NUM_THREADS, else every core (OpenBLAS's default). */
+static int blas_threads(void)
+{
+    const char *t = getenv("OPENBLAS_NUM_THREADS");
+    return t && atoi(t) > 0 ? atoi(t) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* The yardstick: one numeric CHOLMOD factorisation of H alone, in ms (the best of
+ * three, after an untimed analyse); NaN when it fails. */
+static double factor_alone_ms(const cloth__sparse *H, int n)
+{
+    cloth__chol *ch;
+    cloth_error err;
+    double best = NAN;
+    if (cloth__chol_create(n, &ch, &err) != CLOTH_OK)
+        return NAN;
+    if (cloth__chol_analyse(ch, H, &err) == CLOTH_OK)
+        for (int k = 0; k < 3; k++) {
+            double eps = 0, t0 = now_s();
+            if (cloth__chol_factor(ch, H, &eps, &err) != CLOTH_OK)
+                break;
+            double ms = 1e3 * (now_s() - t0);
+            best = isnan(best) ? ms : fmin(best, ms);
+        }
+    cloth__chol_destroy(ch);
+    return best;
+}
+
+/* The yardstick's four columns for a row whose iterations took `total` ms each. */
+static void print_yardstick(const cloth__newton *w, double total, double factors,
+                            double steps)
+{
+    double f1 = factor_alone_ms(cloth__newton_matrix(w), cloth__newton_ndof(w));
+    printf(",%.4g,%.3g,%.3g,%d\n", f1, total / f1, steps > 0 ? factors / steps : 0,
+           blas_threads());
+    fflush(stdout);
+}
+
+
+/* Applies "key=value" settings, then those of NEWTON_BENCH_SET (space-separated, for
+ * measuring a setting on every row: NEWTON_BENCH_SET="newton.factor_reuse=5"); 0 on the
+ * first that fails (printed). */
 static int apply(cloth_scene *s, const char *const *sets, int n)
 {
     cloth_error err;
     for (int i = 0; i < n; i++)
         if (sets[i] && cloth_scene_set(s, sets[i], i + 1, &err) != CLOTH_OK) {
             fprintf(stderr, "newton_bench: %s\n", err.msg);
+            return 0;
+        }
+    const char *env = getenv("NEWTON_BENCH_SET");
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", env ? env : "");
+    int line = n;
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        if (cloth_scene_set(s, tok, ++line, &err) != CLOTH_OK) {
+            fprintf(stderr, "newton_bench: NEWTON_BENCH_SET: %s\n", err.msg);
             return 0;
         }
     return 1;
@@ -112,12 +174,12 @@ static int make_scene(cloth_scene *s, int drape, int nx, int ny, const char *sol
 
 /* Runs `frames` frames after `warm` and prints one row; 0 when the run failed. */
 static int bench_row(const char *name, int drape, int nx, int ny, const char *solver,
-                     int warm, int frames)
+                     const char *cond, int warm, int frames)
 {
     cloth_scene s;
     cloth_sim *sim;
     cloth_error err;
-    if (!make_scene(&s, drape, nx, ny, solver, "off"))
+    if (!make_scene(&s, drape, nx, ny, solver, cond))
         return 0;
     if (cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
         fprintf(stderr, "newton_bench: %s %dx%d %s: %s\n", name, nx, ny, solver, err.msg);
@@ -142,12 +204,14 @@ static int bench_row(const char *name, int drape, int nx, int ny, const char *so
                so = (p1.solve_ms - p0.solve_ms) / it, co = (p1.cond_ms - p0.cond_ms) / it,
                ls = (p1.line_search_ms - p0.line_search_ms) / it;
         printf("%s,%d,%d,%d,%s,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
-               "%.4g,%.4g\n", name, nx, ny, cloth__newton_ndof(sim->work), solver, it, p1.nnz,
+               "%.4g,%.4g", name, nx, ny, cloth__newton_ndof(sim->work), solver, it, p1.nnz,
                p1.factor_nnz, a, an, fa, so, co, ls, a + an + fa + so + co + ls,
                (double)(p1.lin_iters - p0.lin_iters) / it, (p1.broad_ms - p0.broad_ms) / it,
                (p1.distance_ms - p0.distance_ms) / it, (p1.ccd_ms - p0.ccd_ms) / it,
                (double)(p1.ccd_queries - p0.ccd_queries) / it);
-        fflush(stdout);
+        print_yardstick(sim->work, a + an + fa + so + co + ls,
+                        (double)(p1.factorizations - p0.factorizations),
+                        (double)(p1.steps - p0.steps));
     }
     cloth_sim_destroy(sim);
     return ok;
@@ -172,12 +236,15 @@ static void bench_cond(int nx, int warm)
     if (ok && p.iterations > 0) {
         double it = (double)p.iterations;
         printf("drape-cond-exact,%d,%d,%d,cholmod,%.0f,%ld,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
-               "%.4g,0,%.4g,%.4g,%.4g,%.4g\n", nx, nx, cloth__newton_ndof(sim->work), it, p.nnz, p.factor_nnz,
+               "%.4g,0,%.4g,%.4g,%.4g,%.4g", nx, nx, cloth__newton_ndof(sim->work), it, p.nnz, p.factor_nnz,
                p.assembly_ms / it, p.analyse_ms / it, p.factor_ms / it, p.solve_ms / it,
                p.cond_ms / it, p.line_search_ms / it,
                (p.assembly_ms + p.analyse_ms + p.factor_ms + p.solve_ms + p.cond_ms +
                 p.line_search_ms) / it, p.broad_ms / it, p.distance_ms / it, p.ccd_ms / it,
                (double)p.ccd_queries / it);
+        print_yardstick(sim->work, (p.assembly_ms + p.analyse_ms + p.factor_ms + p.solve_ms +
+                                    p.cond_ms + p.line_search_ms) / it,
+                        (double)p.factorizations, (double)p.steps);
         fprintf(stderr, "newton_bench: %dx%d: exact cond %.3g ms = %.2f factorisations\n",
                 nx, nx, p.cond_ms / it, p.cond_ms / p.factor_ms);
     }
@@ -185,37 +252,38 @@ static void bench_cond(int nx, int warm)
 }
 
 /* With the argument "cond", only the condition-number rows; with "drape N", only the
- * drape's rows at N x N. */
+ * drape's rows at N x N; with "small", only the rows of 30 x 24 and 30 x 30, and the
+ * hanging scene with the default exact condition numbers too. */
 int main(int argc, char **argv)
 {
     double t0 = now_s();
     int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
+    int small = argc > 1 && strcmp(argv[1], "small") == 0;
+    printf(HEADER);
     if (argc > 2 && (strcmp(argv[1], "drape") == 0 || strcmp(argv[1], "drape3") == 0)) {
         int nx = atoi(argv[2]), three = strcmp(argv[1], "drape3") == 0;
-        printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
-               "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,"
-               "distance_ms,ccd_ms,ccd_queries\n");
         for (int k = 0; k < 2 && nx >= 2; k++)
-            bench_row(argv[1], three ? 2 : 1, nx, nx, k ? "pcg" : "cholmod", three ? 9 : 5,
-                      nx <= 64 ? 10 : 4);
+            bench_row(argv[1], three ? 2 : 1, nx, nx, k ? "pcg" : "cholmod", "off",
+                      three ? 9 : 5, nx <= 64 ? 10 : 4);
         return 0;
     }
-    printf("scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms,"
-           "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,distance_ms,"
-           "ccd_ms,ccd_queries\n");
     static const char *const solvers[] = {"cholmod", "pcg", "dense"};
-    for (int k = 0; k < 3 && !cond_only; k++)
-        bench_row("hanging", 0, 30, 24, solvers[k], 2, 30);
+    for (int k = 0; k < 3 - small && !cond_only; k++)
+        bench_row("hanging", 0, 30, 24, solvers[k], "off", 2, 30);
+    if (small) /* the default settings: exact condition numbers (ARPACK at this size) */
+        bench_row("hanging-cond-exact", 0, 30, 24, "cholmod", "exact", 2, 30);
     static const int sizes[] = {30, 64, 128, 256};
-    for (int g = 0; g < 4 && !cond_only; g++) {
+    for (int g = 0; g < (small ? 1 : 4) && !cond_only; g++) {
         int nx = sizes[g], frames = nx <= 64 ? 10 : nx <= 128 ? 4 : 2;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3 - small; k++)
             if (k < 2 || 3 * nx * nx <= 6000)
-                bench_row("drape", 1, nx, nx, solvers[k], 5, frames);
+                bench_row("drape", 1, nx, nx, solvers[k], "off", 5, frames);
     }
+    if (small)
+        return 0;
     /* scene (b) of the self_contact figure: in contact from frame 8 */
     for (int k = 0; k < 2 && !cond_only; k++)
-        bench_row("drape3", 2, 64, 64, k ? "pcg" : "cholmod", 9, 3);
+        bench_row("drape3", 2, 64, 64, k ? "pcg" : "cholmod", "off", 9, 3);
     bench_cond(64, 5);
     bench_cond(128, 5);
     fprintf(stderr, "newton_bench: %.0f s\n", now_s() - t0);

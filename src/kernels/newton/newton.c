@@ -99,6 +99,7 @@
 
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
+const cloth__sparse *cloth__newton_matrix(const cloth__newton *w) { return w->H; }
 void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *out)
 {
     *out = w->profile;
@@ -132,6 +133,7 @@ static void predict(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
     size_t bytes = sizeof(double) * 3 * (size_t)w->n;
     w->steps++;
+    w->profile.steps++;
     /* BDF2's x_{n-1}, v_{n-1} hold only while the state is the one the last step left
      * with the same h: after a caller wrote x or v (the notebooks do) the step starts
      * again from one implicit Euler step */
@@ -370,6 +372,7 @@ static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cl
     memcpy(w->z_x, ctx->x, bytes);
     memcpy(w->z_v, ctx->v, bytes);
     w->steps++;
+    w->profile.steps++;
     while (left > 1e-12 * h && solves < nd->max_iters && !stuck) {
         cloth__newton_ctx inner = *ctx; /* the inner step: from z_x, z_v over `left` */
         inner.x = w->z_x;
@@ -516,6 +519,7 @@ static void newton_start(cloth_sim *sim, void *work)
     cloth__newton_ctx_build(&ctx, sim, w->h);
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
+    w->reusable = 0; /* a reset run solves as a fresh one (determinism) */
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
@@ -624,6 +628,12 @@ static const cloth__key newton_keys[] = {
      "PCG stops when |r| <= pcg_tol |b|"},
     {"newton", "pcg_max_iters", CLOTH__KEY_INT, OFF(pcg_max_iters), 0, 1, 1000000, 0, 0, NULL,
      NULL, "10000", "PCG iterations at most (a solve that stops there is counted)"},
+    {"newton", "factor_reuse", CLOTH__KEY_INT, OFF(factor_reuse), 0, 0, 1000, 0, 0, NULL,
+     NULL, "0", "solver = cholmod: solve by at most this many PCG iterations "
+     "preconditioned by the last Cholesky factor, and factor H afresh only when they do "
+     "not reach reuse_tol; 0 = factor every iteration"},
+    {"newton", "reuse_tol", CLOTH__KEY_DOUBLE, OFF(reuse_tol), 0, 0, 1, 1, 1, NULL, NULL,
+     "1e-6", "factor_reuse: PCG's relative residual |r| <= reuse_tol |grad E|"},
     {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",
      "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
     {"newton", "cond_exact_max", CLOTH__KEY_INT, OFF(cond_exact_max), 0, 0, 100000, 0, 0,

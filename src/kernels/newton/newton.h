@@ -21,4 +21,8 @@ void cloth__newton_profile_get(const cloth__newton *w, cloth__newton_profile *ou
 int cloth__newton_ndof(const cloth__newton *w);
 int cloth__newton_dof(const cloth__newton *w, int i);
 
+/* The Newton matrix H of the last iteration (upper triangle, 3x3 blocks), for the bench's
+ * yardstick: one factorisation of it alone. */
+const struct cloth__sparse *cloth__newton_matrix(const cloth__newton *w);
+
 #endif

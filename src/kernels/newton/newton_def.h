@@ -69,6 +69,10 @@ typedef struct cloth__newton_def {
     double eta;                 /* line search keeps gaps above eta * current gap     */
     cloth__solver solver;        /* the Newton system's solver: cholmod, pcg or dense  */
     double pcg_tol;             /* PCG stops at |r| <= pcg_tol |b|                    */
+    int factor_reuse;           /* cholmod: PCG iterations preconditioned by the last
+                                 * factor before H is factored afresh; 0 = every
+                                 * iteration factors                                  */
+    double reuse_tol;           /* and the relative residual they must reach          */
     int pcg_max_iters;          /* PCG iterations at most (then reported)             */
 } cloth__newton_def;
 

@@ -48,7 +48,16 @@ static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
  * candidates than it holds, the motion is halved until they fit, and alpha is at most
  * that fraction.  The candidates are kept: they hold every pair within reach anywhere on
  * the segment, so the energies of the line search and of the next iterate need no
- * broad phase of their own (w->cand_valid). */
+ * broad phase of their own (w->cand_valid; issue 34's "collect once per iteration").
+ * Why no pair can be missed: the query's box of a primitive (vertex, edge, triangle)
+ * bounds it at x and at x + scale dir, so by convexity at every x + alpha dir with
+ * 0 <= alpha <= scale, each of its points moving linearly; two primitives within
+ * distance r = thickness + g^ at such a point have points p, q with |p - q| < r, p in
+ * one box and q in the other, so the boxes grown by r overlap and the pair is a
+ * candidate (terms/broad_phase.h grows each box by r/2 a side).  Every point the line
+ * search evaluates has alpha <= the alpha returned here <= scale, and the next iterate
+ * is one of them (tests/test_newton_speed.c checks the kept set against a fresh broad
+ * phase at such points). */
 static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                                  const double *x, const double *dir)
 {

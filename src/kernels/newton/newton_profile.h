@@ -13,6 +13,10 @@
  * deterministic. */
 typedef struct cloth__newton_profile {
     long iterations;            /* Newton iterations timed                            */
+    long steps;                 /* time steps those iterations belong to              */
+    long factorizations;        /* numeric factorisations of H by the solve stage
+                                 * (cholmod, dense; Tikhonov retries count once):
+                                 * per step, the issue's yardstick                    */
     double assembly_ms;
     double analyse_ms;
     double factor_ms;

@@ -175,6 +175,7 @@ static cloth_status factor_sparse(cloth__newton *w, double *eps, int solve_stage
         st = cloth__chol_factor(w->chol, w->H, eps, err);
     double t2 = cloth__newton_now_ms();
     if (solve_stage) {
+        w->profile.factorizations++;
         w->profile.analyse_ms += t1 - t0;
         w->profile.factor_ms += t2 - t1;
     }
@@ -187,8 +188,45 @@ static cloth_status factor_sparse(cloth__newton *w, double *eps, int solve_stage
     return st;
 }
 
-static cloth_status solve_cholmod(cloth__newton *w, double *eps, cloth_error *err)
+static cloth_status chol_precondition(void *chol, const double *r, double *z,
+                                      cloth_error *err)
 {
+    return cloth__chol_solve(chol, r, z, err);
+}
+
+/* Factor reuse (issue 34): while H changes little between iterations (and steps), the
+ * factor L L' = P (H_old + eps I) P' of an earlier H is a near-perfect preconditioner:
+ * PCG on H dx = -grad E preconditioned by it converges in a few iterations, each one
+ * sparse product and two triangular solves, against a factorisation's O(fill) flops
+ * (Nocedal and Wright, Numerical Optimization, 2nd ed., 7.1: inexact Newton with a
+ * preconditioned CG; the "chord" or modified Newton method keeps the old factor as is).
+ * The step is solved to |r| <= reuse_tol |grad E|, so it differs from the direct solve
+ * by at most reuse_tol in that relative residual.  When factor_reuse iterations do not
+ * get there, H is factored afresh and solved directly, and that factor is the next
+ * preconditioner.  1 when the reuse solved the step. */
+static int solve_reusing(cloth__newton *w, const cloth__newton_def *nd, int *lin_iters)
+{
+    if (nd->factor_reuse <= 0 || !w->reusable || !w->pcg) /* pcg: sized at create */
+        return 0;
+    double t0 = cloth__newton_now_ms();
+    for (int k = 0; k < w->ndof; k++)
+        w->rhs[k] = -w->grad[k];
+    int converged = 0;
+    cloth_error ignored; /* a failure is no error here: the direct solve follows */
+    cloth_status st = cloth__pcg_solve_with(w->pcg, w->H, w->rhs, w->step, nd->reuse_tol,
+                                            nd->factor_reuse, chol_precondition, w->chol,
+                                            lin_iters, &converged, &ignored);
+    w->profile.solve_ms += cloth__newton_now_ms() - t0;
+    w->profile.lin_iters += *lin_iters;
+    return st == CLOTH_OK && converged;
+}
+
+static cloth_status solve_cholmod(cloth__newton *w, const cloth__newton_def *nd, double *eps,
+                                  int *lin_iters, cloth_error *err)
+{
+    if (solve_reusing(w, nd, lin_iters))
+        return CLOTH_OK;
+    w->reusable = 0;
     cloth_status st = factor_sparse(w, eps, 1, err);
     if (st != CLOTH_OK)
         return st;
@@ -197,6 +235,7 @@ static cloth_status solve_cholmod(cloth__newton *w, double *eps, cloth_error *er
         w->step[k] = -w->grad[k];
     st = cloth__chol_solve(w->chol, w->step, w->step, err);
     w->profile.solve_ms += cloth__newton_now_ms() - t0;
+    w->reusable = st == CLOTH_OK;
     return st;
 }
 
@@ -223,6 +262,7 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
     cloth__sparse_to_dense(w->H, w->H_dense);
     cloth_status st = cloth__linalg_factor(w->la, w->H_dense, eps, err);
     double t1 = cloth__newton_now_ms();
+    w->profile.factorizations++;
     w->profile.factor_ms += t1 - t0;
     if (st != CLOTH_OK)
         return st;
@@ -249,7 +289,7 @@ cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ct
     case CLOTH__SOLVER_DENSE:
         return solve_dense(w, eps, err);
     default:
-        return solve_cholmod(w, eps, err);
+        return solve_cholmod(w, nd, eps, lin_iters, err);
     }
 }
 
@@ -301,8 +341,10 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
     cloth_status st = CLOTH_OK;
     if (!w->factored && nd->cond == CLOTH__COND_ESTIMATE)
         st = factor_sparse(w, &eps, 0, err);
-    if (st != CLOTH_OK)
+    if (st != CLOTH_OK) {
+        w->reusable = 0; /* a failed factor leaves none */
         return st;
+    }
     /* each extreme eigenvalue to a residual of 2e-7 |theta|: for a symmetric matrix an
      * eigenvalue lies within the residual of theta, so the ratio is good to 1e-6 */
     if (nd->cond == CLOTH__COND_EXACT) {
@@ -312,6 +354,7 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
         double c_air = ctx->air_damping;
         cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp);
         w->factored = 0; /* eigs leaves its own factor in chol */
+        w->reusable = 0; /* of a shifted H: no preconditioner */
         w->profile.cond_arpack++;
         return cloth__eigs_cond(w->eigs, w->H, w->chol, eps, 2e-7, cond, err);
     }
@@ -358,7 +401,8 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_c
     }
     if (st == CLOTH_OK && chol)
         st = cloth__chol_create(w->ndof, &w->chol, err);
-    if (st == CLOTH_OK && nd->solver == CLOTH__SOLVER_PCG)
+    int reuse = nd->solver == CLOTH__SOLVER_CHOLMOD && nd->factor_reuse > 0;
+    if (st == CLOTH_OK && (nd->solver == CLOTH__SOLVER_PCG || reuse))
         st = cloth__pcg_create(w->ndof, &w->pcg, err);
     if (st == CLOTH_OK && chol && nd->cond == CLOTH__COND_EXACT)
         st = cloth__eigs_create(w->ndof, &w->eigs, err);
@@ -368,6 +412,7 @@ cloth_status cloth__newton_system_create(cloth__newton *w, const cloth__newton_c
         return st;
     w->n_pat_pairs = 0;
     w->pat_step = -1;
+    w->reusable = 0;
     build_pattern(w);
     return CLOTH_OK;
 

@@ -170,6 +170,8 @@ struct cloth__newton {
     double *rhs;                /* ndof: -grad E for PCG                              */
     int factored;               /* chol holds the factor of this iteration's H        */
     double factor_eps;          /* the shift that factor needed                       */
+    int reusable;               /* chol holds the factor of an earlier H (+ eps I) that
+                                 * may precondition PCG (newton.factor_reuse)         */
 
     /* the sphere within a step (newton_contacts.c) */
     double sphere_from[3];      /* its centre at the step's start                     */
