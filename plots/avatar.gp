@@ -1,7 +1,8 @@
 # Figure avatar: the cape on the turning mannequin and the tube skirt on the walking one
 # (experiments/avatar_cape.ini, avatar_skirt.ini), every kernel with the field through
 # the back-transform (sdf), and verlet with the two comparison methods, the exact
-# capsules and the ellipsoid bounds with point-triangle tests; newton with the field
+# capsules and the ellipsoid bounds with point-triangle tests; bw and pd (one step a
+# frame) with the field as explicit; newton with the field
 # (its gap the union of the body's rigidly moved parts' fields: docs/avatar.md).  Top: the deepest vertex inside the skin per frame, offset - d with d
 # the exact distance to the skinned surface, against the target offset/2 = 5 mm.
 # Bottom: each run's kernel wall time a frame (sweep.csv: wall_ms / frames), the body's
@@ -13,8 +14,8 @@ if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
 set datafile separator ","
 set key autotitle columnhead
-labels_all = "explicit verlet pbd newton capsules ellipsoids"
-titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids'"
+labels_all = "explicit verlet pbd newton capsules ellipsoids bw pd"
+titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids' 'bw (sdf)' 'pd (sdf)'"
 labels(scene) = labels_all
 title_of(scene, i) = word(titles, i)
 
@@ -35,7 +36,7 @@ do for [term in "pngcairo svg"] {
         set ylabel "body depth  offset − d  (mm)"
         set yrange [0:*]
         unset logscale y
-        plot for [i = 1:6] datadir . "/avatar_" . scene . "_" . word(labels(scene), i) . ".csv" \
+        plot for [i = 1:words(labels(scene))] datadir . "/avatar_" . scene . "_" . word(labels(scene), i) . ".csv" \
                  using "time":(1000 * column("body_depth")) with lines lw 2 lc i \
                  title title_of(scene, i), \
              5 with lines dt 2 lc rgb "black" title "offset/2"
