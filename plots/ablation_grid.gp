@@ -5,7 +5,7 @@
 # the right column (timings are not kept in plots/data).  Panel rows: explicit (Provot
 # after symplectic Euler), verlet (Provot), pbd (XPBD with unilateral spring constraints),
 # newton log, newton cubic (the newton tau = off run, barrier-independent, appears in
-# both).  In a panel, x is tau's group
+# both), bw (Provot after its implicit step), pd (its soft spring limit).  In a panel, x is tau's group
 # (off, 20, 10, 5, 2, 1 %) and inside it the resolution (16^2, 32^2, 64^2); y is substeps
 # (1, 4, 16).  Writes ablation_grid.png/svg; with figname = "ablation_grid_reduced" (make
 # figures' reduced grid) it reads and writes that name instead, so the committed full
@@ -36,7 +36,8 @@ costlabel(row) = (column(2) == row && good(strcol(9)) ? sprintf("%.2g", column(1
 
 name(i) = (i == 0 ? "explicit, symplectic Euler + Provot" : i == 1 ? "verlet, Provot" : \
            i == 2 ? "pbd, XPBD 10 iterations, unilateral springs" : \
-           i == 3 ? "newton, log barrier (IPC)" : "newton, cubic barrier (ZOZO)")
+           i == 3 ? "newton, log barrier (IPC)" : i == 4 ? "newton, cubic barrier (ZOZO)" : \
+           i == 5 ? "bw, Baraff–Witkin + Provot" : "pd, Projective Dynamics, soft spring limit")
 
 set xrange [-0.6:22.6]
 set yrange [-0.6:2.6]
@@ -56,14 +57,14 @@ set cbtics font ",8"
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
-        set terminal pngcairo size 1900,1850 enhanced font ",10"
+        set terminal pngcairo size 1900,2550 enhanced font ",10"
         set output outdir . "/" . figname . ".png"
     } else {
-        set terminal svg size 1900,1850 enhanced font ",10"
+        set terminal svg size 1900,2550 enhanced font ",10"
         set output outdir . "/" . figname . ".svg"
     }
-    set multiplot layout 5,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (explicit, verlet: steps out of their 200 Provot sweeps; pbd: passes ending past τ; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
-    do for [row = 0:4] {
+    set multiplot layout 7,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (explicit, verlet: steps out of their 200 Provot sweeps; pbd, pd: steps ending past τ; bw: out of its sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
+    do for [row = 0:6] {
         # left: the miss, diverging colours (blue under the limit, red over it)
         set title name(row) . ": max stretch − τ (pp)" font ",10"
         set palette defined (-1 "#2166ac", -0.25 "#92c5de", 0 "#f7f7f7", 0.25 "#f4a582", 1 "#b2182b")

@@ -442,14 +442,14 @@ fig_self_contact() {
 }
 
 # 9. ablation_grid: strain limit tau x kernel x resolution x substeps
-# (experiments/ablation_grid.ini, 261 runs).  By default the reduced grid: the scene's
-# [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 16 substeps (56 runs:
+# (experiments/ablation_grid.ini, 369 runs).  By default the reduced grid: the scene's
+# [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 16 substeps (80 runs:
 # 16 substeps is where the explicit Hooke forces of explicit and verlet are stable),
 # written as plots/ablation_grid_reduced.png and
 # plots/data/ablation_grid_reduced.csv; FULL=1 runs the scene's whole sweep into
 # plots/ablation_grid.png and plots/data/ablation_grid.csv (docs/figures.md, ablation_grid).
 # One table row per run and heat-map cell: row (0 explicit, 1 verlet, 2 pbd, 3 newton
-# log, 4 newton cubic; newton-off, the same run for both barriers, fills both), x (tau group * 4 +
+# log, 4 newton cubic, 5 bw, 6 pd; newton-off, the same run for both barriers, fills both), x (tau group * 4 +
 # resolution), y (substeps), miss = max stretch - tau, and the wall time per simulated
 # second (build/figures only).
 fig_ablation_grid() {
@@ -511,9 +511,9 @@ fig_ablation_grid() {
             if (st == "missing")   # no result: no numbers
                 line = sprintf("%s,%s,%s,%s,%s,,,,,,%s,%s", p[1], tau, substr(p[3], 2),
                     $c["substeps"], st, x, y[$c["substeps"]])
-            split("explicit verlet pbd newton_log newton_cubic", rows, " ")
-            for (k = 1; k <= 5; k++)
-                if (rows[k] == p[1] || (p[1] == "newton" && k >= 4)) {
+            split("explicit verlet pbd newton_log newton_cubic bw pd", rows, " ")
+            for (k = 1; k <= 7; k++)
+                if (rows[k] == p[1] || (p[1] == "newton" && (k == 4 || k == 5))) {
                     n = split(line, f, ",")
                     printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
                         f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
