@@ -22,7 +22,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1200,520 enhanced font ",11"
         set output outdir . "/stability.svg"
     }
-    set multiplot layout 1,2 title "Stability of explicit schemes, and of newton's implicit integrators at 4 × the bound: 8×8 cloth hanging from its top row (no air)"
+    set multiplot layout 1,2 title "Stability of explicit schemes, and of newton's implicit integrators and bw at 4 × the bound (their markers coincide): 8×8 cloth hanging from its top row (no air)"
     set title "energy at k = 500 N/m, h as a fraction of 2/ω_{max}"
     set xlabel "time (s)"
     set ylabel "energy drift (total − total_0) / E_{scale}"
