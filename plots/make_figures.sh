@@ -325,6 +325,8 @@ scheme_sets() {
         verlet) echo "--set run.kernel=verlet" ;;
         # bw: its conditions take the material's k over each triangle's rest area
         bw) echo "--set run.kernel=bw" ;;
+        # pd: 10 local/global iterations a step (its default)
+        pd) echo "--set run.kernel=pd" ;;
         newton-*) echo "--set run.kernel=newton --set newton.integrator=${1#newton-}" \
             "--set newton.barrier=none --set newton.cond=off" ;;
         *) echo "--set explicit.scheme=$1" ;;
@@ -335,7 +337,7 @@ fig_stability() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/stability"
     table=plots/data/stability_h.csv
-    echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet,h_velocity_verlet,h_rk4,h_newton_euler,h_newton_bdf2,h_newton_midpoint,h_bw" \
+    echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet,h_velocity_verlet,h_rk4,h_newton_euler,h_newton_bdf2,h_newton_midpoint,h_bw,h_pd" \
         >"$table.part"
     for k in 50 100 200 500 1000 2000 5000; do
         stiff="--set material.k_structural=$k --set material.k_shear=$((k * 2 / 5))"
@@ -345,7 +347,7 @@ fig_stability() {
         w=$(awk "BEGIN { printf \"%.10g\", 2 / $hb }")
         row="$k,$w,$hb"
         for scheme in forward symplectic verlet velocity-verlet rk4 newton-euler newton-bdf2 \
-            newton-midpoint bw; do
+            newton-midpoint bw pd; do
             # bisection on h in [h_bound/64, 4 h_bound]: 12 halvings; a scheme stable at
             # 4 h_bound (the implicit ones) is recorded there, as "at least the cap"
             lo=$(awk "BEGIN { print $hb / 64 }") hi=$(awk "BEGIN { print 4 * $hb }")
@@ -368,7 +370,7 @@ fig_stability() {
             row="$row,$lo"
         done
         echo "$row" >>"$table.part"
-        printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet, velocity-verlet, rk4, newton euler, bdf2, midpoint, bw: %s\n' \
+        printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet, velocity-verlet, rk4, newton euler, bdf2, midpoint, bw, pd: %s\n' \
             "$(($(date +%s) - START))" "$k" "$hb" "$(echo "$row" | cut -d, -f4-)"
     done
     mv "$table.part" "$table"
@@ -376,7 +378,7 @@ fig_stability() {
     hb=$("$CLOTH" stability experiments/stability.ini | awk '/h_max/ { print $2 }')
     rm -f plots/data/stability_energy_*.csv
     for case in symplectic:0.5 symplectic:0.95 symplectic:1.02 verlet:0.95 forward:0.1 \
-        forward:0.5 newton-euler:4 newton-bdf2:4 newton-midpoint:4 bw:4; do
+        forward:0.5 newton-euler:4 newton-bdf2:4 newton-midpoint:4 bw:4 pd:4; do
         scheme=${case%:*} frac=${case#*:}
         h=$(awk "BEGIN { printf \"%.10g\", $frac * $hb }")
         frames=$(awk "BEGIN { printf \"%d\", 0.4 / $h }")
