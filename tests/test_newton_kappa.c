@@ -29,9 +29,13 @@ static cloth_sim *make_sim(const char *text)
  * hangs on the spring and is pressed into the floor by 5 g.  Its one barrier term has
  * ZOZO's kappa = n^T H_el n + m / g^2 (Ando 2024, eq. 4; n = e_y), which grows at every
  * iterate as the gap closes within a step.  kappa_update = monotone: the first row of a
- * step shows kappa at the step's start (computed here from the state), no later row
- * shows less than the one before, kappa does rise within some step, and every step
- * converges. */
+ * step shows the larger of kappa at the step's start (computed here from the state) and
+ * the term's kappa at the end of the previous step (it stays active throughout, so its
+ * kappa is carried), no later row shows less than the one before, kappa does rise
+ * within some step, and every step converges.  (tol = 1e-8: |dx|/h < 1e-9 m/s.  At 1e-9
+ * the test sat at round-off: with kappa carried, frame 7 stopped as stalled with
+ * |grad E| = 3e-10 N and E = 0.0055 J unchanged to 16 digits, as no Armijo trial can
+ * resolve a decrease below E's last bit.) */
 static const char *pressed_scene =
     "[mesh]\nnx = 2\nny = 1\nspacing = 0.1\nplane = xz\norigin = 0 0.03 0\n"
     "springs = structural\npins = 0\n"
@@ -40,7 +44,7 @@ static const char *pressed_scene =
     "[plane]\nheight = 0\n"
     "[run]\nkernel = newton\ndt = 0.01\n"
     "[newton]\nbarrier = cubic\nkappa = dynamic\nkappa_update = monotone\ndhat = 0.05\n"
-    "strain_limit = 0\ntol = 1e-9\nmax_iters = 50\ncond = off\n";
+    "strain_limit = 0\ntol = 1e-8\nmax_iters = 50\ncond = off\n";
 
 START_TEST(monotone_kappa_never_drops_within_a_step)
 {
@@ -50,11 +54,13 @@ START_TEST(monotone_kappa_never_drops_within_a_step)
     cloth_frame f;
     cloth_error err;
     int rose = 0;
+    double carried = 0; /* the term's kappa at the end of the previous step */
     for (int frame = 1; frame <= 20; frame++) {
         double H[36], g = x[3 * 1 + 1];
         const cloth_spring *sp = &m->springs[0];
         cloth__spring_hessian(x + 3 * sp->a, x + 3 * sp->b, sp->k, sp->rest, 1, H);
         double want = H[6 * 4 + 4] + 0.01 / (g * g); /* e_y^T H_11 e_y + m / g^2 */
+        want = fmax(want, carried);
         ck_assert(cloth_sim_frame(sim, &f, &err) == CLOTH_OK);
         ck_assert_int_eq(f.not_converged, 0);
         const cloth_newton_iter *rows;
@@ -71,6 +77,7 @@ START_TEST(monotone_kappa_never_drops_within_a_step)
                           rows[r].kappa_max, rows[r - 1].kappa_max);
             rose |= rows[r].kappa_max > rows[0].kappa_max * (1 + 1e-9);
         }
+        carried = rows[n - 1].kappa_max;
     }
     ck_assert(rose); /* the rule was exercised, not only a constant kappa */
     ck_assert(x[3 * 1 + 1] > 0);
@@ -171,8 +178,8 @@ START_TEST(interior_triangle_strain_kappa_has_its_closed_form)
         if (!inside)
             continue;
         interior++;
-        ck_assert_msg(fabs(w->kappa_tri[t] - want) <= 1e-12 * want,
-                      "triangle %d: kappa %.15g, closed form %.15g", t, w->kappa_tri[t], want);
+        ck_assert_msg(fabs(w->kappa.tri[t] - want) <= 1e-12 * want,
+                      "triangle %d: kappa %.15g, closed form %.15g", t, w->kappa.tri[t], want);
     }
     ck_assert_int_eq(interior, 2 * 3 * 3); /* the inner 4 x 4 vertices' 3 x 3 squares */
     cloth_sim_destroy(sim);

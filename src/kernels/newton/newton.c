@@ -588,7 +588,7 @@ static const cloth__key newton_keys[] = {
      update_names, NULL, "monotone",
      "dynamic kappa: frozen per step when a term appears (step), recomputed per iteration "
      "(iteration), or recomputed per iteration but never below its last value in the "
-     "step (monotone)"},
+     "step, nor below its value at the end of the last step while active (monotone)"},
     {"newton", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
      NULL, "0", "strain limit tau (barrier on tau - strain); 0 = off"},
     {"newton", "strain_band", CLOTH__KEY_DOUBLE, OFF(strain_band), 0, 0, 1, 1, 0, NULL, NULL,

@@ -12,6 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void free_store(cloth__kappa_store *k)
+{
+    free(k->sphere);
+    free(k->floor);
+    free(k->body);
+    free(k->edge);
+    free(k->tri);
+    free(k->pair);
+    free(k->pair_used);
+}
+
+/* A kappa store for m with `slots` self-contact slots, every entry empty. */
+static int alloc_store(cloth__kappa_store *k, const cloth_mesh *m, unsigned slots)
+{
+    size_t n = (size_t)m->n + 1;
+    k->sphere = malloc(n * sizeof(double));
+    k->floor = malloc(n * sizeof(double));
+    k->body = malloc(n * sizeof(double));
+    k->edge = malloc(((size_t)m->n_springs + 1) * sizeof(double));
+    k->tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
+    k->pair = malloc((size_t)slots * sizeof *k->pair);
+    k->pair_used = malloc((size_t)slots * sizeof *k->pair_used);
+    k->n_pair_used = 0;
+    if (!k->sphere || !k->floor || !k->body || !k->edge || !k->tri || !k->pair ||
+        !k->pair_used)
+        return 0;
+    for (unsigned s = 0; s < slots; s++)
+        k->pair[s].key = -1;
+    return 1;
+}
+
 void cloth__newton_destroy(void *work)
 {
     cloth__newton *w = work;
@@ -26,7 +57,6 @@ void cloth__newton_destroy(void *work)
     free(w->limited_tris);
     free(w->tri_dm);
     free(w->tri_mass);
-    free(w->kappa_tri);
     free(w->x_n);
     free(w->z_x);
     free(w->z_v);
@@ -53,12 +83,8 @@ void cloth__newton_destroy(void *work)
     free(w->cand_ee);
     free(w->contacts);
     free(w->friction);
-    free(w->kappa_sphere);
-    free(w->kappa_floor);
-    free(w->kappa_body);
-    free(w->kappa_edge);
-    free(w->pair_kappa);
-    free(w->pair_used);
+    free_store(&w->kappa);
+    free_store(&w->kappa_prev);
     free(w->rows);
     free(w);
 }
@@ -132,21 +158,10 @@ static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
     w->pair_mask = slots - 1;
     w->contacts = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contacts);
     w->friction = malloc(((size_t)w->contact_cap + 1) * sizeof *w->friction);
-    w->kappa_sphere = malloc((size_t)n * sizeof(double));
-    w->kappa_floor = malloc((size_t)n * sizeof(double));
-    w->kappa_body = malloc((size_t)n * sizeof(double));
-    w->kappa_edge = malloc(((size_t)m->n_springs + 1) * sizeof(double));
-    w->kappa_tri = malloc(((size_t)m->n_tris + 1) * sizeof(double));
-    w->pair_kappa = malloc((size_t)slots * sizeof *w->pair_kappa);
-    w->pair_used = malloc((size_t)slots * sizeof *w->pair_used);
     w->row_cap = ctx->nd->max_iters * ctx->substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    if (!w->contacts || !w->friction || !w->kappa_sphere || !w->kappa_floor || !w->kappa_body || !w->kappa_edge || !w->kappa_tri ||
-        !w->pair_kappa || !w->pair_used || !w->rows)
-        return 0;
-    for (unsigned k = 0; k < slots; k++)
-        w->pair_kappa[k].key = -1;
-    return 1;
+    return w->contacts && w->friction && w->rows && alloc_store(&w->kappa, m, slots) &&
+           alloc_store(&w->kappa_prev, m, slots);
 }
 
 /* An avatar newton cannot follow within a step, or whose distance ends before the

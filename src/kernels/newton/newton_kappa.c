@@ -5,7 +5,8 @@
  *             gradient (Ando 2024, eq. 4), by newton.kappa_update: frozen when the term
  *             appears for the rest of the step (step), recomputed at every iterate
  *             (iteration), or recomputed at every iterate but never below its value at
- *             the step's previous iterate (monotone, the default).
+ *             the step's previous iterate, nor, for a term active at the end of the
+ *             previous step, below its value there (monotone, the default).
  * The formulas themselves are in terms/stiffness.c; this file picks and remembers them. */
 #include "kernels/newton/newton_work.h"
 
@@ -136,12 +137,13 @@ static long long term_key(const cloth__newton *w, const cloth_mesh *m, const clo
     return (long long)c->a * n + c->b;
 }
 
-static cloth__pair_slot *pair_lookup(cloth__newton *w, long long key, int insert)
+static cloth__pair_slot *pair_lookup(const cloth__newton *w, cloth__kappa_store *st,
+                                     long long key, int insert)
 {
     unsigned slot =
         (unsigned)((unsigned long long)key * 0x9E3779B97F4A7C15ull >> 32) & w->pair_mask;
     for (unsigned probe = 0; probe <= w->pair_mask; probe++) {
-        cloth__pair_slot *p = &w->pair_kappa[(slot + probe) & w->pair_mask];
+        cloth__pair_slot *p = &st->pair[(slot + probe) & w->pair_mask];
         if (p->key == key)
             return p;
         if (p->key < 0) {
@@ -149,24 +151,63 @@ static cloth__pair_slot *pair_lookup(cloth__newton *w, long long key, int insert
                 return NULL;
             p->key = key;
             p->kappa = NAN;
-            w->pair_used[w->n_pair_used++] = (int)((slot + probe) & w->pair_mask);
+            st->pair_used[st->n_pair_used++] = (int)((slot + probe) & w->pair_mask);
             return p;
         }
     }
     return NULL; /* full: kappa is then recomputed, never frozen */
 }
 
-void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
+static void clear_store(cloth__kappa_store *k, const cloth__newton *w, const cloth_mesh *m)
 {
     for (int i = 0; i < w->n; i++)
-        w->kappa_sphere[i] = w->kappa_floor[i] = w->kappa_body[i] = NAN;
+        k->sphere[i] = k->floor[i] = k->body[i] = NAN;
     for (int s = 0; s < m->n_springs; s++)
-        w->kappa_edge[s] = NAN;
+        k->edge[s] = NAN;
     for (int t = 0; t < m->n_tris; t++)
-        w->kappa_tri[t] = NAN;
-    for (int k = 0; k < w->n_pair_used; k++)
-        w->pair_kappa[w->pair_used[k]].key = -1;
-    w->n_pair_used = 0;
+        k->tri[t] = NAN;
+    for (int j = 0; j < k->n_pair_used; j++)
+        k->pair[k->pair_used[j]].key = -1;
+    k->n_pair_used = 0;
+}
+
+void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m)
+{
+    clear_store(&w->kappa, w, m);
+    clear_store(&w->kappa_prev, w, m);
+}
+
+void cloth__newton_carry_kappa(cloth__newton *w, const cloth_mesh *m)
+{
+    cloth__kappa_store t = w->kappa_prev;
+    w->kappa_prev = w->kappa;
+    w->kappa = t;
+    clear_store(&w->kappa, w, m);
+}
+
+/* The slot of term c in store k (NULL: a self-contact term the table has no room for,
+ * or, without insert, has not met). */
+static double *slot_of(cloth__newton *w, cloth__kappa_store *k, const cloth__newton_ctx *ctx,
+                       const cloth__contact *c, int insert)
+{
+    cloth__pair_slot *ps;
+    switch (c->kind) {
+    case CLOTH__CONTACT_SPHERE: return &k->sphere[c->a];
+    case CLOTH__CONTACT_FLOOR: return &k->floor[c->a];
+    case CLOTH__CONTACT_BODY: return &k->body[c->a];
+    case CLOTH__CONTACT_STRAIN: return &k->edge[c->elem];
+    case CLOTH__CONTACT_TRIANGLE: return &k->tri[c->elem];
+    default:
+        ps = pair_lookup(w, k, term_key(w, ctx->mesh, c), insert);
+        return ps ? &ps->kappa : NULL;
+    }
+}
+
+/* Term c's kappa at the end of the previous step, -inf when it was not active there. */
+static double carried(cloth__newton *w, const cloth__newton_ctx *ctx, const cloth__contact *c)
+{
+    const double *prev = slot_of(w, &w->kappa_prev, ctx, c, 0);
+    return prev && !isnan(*prev) ? *prev : -INFINITY;
 }
 
 double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
@@ -182,18 +223,7 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
     }
     if (nd->kappa == CLOTH__KAPPA_IPC)
         return w->ipc_kappa;
-    double *slot = NULL;
-    cloth__pair_slot *ps;
-    switch (c->kind) {
-    case CLOTH__CONTACT_SPHERE: slot = &w->kappa_sphere[c->a]; break;
-    case CLOTH__CONTACT_FLOOR: slot = &w->kappa_floor[c->a]; break;
-    case CLOTH__CONTACT_BODY: slot = &w->kappa_body[c->a]; break;
-    case CLOTH__CONTACT_STRAIN: slot = &w->kappa_edge[c->elem]; break;
-    case CLOTH__CONTACT_TRIANGLE: slot = &w->kappa_tri[c->elem]; break;
-    default:
-        ps = pair_lookup(w, term_key(w, ctx->mesh, c), freeze);
-        slot = ps ? &ps->kappa : NULL;
-    }
+    double *slot = slot_of(w, &w->kappa, ctx, c, freeze);
     /* monotone: at an iterate kappa_k = max(kappa_{k-1}, kappa(x_k)) per term, then held
      * through the line search, so E(x_k) and every trial point's E are one function.
      * ZOZO recomputes kappa from the current iterate at every Newton iteration
@@ -203,16 +233,28 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
      * compares energies, where this one's Armijo test does.  A kappa that drops as a gap
      * opens again lets the objective cycle between iterations (issue 31: E alternating
      * 0.21 <-> 0.40 at alpha = 1); one that only grows within a step cannot, and it still
-     * follows the closing gaps that a kappa frozen at the step's start misses. */
-    if (slot && freeze && ctx->nd->kappa_update == CLOTH__KAPPA_MONOTONE) {
+     * follows the closing gaps that a kappa frozen at the step's start misses.
+     * A term met for the first time in a step starts from its kappa at the end of the
+     * previous step when it was active there (kappa_prev, carried by
+     * cloth__newton_carry_kappa): reset at every step, the floor let the cloth settle
+     * at a kappa it could not keep, so each step at rest began out of equilibrium
+     * (kappa 66 at the step's start against 1564 at the last step's end on the 32^2
+     * ablation cell at tau = 2 %, cubic barrier), took a cut step, raised kappa again
+     * and needed 5 iterations a frame where the log barrier needed 1: 284 Newton
+     * iterations in 60 frames against the log's 111; carried, 111 (issue 31).  A term
+     * that leaves its band for a whole step starts afresh. */
+    int monotone = ctx->nd->kappa_update == CLOTH__KAPPA_MONOTONE;
+    if (slot && freeze && monotone) {
         double kappa = dynamic_kappa(w, ctx, c, x, g);
-        if (!isnan(*slot))
-            kappa = fmax(kappa, *slot);
-        return *slot = kappa;
+        return *slot = fmax(kappa, !isnan(*slot) ? *slot : carried(w, ctx, c));
     }
     if (slot && !isnan(*slot))
         return *slot;
     double kappa = dynamic_kappa(w, ctx, c, x, g);
+    /* a look before the step's first iterate (the lagged friction's normal force at the
+     * step's start) sees the kappa that iterate will have */
+    if (monotone)
+        kappa = fmax(kappa, carried(w, ctx, c));
     if (slot && freeze)
         *slot = kappa;
     return kappa;

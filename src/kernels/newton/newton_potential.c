@@ -85,7 +85,10 @@ void cloth__newton_prepare_step(cloth__newton *w, const cloth__newton_ctx *ctx)
     }
     cloth__kappa_ipc_bounds(ctx->nd->barrier, ctx->nd->dhat, m->rest_diag,
                             w->mean_mass, h, &w->ipc_min, &w->ipc_max);
-    cloth__newton_clear_kappa(w, m);
+    if (ctx->nd->kappa_update == CLOTH__KAPPA_MONOTONE)
+        cloth__newton_carry_kappa(w, m);
+    else
+        cloth__newton_clear_kappa(w, m);
     if (!w->ipc_set) /* line-search points may touch before IPC's first kappa is set */
         w->ipc_kappa = w->ipc_min;
     cloth__newton_friction_lag(w, ctx);

@@ -99,6 +99,16 @@ typedef struct cloth__pair_slot {
     double kappa;
 } cloth__pair_slot;
 
+/* The dynamic kappa of every term a step has met, NAN = not met (newton_kappa.c). */
+typedef struct cloth__kappa_store {
+    double *sphere, *floor, *body;  /* n each                                         */
+    double *edge;                   /* n_springs                                      */
+    double *tri;                    /* n_tris                                         */
+    cloth__pair_slot *pair;         /* self-contact terms: open addressing, pair_mask
+                                     * + 1 slots                                      */
+    int *pair_used, n_pair_used;    /* occupied slots, for clearing                   */
+} cloth__kappa_store;
+
 /* What one evaluation of E saw at its x. */
 typedef struct cloth__newton_seen {
     int active;                 /* active barrier terms                               */
@@ -213,14 +223,9 @@ struct cloth__newton {
     /* stiffness */
     double kappa_contact_auto;  /* kappa_value = auto for contacts                    */
     double kappa_strain_auto;   /* and for limited edges                              */
-    double *kappa_sphere;       /* n: frozen dynamic kappa, NAN = not yet             */
-    double *kappa_floor;        /* n                                                  */
-    double *kappa_body;         /* n                                                  */
-    double *kappa_edge;         /* n_springs                                          */
-    double *kappa_tri;          /* n_tris                                             */
-    cloth__pair_slot *pair_kappa; /* open addressing, pair_mask + 1 slots             */
+    cloth__kappa_store kappa;   /* this step's dynamic kappa of each active term      */
+    cloth__kappa_store kappa_prev; /* the previous step's (monotone: carried, below)  */
     unsigned pair_mask;
-    int *pair_used, n_pair_used;/* occupied slots, for clearing                       */
     double ipc_kappa;           /* IPC's adaptive kappa (contacts)                    */
     double ipc_min, ipc_max;
     double ipc_prev_gap;
@@ -432,6 +437,9 @@ double cloth__newton_kappa_of(cloth__newton *w, const cloth__newton_ctx *ctx,
 
 /* Forgets every frozen dynamic kappa. */
 void cloth__newton_clear_kappa(cloth__newton *w, const cloth_mesh *m);
+/* A new step with kappa_update = monotone: this step's kappa becomes the previous step's
+ * (the floor of the terms still active), and this step starts with none. */
+void cloth__newton_carry_kappa(cloth__newton *w, const cloth_mesh *m);
 
 /* kappa_value = auto for contacts and limited elements, from the rest shape (at create). */
 void cloth__newton_set_auto_kappa(cloth__newton *w, const cloth__newton_ctx *ctx);
