@@ -209,13 +209,14 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
         shifted = cloth__chol_factor_shifted(ch, A, -sigma, &ignored) == CLOTH_OK;
         /* ARPACK's residual bounds nu to tol_nu relative, so lambda - sigma too: lambda
          * is known to tol_nu (lambda - sigma), which is tol lambda for tol_nu = tol
-         * lambda / (lambda - sigma) >= tol.  One pass at tol_nu = tol is therefore
-         * enough, and costs no more than a loose one: under this shift Lanczos converges
-         * within its first basis (ncv + 1 solves; measured on the 30 x 24 hanging
-         * scene's 78 iterations: 1698 solves at tol 2e-7, where a first pass at 1e-4
-         * and a second at the tol it then needed took 3118, issue 34). */
+         * lambda / (lambda - sigma), 1e3 tol at the floor.  A first pass at 1e-4 finds
+         * lambda, a second runs only if that was not enough. */
+        double loose = 1e-4;
         if (shifted) {
-            st = lanczos(e, A, ch, 3, sigma, tol, lo, err);
+            st = lanczos(e, A, ch, 3, sigma, loose, lo, err);
+            double need = st == CLOTH_OK ? tol * *lo / (*lo - sigma) : loose;
+            if (need < loose)
+                st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
         } else { /* the caller's factor is gone: made again */
             unfactored = (st = cloth__chol_factor_shifted(ch, A, eps, err)) == CLOTH_ENUMERIC;
         }
