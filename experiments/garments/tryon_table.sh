@@ -32,6 +32,12 @@ for g in $GARMENTS; do
             echo "tryon_table: $g with $k ..."
             "$CLOTH" run "tryon_$g.ini" "$@" --out "$RUNS/${g}_$k" >"$RUNS/${g}_$k.log" 2>&1 || true
         fi
+        # a run refused at the start (exit 2: e.g. run.self_collision = on with a sewn pair
+        # closer than material.thickness) has no row: say why
+        if [ ! -f "$RUNS/${g}_$k/series.csv" ]; then
+            echo "tryon_table: $g with $k: no run: $(tail -n 1 "$RUNS/${g}_$k.log")"
+            continue
+        fi
         python3 tryon_measure.py --csv "$g,$k" "$RUNS/${g}_$k" "tryon_$g.ini" "$CLOTH" >>"$CSV.part"
     done
 done
