@@ -1,14 +1,15 @@
-# Figure 2 (drape_cond): the cubic-barrier article's drape test, five barrier/stiffness
-# combinations of the newton kernel with the published kappa (paper form, solid) and two
-# with the unit-consistent form (si, dashed).  Reads plots/data/drape_<label>.csv
+# Figure 2 (drape_cond): the cubic-barrier article's drape test, barrier/stiffness
+# combinations and kappa schedules of the newton kernel with the published kappa (paper
+# form, solid; ZOZO's step loop dash-dotted) and two with the unit-consistent form (si,
+# dashed).  Reads plots/data/drape_<label>.csv
 # (series.csv of each run of the [sweep] in experiments/drape.ini, columns by name);
 # writes drape_cond.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
-labels = "log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration si-log-fixed si-cubic-dynamic-step"
+labels = "log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration log-dynamic-monotone cubic-dynamic-monotone cubic-dynamic-zozo si-log-fixed si-cubic-dynamic-step"
 file(l) = datadir . "/drape_" . l . ".csv"
-dash(l) = strstrt(l, "si-") == 1 ? 2 : 1
-colour(i) = word("#0072b2 #56b4e9 #e69f00 #d55e00 #cc79a7 #0072b2 #d55e00", i)
+dash(l) = strstrt(l, "si-") == 1 ? 2 : strstrt(l, "zozo") ? 4 : 1
+colour(i) = word("#0072b2 #56b4e9 #e69f00 #d55e00 #cc79a7 #004488 #994400 #000000 #0072b2 #d55e00", i)
 set datafile separator ","
 set datafile missing ""
 
