@@ -12,7 +12,7 @@ explicit = system("ls " . datadir . "/stability_energy_*.csv 2>/dev/null | grep 
 implicit = system("ls " . datadir . "/stability_energy_*.csv 2>/dev/null | grep 'newton\\|_bw\\|_pd'")
 label(f) = substr(f, strstrt(f, "energy_") + 7, strlen(f) - 4)
 set datafile separator ","
-colors = "#9400d3 #009e73 #0072b2 #e69f00 #d55e00 #56b4e9 #e51e10 #000000 #8b4513 #999999"
+colors = "#9400d3 #009e73 #0072b2 #e69f00 #d55e00 #56b4e9 #e51e10 #000000 #8b4513 #999999 #cc79a7 #004488"
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {
