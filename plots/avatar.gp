@@ -1,8 +1,9 @@
 # Figure avatar: the cape on the turning mannequin and the tube skirt on the walking one
 # (experiments/avatar_cape.ini, avatar_skirt.ini), every kernel with the field through
 # the back-transform (sdf), and verlet with the two comparison methods, the exact
-# capsules and the ellipsoid bounds with point-triangle tests; bw and pd (one step a
-# frame) with the field as explicit; newton with the field
+# capsules and the ellipsoid bounds with point-triangle tests; bw and pd (5 substeps:
+# at one step a frame the turning body pushes the cape 43-45 mm into the skin) with the
+# field as explicit; newton with the field
 # (its gap the union of the body's rigidly moved parts' fields: docs/avatar.md).  Top: the deepest vertex inside the skin per frame, offset - d with d
 # the exact distance to the skinned surface, against the target offset/2 = 5 mm.
 # Bottom: each run's kernel wall time a frame (sweep.csv: wall_ms / frames), the body's
@@ -15,7 +16,7 @@ if (!exists("builddir")) builddir = "build/figures"
 set datafile separator ","
 set key autotitle columnhead
 labels_all = "explicit verlet pbd newton capsules ellipsoids bw pd"
-titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids' 'bw (sdf)' 'pd (sdf)'"
+titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids' 'bw (sdf, 5 substeps)' 'pd (sdf, 5 substeps)'"
 labels(scene) = labels_all
 title_of(scene, i) = word(titles, i)
 

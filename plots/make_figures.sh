@@ -92,7 +92,7 @@ fig_hanging() {
     render hanging "$runs" "$t0"
 }
 
-# 2. drape_cond: the cubic-barrier article's drape test, the five barrier/stiffness curves of its sweep
+# 2. drape_cond: the cubic-barrier article's drape test, every barrier/stiffness/schedule curve of its sweep
 fig_drape_cond() {
     has_kernel "$(scene_kernel experiments/drape.ini)" || return 0
     t0=$(date +%s)
@@ -104,8 +104,8 @@ fig_drape_cond() {
     rm -f plots/data/drape_*.csv
     copy_data "$dir/sweep.csv" plots/data/drape_sweep.csv
     runs=0
-    for l in log-fixed log-ipc cubic-fixed cubic-dynamic-step cubic-dynamic-iteration \
-        si-log-fixed si-cubic-dynamic-step; do
+    # every run of the scene's [sweep] (plots/drape_cond.gp names the curves it draws)
+    for l in $(awk -F, 'NR > 1 { print $1 }' "$dir/sweep.csv"); do
         [ -f "$dir/$l/series.csv" ] || { cat "$dir.log"; exit 1; }
         copy_data "$dir/$l/series.csv" "plots/data/drape_$l.csv"
         runs=$((runs + 1))
