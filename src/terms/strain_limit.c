@@ -82,8 +82,7 @@ double cloth__strain_rest(const double X[9], double Dm_inv[4])
     return cloth__strain_rest_2d(P, Dm_inv);
 }
 
-/* The weights c_i of F = sum_i x_i c_i^T: c1, c2 the rows of Dm^-1, c0 = -(c1 + c2). */
-static void shape_weights(const double Dm_inv[4], double c[3][2])
+void cloth__strain_shape_weights(const double Dm_inv[4], double c[3][2])
 {
     c[1][0] = Dm_inv[0];
     c[1][1] = Dm_inv[1];
@@ -226,7 +225,7 @@ void cloth__strain_sigma(const double x[9], const double Dm_inv[4], double sigma
     double F[6], c[3][2], q[N_MODES][9];
     svd32 s;
     cloth__strain_deformation(x, Dm_inv, F);
-    shape_weights(Dm_inv, c);
+    cloth__strain_shape_weights(Dm_inv, c);
     decompose(F, &s);
     modes(&s, c, q);
     sigma[0] = s.sigma[0];
@@ -298,7 +297,7 @@ double cloth__strain_tri_energy(const cloth__strain_band *band, const double x[9
     double e = phi(band, s1, &d1[0], &d2[0]) + phi(band, s2, &d1[1], &d2[1]);
     if (!grad && !hess)
         return e;
-    shape_weights(Dm_inv, c);
+    cloth__strain_shape_weights(Dm_inv, c);
     modes(&s, c, q);
     if (grad)
         for (int r = 0; r < 9; r++)

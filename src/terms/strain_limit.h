@@ -84,6 +84,10 @@ double cloth__strain_rest(const double X[9], double Dm_inv[4]);
  * degenerate. */
 double cloth__strain_rest_2d(const double P[6], double Dm_inv[4]);
 
+/* The weights c_i of F = sum_i x_i c_i^T for a triangle with Dm^-1 (row-major 2 x 2):
+ * c1, c2 the rows of Dm^-1, c0 = -(c1 + c2). */
+void cloth__strain_shape_weights(const double Dm_inv[4], double c[3][2]);
+
 /* F (3x2, row-major: F[2k + j] = component k of column j) at positions x = (x0, x1, x2). */
 void cloth__strain_deformation(const double x[9], const double Dm_inv[4], double F[6]);
 

@@ -113,17 +113,6 @@ void cloth__bw_model_free(cloth__bw_model *md)
     memset(md, 0, sizeof *md);
 }
 
-/* c_i of w = sum_i x_i c_i^T. */
-static void weights(const double Dm_inv[4], double c[3][2])
-{
-    c[1][0] = Dm_inv[0];
-    c[1][1] = Dm_inv[1];
-    c[2][0] = Dm_inv[2];
-    c[2][1] = Dm_inv[3];
-    c[0][0] = -(c[1][0] + c[2][0]);
-    c[0][1] = -(c[1][1] + c[2][1]);
-}
-
 /* w_u and w_v of the triangle x. */
 static void stretch_vectors(const double x[9], double c[3][2], double wu[3],
                             double wv[3])
@@ -138,7 +127,7 @@ void cloth__bw_stretch(const double x[9], const double Dm_inv[4], double area, d
                        double dC[18])
 {
     double c[3][2], w[2][3];
-    weights(Dm_inv, c);
+    cloth__strain_shape_weights(Dm_inv, c); /* w = sum_i x_i c_i^T */
     stretch_vectors(x, c, w[0], w[1]);
     for (int d = 0; d < 2; d++) {
         double l = sqrt(dot3(w[d], w[d]));
@@ -153,7 +142,7 @@ void cloth__bw_shear(const double x[9], const double Dm_inv[4], double area, dou
                      double dC[9])
 {
     double c[3][2], wu[3], wv[3];
-    weights(Dm_inv, c);
+    cloth__strain_shape_weights(Dm_inv, c); /* w = sum_i x_i c_i^T */
     stretch_vectors(x, c, wu, wv);
     *C = area * dot3(wu, wv);
     for (int i = 0; i < 3; i++)
