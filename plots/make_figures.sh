@@ -269,7 +269,7 @@ ablation_series() {
 # every family's strain limit, on each measure the family has, at tau in {off, 20, 10, 5,
 # 2, 1 %}: explicit (Provot on springs, 10 substeps), verlet (Provot on springs, isotropic
 # limiting on triangles, 10 substeps), pbd (unilateral spring or triangle constraints in
-# 50 XPBD passes, 10 substeps), newton (the strain barrier in ZOZO's band, beta = 0.5, log
+# 200 XPBD passes, 10 substeps), newton (the strain barrier in ZOZO's band, beta = 0.5, log
 # and cubic, one substep, dpocon condition estimate), and every other kernel of the table
 # that has a strain_limit key (Provot-style, on springs).  Each run is read on both
 # measures; the figure plots both.
@@ -283,7 +283,7 @@ fig_strain_ablation() {
     for m in edge triangle; do
         ablation_series "verlet_$m" --set run.kernel=verlet --set verlet.strain_limit=TAU \
             --set verlet.strain_measure="$m"
-        ablation_series "pbd_$m" --set run.kernel=pbd --set pbd.iterations=50 \
+        ablation_series "pbd_$m" --set run.kernel=pbd --set pbd.iterations=200 \
             --set pbd.strain_limit=TAU --set pbd.strain_measure="$m"
     done
     for m in triangle edge; do
