@@ -139,9 +139,12 @@ static void box_of(const double *x, const double *dx, const int *v, int k, doubl
     }
     for (int i = 0; i < k; i++)
         for (int c = 0; c < 3; c++) {
+            /* comparisons, not fmin and fmax (calls, here): they differ only in the
+             * sign of a zero, which no comparison of boxes sees */
             double a = x[3 * v[i] + c], b = dx ? a + dx[3 * v[i] + c] : a;
-            box[c] = fmin(box[c], fmin(a, b));
-            box[3 + c] = fmax(box[3 + c], fmax(a, b));
+            double lo = b < a ? b : a, hi = b > a ? b : a;
+            box[c] = lo < box[c] ? lo : box[c];
+            box[3 + c] = hi > box[3 + c] ? hi : box[3 + c];
         }
     for (int c = 0; c < 3; c++) {
         box[c] -= half;
@@ -318,4 +321,30 @@ void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const dou
         search(&q, &bp->edge, bp->edge.box + 6 * e, s);
     }
     *out = (cloth__broad_pairs){bp->pt, bp->n_pt, bp->ee, bp->n_ee, bp->overflow};
+}
+
+/* Insertion sort of count pairs by their second entry within runs of equal first entry
+ * (the runs come in ascending order already). */
+static void sort_runs(int *list, int count)
+{
+    int run = 0;
+    for (int k = 1; k <= count; k++) {
+        if (k < count && list[2 * k] == list[2 * run])
+            continue;
+        for (int i = run + 1; i < k; i++) {
+            int key = list[2 * i + 1], j = i - 1;
+            while (j >= run && list[2 * j + 1] > key) {
+                list[2 * (j + 1) + 1] = list[2 * j + 1];
+                j--;
+            }
+            list[2 * (j + 1) + 1] = key;
+        }
+        run = k;
+    }
+}
+
+void cloth__broad_phase_sort(cloth__broad_phase *bp)
+{
+    sort_runs(bp->pt, bp->n_pt);
+    sort_runs(bp->ee, bp->n_ee);
 }

@@ -71,6 +71,10 @@
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
+/* the slack of the stage's one broad-phase query a call, beyond the passes' reach, as
+ * a fraction of the thickness (collide.c: a pass queries again only when corrections
+ * have moved a vertex's end by more than 0.9 of it) */
+#define CLOTH__COLLIDE_SLACK 2.0
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
 #define CLOTH__COLLIDE_PAIRS 16
