@@ -855,3 +855,41 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     impact_zones(c, def, h, x0, x1, v, inv_mass, res);
     return 0;
 }
+
+int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, const double *x0, const double *x1_ref,
+                                   const double *x1, const double *inv_mass, int *pt,
+                                   int *n_pt, int *ee, int *n_ee, int cap)
+{
+    double keep_slack = c->slack, keep_tol = c->tol;
+    c->slack = slack;
+    c->tol = tol;
+    for (int i = 0; i < c->mesh->n; i++)
+        c->fixed[i] = !(inv_mass[i] > 0);
+    cloth__collide_def def = {thickness, 0, 1, 1};
+    cloth__collide_result res = {0};
+    query(c, &def, x0, x1_ref);
+    int queries = c->queries;
+    ensure(c, &def, x0, x1, &res);
+    int status = c->queries != queries ? 1 : res.overflow ? -1 : 0;
+    c->slack = keep_slack;
+    c->tol = keep_tol;
+    *n_pt = *n_ee = 0;
+    if (status != 0)
+        return status;
+    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
+        double *d0;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (!boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
+            continue;
+        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
+        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
+        if (*n == cap)
+            return -1;
+        list[2 * *n] = src[0];
+        list[2 * *n + 1] = src[1];
+        (*n)++;
+    }
+    return 0;
+}

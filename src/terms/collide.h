@@ -135,4 +135,17 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
 void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
                                double *x1, double *v, const double *inv_mass);
 
+/* For the tests of the candidates' reuse (collide.c): queries the candidates over
+ * x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
+ * CLOTH__COLLIDE_SLACK), then lists those a collision pass at end positions x1 would look
+ * at when it may reuse them (a drift of at most tol thicknesses, the stage's 0.9 slack):
+ * (vertex, triangle) pairs into pt, (edge, edge) pairs into ee (the broad phase's edge
+ * indices), room for cap pairs each, sorted as cloth__broad_phase_sort sorts.  Returns 0,
+ * 1 when x1 drifted further (the stage would query afresh: nothing listed), -1 when the
+ * query or the lists ran out of room. */
+int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, const double *x0, const double *x1_ref,
+                                   const double *x1, const double *inv_mass, int *pt,
+                                   int *n_pt, int *ee, int *n_ee, int cap);
+
 #endif
