@@ -24,6 +24,11 @@ struct cloth__collide {
     double *x1_ref;             /* 3n: the end positions the last query boxed         */
     double slack, tol;          /* its boxes' slack beyond the passes' reach and the
                                  * drift of x1 allowed, in units of the thickness     */
+    double slack_next;          /* the slack the next call starts with                */
+    double slack_cap;           /* this call's largest slack (collide.h)              */
+    int n_edges;                /* the broad phase's edges                            */
+    double *x1_prop;            /* 3n: the proposed end positions of this call        */
+    double need;                /* the largest |x1 - x1_prop|_inf seen (m)            */
     cloth__broad_pairs cand;    /* the candidates (the broad phase's lists)           */
     int queried;                /* 1: the broad phase holds this call's candidates    */
     int cand_overflow;          /* that query ran out of room                         */
@@ -64,11 +69,11 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->d0_ee = malloc(cap * sizeof *c->d0_ee);
     c->seen_pt = malloc(cap * sizeof *c->seen_pt);
     c->seen_ee = malloc(cap * sizeof *c->seen_ee);
-    c->slack = CLOTH__COLLIDE_SLACK;
-    c->tol = 0.9 * CLOTH__COLLIDE_SLACK;
+    c->slack_next = CLOTH__COLLIDE_SLACK_MIN;
+    c->x1_prop = malloc(3 * n * sizeof *c->x1_prop);
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
-        !c->start || !c->order || !c->x1_ref || !c->stamp || !c->d0_pt || !c->d0_ee ||
+        !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee ||
         !c->seen_pt || !c->seen_ee)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
@@ -78,7 +83,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
         cloth__collide_destroy(c);
         return st;
     }
-    cloth__broad_phase_edges(c->bp, &c->edges);
+    c->n_edges = cloth__broad_phase_edges(c->bp, &c->edges);
     *out = c;
     return CLOTH_OK;
 }
@@ -97,6 +102,7 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->start);
     free(c->order);
     free(c->x1_ref);
+    free(c->x1_prop);
     free(c->stamp);
     free(c->d0_pt);
     free(c->d0_ee);
@@ -369,6 +375,8 @@ static int pair_hits(const pair *pr, const double *x0, const double *x1, double 
  * whose static boxes grown by delta / 2 lie in the query boxes too.  When a vertex has
  * left (an impulse or a zone moved it by more than tol), the list is queried afresh
  * over x0 -> x1.  tol = 0.9 s leaves 0.1 s for the rounding of the boxes' arithmetic.
+ * The argument holds for any slack, so the slack may adapt (collide.h): each call starts
+ * with what the last one's corrections needed, and a query again doubles it.
  *
  * Each use filters the candidates by the broad phase's own test (boxes_meet, the same
  * arithmetic), so a pass looks at exactly the pairs a fresh query would list, in the
@@ -418,12 +426,19 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
 static void ensure(cloth__collide *c, const cloth__collide_def *def, const double *x0,
                    const double *x1, cloth__collide_result *res)
 {
-    double tol = c->tol * def->thickness;
-    int fresh = c->queried;
-    for (int k = 0; fresh && k < 3 * c->mesh->n; k++)
-        fresh = fabs(x1[k] - c->x1_ref[k]) <= tol;
-    if (!fresh)
+    double tol = c->tol * def->thickness, drift = 0, need = c->need;
+    for (int k = 0; k < 3 * c->mesh->n; k++) {
+        double a = fabs(x1[k] - c->x1_ref[k]), b = fabs(x1[k] - c->x1_prop[k]);
+        drift = a > drift ? a : drift;
+        need = b > need ? b : need;
+    }
+    c->need = need;
+    if (!c->queried || !(drift <= tol)) {
+        /* corrections larger than the slack: a larger one for the rest of the call */
+        c->slack = fmax(c->slack, fmin(2 * c->slack, c->slack_cap));
+        c->tol = 0.9 * c->slack;
         query(c, def, x0, x1);
+    }
     res->overflow |= c->cand_overflow;
 }
 
@@ -815,6 +830,30 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
     return 0;
 }
 
+/* The slack the next call starts with: 1.25 times what this call's corrections needed
+ * (the end positions' largest move from the proposal, in thicknesses), within bounds. */
+static void next_slack(cloth__collide *c, const cloth__collide_def *def)
+{
+    double need = 1.25 * c->need / (0.9 * def->thickness);
+    c->slack_next = fmin(c->slack_cap, fmax(CLOTH__COLLIDE_SLACK_MIN, need));
+}
+
+/* The largest slack of a call, in thicknesses: CLOTH__COLLIDE_SLACK_MAX, and at most
+ * CLOTH__COLLIDE_SLACK_EDGE of the mean edge at x0 (the candidates, and the query's
+ * time, grow as (edge + reach)^2 on a sheet), not below CLOTH__COLLIDE_SLACK_MIN. */
+static double slack_cap(const cloth__collide *c, const double *x0, double delta)
+{
+    double sum = 0;
+    for (int e = 0; e < c->n_edges; e++) {
+        double d[3];
+        cloth__sub(x0 + 3 * c->edges[2 * e + 1], x0 + 3 * c->edges[2 * e], d);
+        sum += cloth__norm(d);
+    }
+    double mean = c->n_edges ? sum / c->n_edges : 0;
+    double cap = fmin(CLOTH__COLLIDE_SLACK_MAX, CLOTH__COLLIDE_SLACK_EDGE * mean / delta);
+    return fmax(CLOTH__COLLIDE_SLACK_MIN, cap);
+}
+
 int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
                         const double *x0, double *x1, double *v, const double *inv_mass,
                         cloth__collide_result *res)
@@ -835,6 +874,11 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     }
     memset(c->stamp, 0, (size_t)m->n * sizeof *c->stamp);
     c->clock = 1;
+    c->slack_cap = slack_cap(c, x0, def->thickness);
+    c->slack = fmin(c->slack_next, c->slack_cap);
+    c->tol = 0.9 * c->slack;
+    c->need = 0;
+    memcpy(c->x1_prop, x1, 3 * (size_t)m->n * sizeof *x1);
     query(c, def, x0, x1);
     proximity(c, def, h, x0, x1, v, inv_mass, res);
     while (res->passes < def->passes) {
@@ -847,12 +891,14 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
         if (clean && !overflowed) {
             /* a pass that changed nothing searched the final motion: no zones needed */
             res->resolved = 1;
+            next_slack(c, def);
             return 0;
         }
         if (hits == 0)
             break;
     }
     impact_zones(c, def, h, x0, x1, v, inv_mass, res);
+    next_slack(c, def);
     return 0;
 }
 
@@ -861,19 +907,18 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
                                    const double *x1, const double *inv_mass, int *pt,
                                    int *n_pt, int *ee, int *n_ee, int cap)
 {
-    double keep_slack = c->slack, keep_tol = c->tol;
-    c->slack = slack;
+    c->slack = c->slack_cap = slack;
     c->tol = tol;
     for (int i = 0; i < c->mesh->n; i++)
         c->fixed[i] = !(inv_mass[i] > 0);
     cloth__collide_def def = {thickness, 0, 1, 1};
     cloth__collide_result res = {0};
+    memcpy(c->x1_prop, x1_ref, 3 * (size_t)c->mesh->n * sizeof *x1_ref);
+    c->need = 0;
     query(c, &def, x0, x1_ref);
     int queries = c->queries;
     ensure(c, &def, x0, x1, &res);
     int status = c->queries != queries ? 1 : res.overflow ? -1 : 0;
-    c->slack = keep_slack;
-    c->tol = keep_tol;
     *n_pt = *n_ee = 0;
     if (status != 0)
         return status;

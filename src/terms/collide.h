@@ -71,10 +71,15 @@
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
-/* the slack of the stage's one broad-phase query a call, beyond the passes' reach, as
- * a fraction of the thickness (collide.c: a pass queries again only when corrections
- * have moved a vertex's end by more than 0.9 of it) */
-#define CLOTH__COLLIDE_SLACK 2.0
+/* the slack of the stage's broad-phase query beyond the passes' reach, in thicknesses
+ * (collide.c: a pass queries again only when corrections have moved a vertex's end by
+ * more than 0.9 of it), kept between these bounds: each call starts with the slack the
+ * previous call's corrections would have needed (1.25 times), a query again within a call
+ * doubles it, up to the cap below.  A larger slack costs more candidates, a smaller one more queries. */
+#define CLOTH__COLLIDE_SLACK_MIN 0.25
+#define CLOTH__COLLIDE_SLACK_MAX 4.0
+/* and at most this fraction of the mean edge length */
+#define CLOTH__COLLIDE_SLACK_EDGE 0.125
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
 #define CLOTH__COLLIDE_PAIRS 16
@@ -137,7 +142,7 @@ void cloth__collide_rigid_zone(const int *verts, int count, double h, const doub
 
 /* For the tests of the candidates' reuse (collide.c): queries the candidates over
  * x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
- * CLOTH__COLLIDE_SLACK), then lists those a collision pass at end positions x1 would look
+ * adaptive, see CLOTH__COLLIDE_SLACK_MIN), then lists those a collision pass at end positions x1 would look
  * at when it may reuse them (a drift of at most tol thicknesses, the stage's 0.9 slack):
  * (vertex, triangle) pairs into pt, (edge, edge) pairs into ee (the broad phase's edge
  * indices), room for cap pairs each, sorted as cloth__broad_phase_sort sorts.  Returns 0,
