@@ -4,6 +4,7 @@
  * shape; random throws of two sheets at each other end with no pair that the public CCD
  * sees come together, and with the momentum they started with. */
 #include "terms/collide.h"
+#include "terms/broad_phase.h"
 #include "suites.h"
 
 #include <math.h>
@@ -352,6 +353,84 @@ START_TEST(random_throws_end_without_crossings)
 }
 END_TEST
 
+/* The stage's one broad-phase query a call (collide.c): after a query over x0 -> x1_ref,
+ * a pass at x1 within the allowed drift looks at exactly the pairs a fresh query over
+ * x0 -> x1 at the passes' reach (eta delta) lists, in the same sorted order.  Two 4 x 4
+ * sheets (spacing 5 cm) 2 cm apart, every vertex moved by up to 3 mm, random motions of
+ * up to 2 cm a coordinate (the sheets meet and pass), then every coordinate of the end
+ * moved by up to the drift allowed (0.9 of the slack).  A drift past it makes the stage
+ * query again.  A sabotaged slack (a quarter of the drift allowed) misses pairs: the
+ * comparison catches it. */
+static int reuse_mismatches(test_mesh *m, cloth__collide *c, cloth__broad_phase *bp,
+                            double delta, double slack, double tol, const double *x1_ref,
+                            int *requeried)
+{
+    static int pt[2 * 20000], ee[2 * 20000];
+    int n_pt, n_ee;
+    int st = cloth__collide_pass_candidates(c, delta, slack, tol, m->x0, x1_ref, m->x1, m->w,
+                                            pt, &n_pt, ee, &n_ee, 20000);
+    ck_assert_int_ge(st, 0);
+    *requeried = st == 1;
+    if (st == 1)
+        return 0;
+    double dx[3 * MAXV];
+    for (int k = 0; k < 3 * m->mesh.n; k++)
+        dx[k] = m->x1[k] - m->x0[k];
+    cloth__broad_pairs fresh;
+    cloth__broad_phase_query(bp, m->x0, dx, CLOTH__COLLIDE_ETA * delta, NULL, &fresh);
+    cloth__broad_phase_sort(bp);
+    ck_assert(!fresh.overflow);
+    int bad = abs(fresh.n_pt - n_pt) + abs(fresh.n_ee - n_ee);
+    for (int k = 0; k < 2 * n_pt && k < 2 * fresh.n_pt; k++)
+        bad += pt[k] != fresh.pt[k];
+    for (int k = 0; k < 2 * n_ee && k < 2 * fresh.n_ee; k++)
+        bad += ee[k] != fresh.ee[k];
+    return bad;
+}
+
+START_TEST(reused_candidates_match_a_fresh_query)
+{
+    static test_mesh m;
+    const double delta = 0.005, slack = 1.0, tol = 0.9 * slack;
+    unsigned long seed = 12345;
+    init_mesh(&m, 32);
+    add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
+    add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
+    cloth__collide *c;
+    cloth__broad_phase *bp;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m.mesh, 20000, &c, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__broad_phase_create(&m.mesh, 20000, &bp, &err), CLOTH_OK);
+    double base[3 * MAXV], x1_ref[3 * MAXV];
+    memcpy(base, m.x0, sizeof base);
+    int reused = 0, requeried = 0, caught = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        for (int k = 0; k < 3 * 32; k++) {
+            m.x0[k] = base[k] + 0.006 * (next_random(&seed) - 0.5);
+            x1_ref[k] = m.x0[k] + 0.04 * (next_random(&seed) - 0.5);
+        }
+        /* within the drift allowed in two trials of three, past it in the third */
+        double amp = (trial % 3 == 2 ? 2.0 : next_random(&seed)) * tol * delta;
+        for (int k = 0; k < 3 * 32; k++)
+            m.x1[k] = x1_ref[k] + amp * (2 * next_random(&seed) - 1);
+        int again;
+        int bad = reuse_mismatches(&m, c, bp, delta, slack, tol, x1_ref, &again);
+        ck_assert_msg(bad == 0, "trial %d: %d candidates differ from a fresh query", trial, bad);
+        reused += !again;
+        requeried += again;
+        /* sabotage: boxes grown by a quarter of the drift the reuse allows */
+        bad = reuse_mismatches(&m, c, bp, delta, 0.25 * tol, tol, x1_ref, &again);
+        caught += bad > 0;
+    }
+    /* the trials tested both branches, and the sabotaged slack was caught */
+    ck_assert_int_ge(reused, 150);
+    ck_assert_int_ge(requeried, 50);
+    ck_assert_int_ge(caught, 10);
+    cloth__broad_phase_destroy(bp);
+    cloth__collide_destroy(c);
+}
+END_TEST
+
 /* Bad input leaves x1 and v alone: a thickness of 0, a position that is not finite. */
 START_TEST(bad_input_is_refused)
 {
@@ -385,6 +464,7 @@ Suite *suite_collide(void)
     tcase_add_test(tc, proximity_pushes_out_with_friction);
     tcase_add_test(tc, zone_of_three_keeps_momentum);
     tcase_add_test(tc, random_throws_end_without_crossings);
+    tcase_add_test(tc, reused_candidates_match_a_fresh_query);
     tcase_add_test(tc, bad_input_is_refused);
     suite_add_tcase(s, tc);
     return s;

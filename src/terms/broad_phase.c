@@ -3,6 +3,7 @@
 
 #include "core/status.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct grid {
     int *slot;                  /* count: primitive ids sorted by bucket              */
     int *big;                   /* primitives too large for a cell                    */
     int n_big;
+    double ext_max;             /* the largest extent of a box in the grid (<= s)     */
     unsigned mask;              /* buckets - 1 (a power of two)                       */
 } grid;
 
@@ -64,7 +66,7 @@ static int grid_alloc(grid *g, int count, int verts, const int *vert)
     unsigned buckets = 1;
     while (buckets < 2u * (unsigned)count)
         buckets <<= 1;
-    *g = (grid){count, verts, vert, NULL, NULL, NULL, NULL, NULL, 0, buckets - 1};
+    *g = (grid){count, verts, vert, NULL, NULL, NULL, NULL, NULL, 0, 0, buckets - 1};
     g->box = malloc((6 * (size_t)count + 1) * sizeof *g->box);
     g->cell = malloc((3 * (size_t)count + 1) * sizeof *g->cell);
     g->start = malloc(((size_t)buckets + 1) * sizeof *g->start);
@@ -139,9 +141,12 @@ static void box_of(const double *x, const double *dx, const int *v, int k, doubl
     }
     for (int i = 0; i < k; i++)
         for (int c = 0; c < 3; c++) {
+            /* comparisons, not fmin and fmax (calls, here): they differ only in the
+             * sign of a zero, which no comparison of boxes sees */
             double a = x[3 * v[i] + c], b = dx ? a + dx[3 * v[i] + c] : a;
-            box[c] = fmin(box[c], fmin(a, b));
-            box[3 + c] = fmax(box[3 + c], fmax(a, b));
+            double lo = b < a ? b : a, hi = b > a ? b : a;
+            box[c] = lo < box[c] ? lo : box[c];
+            box[3 + c] = hi > box[3 + c] ? hi : box[3 + c];
         }
     for (int c = 0; c < 3; c++) {
         box[c] -= half;
@@ -182,16 +187,20 @@ static void grid_fill(grid *g, const double *x, const double *dx, double half, d
     unsigned buckets = g->mask + 1;
     memset(g->start, 0, ((size_t)buckets + 1) * sizeof *g->start);
     g->n_big = 0;
+    g->ext_max = 0;
     for (int p = 0; p < g->count; p++) {
         double *b = g->box + 6 * p;
         box_of(x, dx, g->vert + g->verts * p, g->verts, half, b);
         int *c = g->cell + 3 * p;
         for (int k = 0; k < 3; k++)
             c[k] = cell_coord(b[k], s);
-        if (extent(b) > s)
+        double e = extent(b);
+        if (e > s) {
             g->big[g->n_big++] = p;
-        else
+        } else {
             g->start[bucket_of(c, g->mask) + 1]++;
+            g->ext_max = e > g->ext_max ? e : g->ext_max;
+        }
     }
     for (unsigned k = 0; k < buckets; k++)
         g->start[k + 1] += g->start[k];
@@ -263,6 +272,12 @@ static void search(query *q, const grid *g, const double qbox[6], double s)
         lo[k] = cell_coord(qbox[k] - s, s);
         hi[k] = cell_coord(qbox[3 + k], s);
         wide |= hi[k] - lo[k] > 4;
+        /* a box of the grid that meets qbox has lo >= qbox.lo - its extent >= qbox.lo -
+         * ext_max: the cells below hold none (a margin for rounding), so the loop starts
+         * higher; the wide test above keeps its bound, and so the pairs and their order */
+        double reach = g->ext_max * (1 + 1e-7) + 8 * DBL_EPSILON * fabs(qbox[k]);
+        int tight = cell_coord(qbox[k] - reach, s);
+        lo[k] = tight > lo[k] ? tight : lo[k];
     }
     if (wide) { /* a long query: every primitive, big or not */
         for (int p = 0; p < g->count; p++)
@@ -318,4 +333,30 @@ void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const dou
         search(&q, &bp->edge, bp->edge.box + 6 * e, s);
     }
     *out = (cloth__broad_pairs){bp->pt, bp->n_pt, bp->ee, bp->n_ee, bp->overflow};
+}
+
+/* Insertion sort of count pairs by their second entry within runs of equal first entry
+ * (the runs come in ascending order already). */
+static void sort_runs(int *list, int count)
+{
+    int run = 0;
+    for (int k = 1; k <= count; k++) {
+        if (k < count && list[2 * k] == list[2 * run])
+            continue;
+        for (int i = run + 1; i < k; i++) {
+            int key = list[2 * i + 1], j = i - 1;
+            while (j >= run && list[2 * j + 1] > key) {
+                list[2 * (j + 1) + 1] = list[2 * j + 1];
+                j--;
+            }
+            list[2 * (j + 1) + 1] = key;
+        }
+        run = k;
+    }
+}
+
+void cloth__broad_phase_sort(cloth__broad_phase *bp)
+{
+    sort_runs(bp->pt, bp->n_pt);
+    sort_runs(bp->ee, bp->n_ee);
 }

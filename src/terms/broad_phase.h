@@ -55,4 +55,10 @@ int cloth__broad_phase_edges(const cloth__broad_phase *bp, const int **edges);
 void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const double *dx,
                               double r, const unsigned char *fixed, cloth__broad_pairs *out);
 
+/* Sorts the last query's pairs (out's lists, which it keeps) into an order that does not
+ * depend on the grid: point-triangle by vertex then triangle, edge-edge by lower then
+ * higher edge.  A query lists them by vertex (lower edge) already, in the grid's order
+ * within one; this sorts within each such run (insertion sort: the runs are short). */
+void cloth__broad_phase_sort(cloth__broad_phase *bp);
+
 #endif

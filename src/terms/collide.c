@@ -20,6 +20,24 @@ struct cloth__collide {
     int *parent;                /* n: union-find of the impact zones                  */
     int *size;                  /* n: a root's zone size                              */
     int *start, *order;         /* n + 1, n: the zones' vertices grouped by root      */
+    /* the candidates of one stage call (reuse_candidates) */
+    double *x1_ref;             /* 3n: the end positions the last query boxed         */
+    double slack, tol;          /* its boxes' slack beyond the passes' reach and the
+                                 * drift of x1 allowed, in units of the thickness     */
+    double slack_next;          /* the slack the next call starts with                */
+    double slack_cap;           /* this call's largest slack (collide.h)              */
+    int n_edges;                /* the broad phase's edges                            */
+    double *x1_prop;            /* 3n: the proposed end positions of this call        */
+    double need;                /* the largest |x1 - x1_prop|_inf seen (m)            */
+    cloth__broad_pairs cand;    /* the candidates (the broad phase's lists)           */
+    int queried;                /* 1: the broad phase holds this call's candidates    */
+    int cand_overflow;          /* that query ran out of room                         */
+    double *d0_pt, *d0_ee;      /* a candidate's distance at x0, NAN until computed   */
+    unsigned *seen_pt, *seen_ee;/* the clock of its last CCD without a hit, 0: none   */
+    unsigned *stamp;            /* n: the clock of a vertex's last change of x1       */
+    unsigned clock;             /* counts changes of x1 in this call                  */
+    int max_pairs;              /* the broad phase's room per kind                    */
+    int queries;                /* broad-phase queries made (for the tests)           */
 };
 
 cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
@@ -39,22 +57,33 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->size = malloc(n * sizeof *c->size);
     c->start = malloc((n + 1) * sizeof *c->start);
     c->order = malloc(n * sizeof *c->order);
-    cloth_status st = CLOTH_OK;
-    if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
-        !c->start || !c->order)
-        st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
-                         mesh->n);
+    c->x1_ref = malloc(3 * n * sizeof *c->x1_ref);
+    c->stamp = malloc(n * sizeof *c->stamp);
     if (max_pairs <= 0) {
         long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
         max_pairs = room > 1L << 28 ? 1 << 28 : (int)room;
     }
+    c->max_pairs = max_pairs;
+    size_t cap = (size_t)max_pairs + 1;
+    c->d0_pt = malloc(cap * sizeof *c->d0_pt);
+    c->d0_ee = malloc(cap * sizeof *c->d0_ee);
+    c->seen_pt = malloc(cap * sizeof *c->seen_pt);
+    c->seen_ee = malloc(cap * sizeof *c->seen_ee);
+    c->slack_next = CLOTH__COLLIDE_SLACK_MIN;
+    c->x1_prop = malloc(3 * n * sizeof *c->x1_prop);
+    cloth_status st = CLOTH_OK;
+    if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
+        !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee ||
+        !c->seen_pt || !c->seen_ee)
+        st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
+                         mesh->n);
     if (st == CLOTH_OK)
         st = cloth__broad_phase_create(mesh, max_pairs, &c->bp, err);
     if (st != CLOTH_OK) {
         cloth__collide_destroy(c);
         return st;
     }
-    cloth__broad_phase_edges(c->bp, &c->edges);
+    c->n_edges = cloth__broad_phase_edges(c->bp, &c->edges);
     *out = c;
     return CLOTH_OK;
 }
@@ -72,6 +101,13 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->size);
     free(c->start);
     free(c->order);
+    free(c->x1_ref);
+    free(c->x1_prop);
+    free(c->stamp);
+    free(c->d0_pt);
+    free(c->d0_ee);
+    free(c->seen_pt);
+    free(c->seen_ee);
     free(c);
 }
 
@@ -250,20 +286,22 @@ static double pair_distance(const pair *pr, const double *x)
     return pair_geometry(pr, x, NULL, cw, n);
 }
 
-/* Changes the average velocity of vertex i by dv: x1 += h dv, v += dv. */
-static void nudge(double *x1, double *v, int i, const double dv[3], double h)
+/* Changes the average velocity of vertex i by dv: x1 += h dv, v += dv (stamped with
+ * the current clock: pairs of i must be looked at again). */
+static void nudge(cloth__collide *c, double *x1, double *v, int i, const double dv[3], double h)
 {
     for (int a = 0; a < 3; a++) {
         x1[3 * i + a] += h * dv[a];
         v[3 * i + a] += dv[a];
     }
+    c->stamp[i] = c->clock;
 }
 
 /* The impulse that raises the pair's relative normal average velocity to at least
  * target (collide.h), with friction mu on the tangential part.  Returns 1 when it
  * acted. */
-static int impulse(const pair *pr, const double cw[4], const double n[3], double target,
-                   double mu, double h, const double *x0, double *x1, double *v,
+static int impulse(cloth__collide *c, const pair *pr, const double cw[4], const double n[3],
+                   double target, double mu, double h, const double *x0, double *x1, double *v,
                    const double *inv_mass)
 {
     double rel[3] = {0, 0, 0}, W = 0;
@@ -283,6 +321,7 @@ static int impulse(const pair *pr, const double cw[4], const double n[3], double
     tlen = cloth__norm(vt);
     /* Coulomb: the tangential relative velocity falls by mu dv_N, not past 0 */
     double jt = tlen > 0 ? fmin(mu * dvn, tlen) / W / tlen : 0;
+    c->clock++;
     for (int k = 0; k < 4; k++) {
         int i = pr->v[k];
         double s = inv_mass[i] * cw[k], dv[3];
@@ -290,7 +329,7 @@ static int impulse(const pair *pr, const double cw[4], const double n[3], double
             continue;
         for (int a = 0; a < 3; a++)
             dv[a] = s * (jn * n[a] - jt * vt[a]);
-        nudge(x1, v, i, dv, h);
+        nudge(c, x1, v, i, dv, h);
     }
     return 1;
 }
@@ -305,44 +344,201 @@ static void gather(const pair *pr, const double *x, double out[12])
 /* The CCD of the pair over x0 -> x1 against dmin = min(eta delta, d0 / 2) (collide.h):
  * 1 and the time of the hit, or 0. */
 static int pair_hits(const pair *pr, const double *x0, const double *x1, double delta,
-                     double *toi)
+                     double *d0, double *toi)
 {
     double a[12], b[12];
     gather(pr, x0, a);
     gather(pr, x1, b);
-    double dmin = fmin(CLOTH__COLLIDE_ETA * delta, 0.5 * pair_distance(pr, x0));
+    if (isnan(*d0)) /* x0 does not change during a call: once a query */
+        *d0 = pair_distance(pr, x0);
+    double dmin = fmin(CLOTH__COLLIDE_ETA * delta, 0.5 * *d0);
     return cloth__ccd(pr->kind, a, b, dmin, toi, NULL) != 0;
 }
 
 /* ------------------------------------------------------------ stages */
 
-/* x1 - x0 into the scratch, and the candidates over that motion closer than r. */
-static void candidates(cloth__collide *c, const double *x0, const double *x1, double r,
-                       cloth__broad_pairs *out, cloth__collide_result *res)
+/* ------------------------------------------------------------ candidates */
+
+/* One broad-phase query serves the whole stage call: the proximity impulses, every
+ * collision pass and every search of the impact zones read the same candidate list.
+ *
+ * Why it is sound.  The query boxes each vertex's motion x0_i -> r_i (r = x1_ref, the end
+ * positions when it ran) grown by g = max(delta / 2, eta delta / 2 + s) on every side
+ * (s = slack * delta, the slack beyond the passes' reach), and lists every pair whose
+ * primitives' boxes meet (broad_phase.h: the exact set).  A later pass asks for the pairs
+ * whose boxes over x0 -> x1 grown by eta delta / 2 meet, x1 its current end positions.
+ * While every coordinate of x1 lies within s of r (|x1 - r|_inf <= tol < s, checked over
+ * all vertices before each pass and search), the box of x0_i -> x1_i lies in the box of
+ * x0_i -> r_i grown by s, so a primitive's box grown by eta delta / 2 lies in its query
+ * box, and two such boxes that meet make query boxes that meet: every pair the pass
+ * wants is a candidate.  The proximity impulses want pairs closer than delta at x0,
+ * whose static boxes grown by delta / 2 lie in the query boxes too.  When a vertex has
+ * left (an impulse or a zone moved it by more than tol), the list is queried afresh
+ * over x0 -> x1.  tol = 0.9 s leaves 0.1 s for the rounding of the boxes' arithmetic.
+ * The argument holds for any slack, so the slack may adapt (collide.h): each call starts
+ * with what the last one's corrections needed, and a query again doubles it.
+ *
+ * Each use filters the candidates by the broad phase's own test (boxes_meet, the same
+ * arithmetic), so a pass looks at exactly the pairs a fresh query would list, in the
+ * sorted order of cloth__broad_phase_sort (which does not depend on the grid, nor on
+ * when the list was queried): the stage's results do not depend on the slack.
+ * tests/test_collide.c compares the filtered list with fresh queries on random motions,
+ * and catches a slack smaller than the tolerance.
+ *
+ * Two more savings, neither changing a result.  A candidate's distance at x0 (the CCD's
+ * dmin, the proximity impulse's d) is computed once a query.  A candidate that a pass
+ * found not hitting (or whose boxes do not meet) is not tested again until one of its
+ * vertices moves (a vertex's stamp is the clock of its last change of x1; the CCD of
+ * the same positions gives the same answer). */
+
+/* The room of the boxes around x1_ref (m): s = slack * delta, and the drift allowed. */
+static double slack_of(const cloth__collide *c, double delta)
 {
-    for (int k = 0; k < 3 * c->mesh->n; k++)
-        c->dx[k] = x1[k] - x0[k];
-    cloth__broad_phase_query(c->bp, x0, c->dx, r, c->fixed, out);
-    res->overflow |= out->overflow;
+    return c->slack * delta;
 }
+
+static void query(cloth__collide *c, const cloth__collide_def *def, const double *x0,
+                  const double *x1)
+{
+    double delta = def->thickness;
+    size_t n3 = 3 * (size_t)c->mesh->n;
+    for (size_t k = 0; k < n3; k++)
+        c->dx[k] = x1[k] - x0[k];
+    memcpy(c->x1_ref, x1, n3 * sizeof *x1);
+    double reach = fmax(delta, CLOTH__COLLIDE_ETA * delta + 2 * slack_of(c, delta));
+    cloth__broad_phase_query(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
+    cloth__broad_phase_sort(c->bp);
+    c->cand_overflow = c->cand.overflow;
+    for (int k = 0; k < c->cand.n_pt; k++) {
+        c->d0_pt[k] = NAN;
+        c->seen_pt[k] = 0;
+    }
+    for (int k = 0; k < c->cand.n_ee; k++) {
+        c->d0_ee[k] = NAN;
+        c->seen_ee[k] = 0;
+    }
+    c->queried = 1;
+    c->queries++;
+}
+
+/* The candidates for a pass at end positions x1: queried afresh when a vertex has left
+ * the boxes of the last query (above). */
+static void ensure(cloth__collide *c, const cloth__collide_def *def, const double *x0,
+                   const double *x1, cloth__collide_result *res)
+{
+    double tol = c->tol * def->thickness, drift = 0, need = c->need;
+    for (int k = 0; k < 3 * c->mesh->n; k++) {
+        double a = fabs(x1[k] - c->x1_ref[k]), b = fabs(x1[k] - c->x1_prop[k]);
+        drift = a > drift ? a : drift;
+        need = b > need ? b : need;
+    }
+    c->need = need;
+    if (!c->queried || !(drift <= tol)) {
+        /* corrections larger than the slack: a larger one for the rest of the call */
+        c->slack = fmax(c->slack, fmin(2 * c->slack, c->slack_cap));
+        c->tol = 0.9 * c->slack;
+        query(c, def, x0, x1);
+    }
+    res->overflow |= c->cand_overflow;
+}
+
+/* Candidate k of the list (point-triangle first), with its cached distance at x0 and its
+ * last clean test. */
+static pair candidate(const cloth__collide *c, int k, double **d0, unsigned **seen)
+{
+    if (k < c->cand.n_pt) {
+        *d0 = c->d0_pt + k;
+        *seen = c->seen_pt + k;
+        return pair_pt(c, c->cand.pt + 2 * k);
+    }
+    k -= c->cand.n_pt;
+    *d0 = c->d0_ee + k;
+    *seen = c->seen_ee + k;
+    return pair_ee(c, c->cand.ee + 2 * k);
+}
+
+/* 1 when no vertex of the pair has moved since the clock seen (0: never tested). */
+static int unchanged(const cloth__collide *c, const pair *pr, unsigned seen)
+{
+    if (seen == 0)
+        return 0;
+    for (int k = 0; k < 4; k++)
+        if (c->stamp[pr->v[k]] > seen)
+            return 0;
+    return 1;
+}
+
+/* The broad phase's test of the pair, with its arithmetic (broad_phase.c box_of and
+ * overlap; comparisons for fmin and fmax, which differ only in the sign of a zero, that
+ * no comparison sees): the boxes of its two primitives at x0, or over x0 -> x0 + (x1 - x0) when x1
+ * is not NULL, grown by half on every side, meet. */
+static int boxes_meet(const pair *pr, const double *x0, const double *x1, double half)
+{
+    int split = pr->kind == CLOTH__CCD_POINT_TRIANGLE ? 1 : 2;
+    double box[2][6];
+    for (int b = 0; b < 2; b++) {
+        double *bx = box[b];
+        for (int a = 0; a < 3; a++) {
+            bx[a] = INFINITY;
+            bx[3 + a] = -INFINITY;
+        }
+        for (int k = b ? split : 0; k < (b ? 4 : split); k++)
+            for (int a = 0; a < 3; a++) {
+                int i = 3 * pr->v[k] + a;
+                double p = x0[i], q = x1 ? p + (x1[i] - x0[i]) : p;
+                double lo = q < p ? q : p, hi = q > p ? q : p;
+                bx[a] = lo < bx[a] ? lo : bx[a];
+                bx[3 + a] = hi > bx[3 + a] ? hi : bx[3 + a];
+            }
+        for (int a = 0; a < 3; a++) {
+            bx[a] -= half;
+            bx[3 + a] += half;
+        }
+    }
+    const double *a = box[0], *b = box[1];
+    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
+           b[2] <= a[5];
+}
+
+/* ------------------------------------------------------------ stages */
 
 /* (a): the pairs closer than delta at x0. */
 static void proximity(cloth__collide *c, const cloth__collide_def *def, double h,
                       const double *x0, double *x1, double *v, const double *inv_mass,
                       cloth__collide_result *res)
 {
-    cloth__broad_pairs bp;
-    cloth__broad_phase_query(c->bp, x0, NULL, def->thickness, c->fixed, &bp);
-    res->overflow |= bp.overflow;
-    int total = bp.n_pt + bp.n_ee;
+    res->overflow |= c->cand_overflow;
+    int total = c->cand.n_pt + c->cand.n_ee;
     for (int k = 0; k < total; k++) {
-        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        double *d0;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (!boxes_meet(&pr, x0, NULL, 0.5 * def->thickness))
+            continue;
         double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
+        *d0 = d;
         if (!(d < def->thickness))
             continue;
         double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
-        res->proximity += impulse(&pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+        res->proximity += impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
     }
+}
+
+/* 1 when the pair's motion x0 -> x1 may come within the passes' distance: its boxes
+ * meet (a fresh query would list it) and the CCD finds a hit at *toi.  A pair found
+ * clear is stamped so that it is not tested again until a vertex of it moves. */
+static int candidate_hits(cloth__collide *c, const pair *pr, double *d0, unsigned *seen,
+                          const cloth__collide_def *def, const double *x0, const double *x1,
+                          double *toi)
+{
+    if (unchanged(c, pr, *seen))
+        return 0;
+    if (!boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
+        !pair_hits(pr, x0, x1, def->thickness, d0, toi)) {
+        *seen = c->clock;
+        return 0;
+    }
+    return 1;
 }
 
 /* (b): one collision pass, Gauss-Seidel over the pairs; returns the hits. */
@@ -350,13 +546,13 @@ static int collision_pass(cloth__collide *c, const cloth__collide_def *def, doub
                           const double *x0, double *x1, double *v, const double *inv_mass,
                           cloth__collide_result *res)
 {
-    cloth__broad_pairs bp;
-    candidates(c, x0, x1, CLOTH__COLLIDE_ETA * def->thickness, &bp, res);
-    int hits = 0, total = bp.n_pt + bp.n_ee;
+    ensure(c, def, x0, x1, res);
+    int hits = 0, total = c->cand.n_pt + c->cand.n_ee;
     for (int k = 0; k < total; k++) {
-        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
-        double toi;
-        if (!pair_hits(&pr, x0, x1, def->thickness, &toi))
+        double *d0, toi;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (!candidate_hits(c, &pr, d0, seen, def, x0, x1, &toi))
             continue;
         hits++;
         /* the closest points where the CCD stopped, on the side the pair started */
@@ -374,7 +570,7 @@ static int collision_pass(cloth__collide *c, const cloth__collide_def *def, doub
         for (int j = 0; j < 4; j++)
             d0n += cw[j] * cloth__dot(ref + 3 * j, n);
         double target = fmin(0, (def->thickness - d0n) / h);
-        res->impulses += impulse(&pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+        res->impulses += impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
     }
     return hits;
 }
@@ -408,16 +604,16 @@ static void join(cloth__collide *c, int i, int j)
 static int zone_search(cloth__collide *c, const cloth__collide_def *def, const double *x0,
                        const double *x1, cloth__collide_result *res)
 {
-    cloth__broad_pairs bp;
-    candidates(c, x0, x1, CLOTH__COLLIDE_ETA * def->thickness, &bp, res);
-    int hits = 0, total = bp.n_pt + bp.n_ee;
+    ensure(c, def, x0, x1, res);
+    int hits = 0, total = c->cand.n_pt + c->cand.n_ee;
     for (int k = 0; k < total; k++) {
-        pair pr = k < bp.n_pt ? pair_pt(c, bp.pt + 2 * k) : pair_ee(c, bp.ee + 2 * (k - bp.n_pt));
+        double *d0, toi;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
         int r0 = find_root(c->parent, pr.v[0]), inside = 1;
         for (int j = 1; j < 4; j++)
             inside &= find_root(c->parent, pr.v[j]) == r0;
-        double toi;
-        if (inside || !pair_hits(&pr, x0, x1, def->thickness, &toi))
+        if (inside || !candidate_hits(c, &pr, d0, seen, def, x0, x1, &toi))
             continue;
         hits++;
         for (int j = 1; j < 4; j++)
@@ -455,8 +651,10 @@ static int move_zones(cloth__collide *c, double h, const double *x0, double *x1,
         if (count < 2)
             continue;
         const int *verts = c->order + c->start[r];
+        c->clock++;
         for (int k = 0; k < count; k++) {
             int i = verts[k];
+            c->stamp[i] = c->clock;
             memcpy(x1 + 3 * i, c->x1_pre + 3 * i, 3 * sizeof *x1);
             memcpy(v + 3 * i, c->v_pre + 3 * i, 3 * sizeof *v);
         }
@@ -614,6 +812,7 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
     for (int i = 0; i < c->mesh->n; i++)
         c->fixed[i] = !(inv_mass[i] > 0);
     cloth__broad_pairs bp;
+    c->queried = 0; /* the broad phase's lists are this query's now */
     cloth__broad_phase_query(c->bp, x, NULL, delta, c->fixed, &bp);
     if (bp.overflow)
         return -1;
@@ -629,6 +828,30 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
         }
     }
     return 0;
+}
+
+/* The slack the next call starts with: 1.25 times what this call's corrections needed
+ * (the end positions' largest move from the proposal, in thicknesses), within bounds. */
+static void next_slack(cloth__collide *c, const cloth__collide_def *def)
+{
+    double need = 1.25 * c->need / (0.9 * def->thickness);
+    c->slack_next = fmin(c->slack_cap, fmax(CLOTH__COLLIDE_SLACK_MIN, need));
+}
+
+/* The largest slack of a call, in thicknesses: CLOTH__COLLIDE_SLACK_MAX, and at most
+ * CLOTH__COLLIDE_SLACK_EDGE of the mean edge at x0 (the candidates, and the query's
+ * time, grow as (edge + reach)^2 on a sheet), not below CLOTH__COLLIDE_SLACK_MIN. */
+static double slack_cap(const cloth__collide *c, const double *x0, double delta)
+{
+    double sum = 0;
+    for (int e = 0; e < c->n_edges; e++) {
+        double d[3];
+        cloth__sub(x0 + 3 * c->edges[2 * e + 1], x0 + 3 * c->edges[2 * e], d);
+        sum += cloth__norm(d);
+    }
+    double mean = c->n_edges ? sum / c->n_edges : 0;
+    double cap = fmin(CLOTH__COLLIDE_SLACK_MAX, CLOTH__COLLIDE_SLACK_EDGE * mean / delta);
+    return fmax(CLOTH__COLLIDE_SLACK_MIN, cap);
 }
 
 int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
@@ -649,6 +872,14 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
         res->resolved = 1;
         return 0;
     }
+    memset(c->stamp, 0, (size_t)m->n * sizeof *c->stamp);
+    c->clock = 1;
+    c->slack_cap = slack_cap(c, x0, def->thickness);
+    c->slack = fmin(c->slack_next, c->slack_cap);
+    c->tol = 0.9 * c->slack;
+    c->need = 0;
+    memcpy(c->x1_prop, x1, 3 * (size_t)m->n * sizeof *x1);
+    query(c, def, x0, x1);
     proximity(c, def, h, x0, x1, v, inv_mass, res);
     while (res->passes < def->passes) {
         res->passes++;
@@ -660,11 +891,50 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
         if (clean && !overflowed) {
             /* a pass that changed nothing searched the final motion: no zones needed */
             res->resolved = 1;
+            next_slack(c, def);
             return 0;
         }
         if (hits == 0)
             break;
     }
     impact_zones(c, def, h, x0, x1, v, inv_mass, res);
+    next_slack(c, def);
+    return 0;
+}
+
+int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, const double *x0, const double *x1_ref,
+                                   const double *x1, const double *inv_mass, int *pt,
+                                   int *n_pt, int *ee, int *n_ee, int cap)
+{
+    c->slack = c->slack_cap = slack;
+    c->tol = tol;
+    for (int i = 0; i < c->mesh->n; i++)
+        c->fixed[i] = !(inv_mass[i] > 0);
+    cloth__collide_def def = {thickness, 0, 1, 1};
+    cloth__collide_result res = {0};
+    memcpy(c->x1_prop, x1_ref, 3 * (size_t)c->mesh->n * sizeof *x1_ref);
+    c->need = 0;
+    query(c, &def, x0, x1_ref);
+    int queries = c->queries;
+    ensure(c, &def, x0, x1, &res);
+    int status = c->queries != queries ? 1 : res.overflow ? -1 : 0;
+    *n_pt = *n_ee = 0;
+    if (status != 0)
+        return status;
+    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
+        double *d0;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (!boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
+            continue;
+        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
+        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
+        if (*n == cap)
+            return -1;
+        list[2 * *n] = src[0];
+        list[2 * *n + 1] = src[1];
+        (*n)++;
+    }
     return 0;
 }

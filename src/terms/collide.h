@@ -71,6 +71,15 @@
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
+/* the slack of the stage's broad-phase query beyond the passes' reach, in thicknesses
+ * (collide.c: a pass queries again only when corrections have moved a vertex's end by
+ * more than 0.9 of it), kept between these bounds: each call starts with the slack the
+ * previous call's corrections would have needed (1.25 times), a query again within a call
+ * doubles it, up to the cap below.  A larger slack costs more candidates, a smaller one more queries. */
+#define CLOTH__COLLIDE_SLACK_MIN 0.25
+#define CLOTH__COLLIDE_SLACK_MAX 4.0
+/* and at most this fraction of the mean edge length */
+#define CLOTH__COLLIDE_SLACK_EDGE 0.125
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
 #define CLOTH__COLLIDE_PAIRS 16
@@ -130,5 +139,18 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
  * rewritten (the stage's own zone motion, public for the tests). */
 void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
                                double *x1, double *v, const double *inv_mass);
+
+/* For the tests of the candidates' reuse (collide.c): queries the candidates over
+ * x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
+ * adaptive, see CLOTH__COLLIDE_SLACK_MIN), then lists those a collision pass at end positions x1 would look
+ * at when it may reuse them (a drift of at most tol thicknesses, the stage's 0.9 slack):
+ * (vertex, triangle) pairs into pt, (edge, edge) pairs into ee (the broad phase's edge
+ * indices), room for cap pairs each, sorted as cloth__broad_phase_sort sorts.  Returns 0,
+ * 1 when x1 drifted further (the stage would query afresh: nothing listed), -1 when the
+ * query or the lists ran out of room. */
+int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, const double *x0, const double *x1_ref,
+                                   const double *x1, const double *inv_mass, int *pt,
+                                   int *n_pt, int *ee, int *n_ee, int cap);
 
 #endif
