@@ -2,6 +2,7 @@
  * one that stops short, pairs that share a vertex; and the flat sheet drop of issue 32,
  * where a sheet passes through another unseen by the intersection count. */
 #include "terms/tunnel.h"
+#include "terms/ccd.h"
 #include "suites.h"
 
 #include <stdio.h>
@@ -76,6 +77,46 @@ START_TEST(pairs_sharing_a_vertex_never_count)
 }
 END_TEST
 
+/* The metric's cap on the CCD (tunnel.h): vertex 3 slides 1 m along the triangle at a
+ * constant height g above it.  The gap never falls, so only the step count can end the
+ * CCD: about 1/(0.9 g) steps (ccd.h), 1.1e5 for g = 1e-5 m, between the metric's cap of
+ * 1e4 and the simulation's 1e6: the public query clears the pair, the metric counts it.
+ * At g = 1 mm (about 1100 steps) both clear it.  The triangle is tilted (its third
+ * corner 1 cm up, the plane z = y/400) so that the boxes of the motion overlap, as they
+ * do for cloth lying on cloth; the vertex keeps the distance g from that plane (to
+ * 3e-6 relative) while it slides along x. */
+START_TEST(sliding_pair_past_the_cap_counts)
+{
+    small_mesh m = {{0}, {0, 1, 2}};
+    m.mesh.n = 4;
+    m.mesh.n_tris = 1;
+    m.mesh.tris = m.tris;
+    static const double gaps[2] = {1e-5, 1e-3};
+    for (int k = 0; k < 2; k++) {
+        double g = gaps[k];
+        /* a large triangle, the vertex over it from x = 0.5 to 1.5 */
+        double x0[12] = {0, 0, 0, 4, 0, 0, 0, 4, 0.01, 0.5, 0.5, 0.5 / 400 + g};
+        double x1[12];
+        memcpy(x1, x0, sizeof x1);
+        x1[9] = 1.5;
+        double toi;
+        ck_assert_int_eq(cloth_ccd_point_triangle(x0 + 9, x0, x0 + 3, x0 + 6, x1 + 9, x1,
+                                                  x1 + 3, x1 + 6, 0, &toi),
+                         0);
+        long steps = 0;
+        double a[12] = {0.5, 0.5, 0.5 / 400 + g, 0, 0, 0, 4, 0, 0, 0, 4, 0.01};
+        double b[12];
+        memcpy(b, a, sizeof b);
+        b[0] = 1.5;
+        int hit = cloth__ccd_capped(CLOTH__CCD_POINT_TRIANGLE, a, b, 0, 1000000L, &toi, &steps);
+        ck_assert_int_eq(hit, 0);
+        ck_assert_msg(steps > 0.9 / (0.9 * g) && steps < 1.2 / (0.9 * g),
+                      "g = %g: %ld steps, expected about %g", g, steps, 1 / (0.9 * g));
+        ck_assert_int_eq(tunnelled(&m, x0, x1), (k == 0 ? 1 : 0));
+    }
+}
+END_TEST
+
 /* experiments/flat_sheet_drop.ini (issue 32): with vertex-pair self-collision
  * (run.self_collision = particles; the robust `on` is tests/test_collide_kernels.c) the
  * upper sheet falls straight through the lower one, which is pinned flat.  No frame holds
@@ -129,6 +170,7 @@ Suite *suite_tunnel(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, vertex_through_triangle_counts_once);
     tcase_add_test(tc, pairs_sharing_a_vertex_never_count);
+    tcase_add_test(tc, sliding_pair_past_the_cap_counts);
     tcase_add_test(tc, flat_sheet_drop_tunnels);
     suite_add_tcase(s, tc);
     return s;

@@ -53,7 +53,7 @@ static int relative_motion(const double x0[12], const double x1[12], double a[12
 
 /* The loop of ccd.h from t = 0: 1 and the time reached for a hit, 0 and 1 for none. */
 static int advance(cloth__ccd_pair pair, const double a[12], const double p[12],
-                   double dmin, double L, double *toi, long *evals)
+                   double dmin, double L, long max_steps, double *toi, long *evals)
 {
     double slack = CLOTH__CCD_ROUNDING * L, lp = closing_speed_bound(pair, p), x[12];
     double gap = pair_distance(pair, a) - dmin, t = 0;
@@ -65,7 +65,7 @@ static int advance(cloth__ccd_pair pair, const double a[12], const double p[12],
     *toi = 1;
     if (lp == 0)
         return 0; /* no relative motion */
-    while (*evals <= CLOTH__CCD_MAX_STEPS) {
+    while (*evals <= max_steps) {
         /* gap - slack is a lower bound of the true gap; 0.9 of it is a safe step */
         double step = 0.9 * (gap - slack) / lp;
         if (t + step >= 1)
@@ -85,13 +85,19 @@ static int advance(cloth__ccd_pair pair, const double a[12], const double p[12],
 int cloth__ccd(cloth__ccd_pair pair, const double x0[12], const double x1[12], double dmin,
                double *toi, long *steps)
 {
+    return cloth__ccd_capped(pair, x0, x1, dmin, CLOTH__CCD_MAX_STEPS, toi, steps);
+}
+
+int cloth__ccd_capped(cloth__ccd_pair pair, const double x0[12], const double x1[12],
+                      double dmin, long max_steps, double *toi, long *steps)
+{
     double a[12], p[12], L, t = 0;
     long evals = 0;
     int hit = -1, valid = isfinite(dmin) && dmin >= 0;
     for (int k = 0; k < 12; k++)
         valid = valid && isfinite(x0[k]) && isfinite(x1[k]);
     if (valid && relative_motion(x0, x1, a, p, &L))
-        hit = advance(pair, a, p, dmin, L, &t, &evals);
+        hit = advance(pair, a, p, dmin, L, max_steps, &t, &evals);
     if (toi)
         *toi = t;
     if (steps)

@@ -53,4 +53,10 @@ typedef enum { CLOTH__CCD_POINT_TRIANGLE = 0, CLOTH__CCD_EDGE_EDGE } cloth__ccd_
 int cloth__ccd(cloth__ccd_pair pair, const double x0[12], const double x1[12], double dmin,
                double *toi, long *steps);
 
+/* cloth__ccd with a cap of its own on the distance evaluations (at least 1): a pair that
+ * needs more is a hit, as at CLOTH__CCD_MAX_STEPS.  The tunnelled metric (tunnel.h) uses
+ * a lower cap than the simulation's. */
+int cloth__ccd_capped(cloth__ccd_pair pair, const double x0[12], const double x1[12],
+                      double dmin, long max_steps, double *toi, long *steps);
+
 #endif

@@ -2,6 +2,7 @@
  * (tunnel.h). */
 #include "terms/tunnel.h"
 #include "terms/broad_phase.h"
+#include "terms/ccd.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -43,6 +44,19 @@ void cloth__tunnel_destroy(cloth__tunnel *work)
     free(work);
 }
 
+/* Whether the pair of vertices v (ordered as terms/ccd.h orders them) reaches separation 0
+ * moving from x0 to x1, by the CCD with this metric's cap (tunnel.h). */
+static int passes(cloth__ccd_pair pair, const int v[4], const double *x0, const double *x1)
+{
+    double a[12], b[12], toi;
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 3; c++) {
+            a[3 * i + c] = x0[3 * v[i] + c];
+            b[3 * i + c] = x1[3 * v[i] + c];
+        }
+    return cloth__ccd_capped(pair, a, b, 0, CLOTH__TUNNEL_CCD_STEPS, &toi, NULL) > 0;
+}
+
 long cloth__count_tunnelled(const cloth_mesh *mesh, const double *x0, const double *x1,
                             cloth__tunnel *work)
 {
@@ -64,15 +78,13 @@ long cloth__count_tunnelled(const cloth_mesh *mesh, const double *x0, const doub
     for (int k = 0; k < pairs.n_pt; k++) {
         int p = pairs.pt[2 * k];
         const int *t = mesh->tris + 3 * pairs.pt[2 * k + 1];
-        count += cloth_ccd_point_triangle(x0 + 3 * p, x0 + 3 * t[0], x0 + 3 * t[1],
-                                          x0 + 3 * t[2], x1 + 3 * p, x1 + 3 * t[0],
-                                          x1 + 3 * t[1], x1 + 3 * t[2], 0, NULL) > 0;
+        int v[4] = {p, t[0], t[1], t[2]};
+        count += passes(CLOTH__CCD_POINT_TRIANGLE, v, x0, x1);
     }
     for (int k = 0; k < pairs.n_ee; k++) {
         const int *a = edges + 2 * pairs.ee[2 * k], *b = edges + 2 * pairs.ee[2 * k + 1];
-        count += cloth_ccd_edge_edge(x0 + 3 * a[0], x0 + 3 * a[1], x0 + 3 * b[0],
-                                     x0 + 3 * b[1], x1 + 3 * a[0], x1 + 3 * a[1],
-                                     x1 + 3 * b[0], x1 + 3 * b[1], 0, NULL) > 0;
+        int v[4] = {a[0], a[1], b[0], b[1]};
+        count += passes(CLOTH__CCD_EDGE_EDGE, v, x0, x1);
     }
     return count;
 }
