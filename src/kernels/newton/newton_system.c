@@ -273,6 +273,63 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
     return st;
 }
 
+/* A failed factor here is an answer, not an error: H with the springs' Hessians as they
+ * are is positive definite or not, and only a numeric factor can tell (CHOLMOD stops at
+ * the first pivot <= 0).  No Tikhonov shift: a shifted factor of an indefinite H would
+ * give a step of no known quality, where the projected H gives a descent direction. */
+cloth_status cloth__newton_system_solve_unshifted(cloth__newton *w,
+                                                  const cloth__newton_ctx *ctx,
+                                                  int *solved, cloth_error *err)
+{
+    *solved = 0;
+    w->factored = 0;
+    w->reusable = 0;
+    w->profile.nnz = w->H->nnz;
+    if (ctx->nd->solver == CLOTH__SOLVER_DENSE) {
+        /* the dense factor shifts by itself when it must: a shift means no */
+        cloth_error not_pd;
+        double eps, t0 = cloth__newton_now_ms();
+        cloth__sparse_to_dense(w->H, w->H_dense);
+        cloth_status st = cloth__linalg_factor(w->la, w->H_dense, &eps, &not_pd);
+        double t1 = cloth__newton_now_ms();
+        w->profile.factorizations++;
+        w->profile.factor_ms += t1 - t0;
+        if (st != CLOTH_OK || eps > 0)
+            return CLOTH_OK;
+        for (int k = 0; k < w->ndof; k++)
+            w->step[k] = -w->grad[k];
+        st = cloth__linalg_solve(w->la, w->step, w->step, err);
+        w->profile.solve_ms += cloth__newton_now_ms() - t1;
+        *solved = st == CLOTH_OK;
+        return st;
+    }
+    if (ctx->nd->solver != CLOTH__SOLVER_CHOLMOD)
+        return CLOTH_OK;
+    cloth_error not_pd;
+    double t0 = cloth__newton_now_ms();
+    cloth_status st = cloth__chol_analyse(w->chol, w->H, &not_pd);
+    double t1 = cloth__newton_now_ms();
+    if (st == CLOTH_OK)
+        st = cloth__chol_factor_shifted(w->chol, w->H, 0, &not_pd);
+    double t2 = cloth__newton_now_ms();
+    w->profile.factorizations++;
+    w->profile.analyse_ms += t1 - t0;
+    w->profile.factor_ms += t2 - t1;
+    if (st != CLOTH_OK)
+        return CLOTH_OK;
+    w->factored = 1;
+    w->factor_eps = 0;
+    int supernodal;
+    cloth__chol_info(w->chol, &w->profile.factor_nnz, &supernodal, &w->profile.analyses);
+    for (int k = 0; k < w->ndof; k++)
+        w->step[k] = -w->grad[k];
+    st = cloth__chol_solve(w->chol, w->step, w->step, err);
+    w->profile.solve_ms += cloth__newton_now_ms() - t2;
+    *solved = st == CLOTH_OK;
+    w->reusable = *solved;
+    return st;
+}
+
 cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ctx *ctx,
                                         double *eps, int *lin_iters, int *capped,
                                         cloth_error *err)

@@ -116,6 +116,7 @@ typedef struct cloth__newton_seen {
     double min_gap;             /* smallest contact (not strain) gap, or +inf         */
     double barrier;             /* sum of their kappa psi(g)                          */
     double self_gap;            /* smallest self-contact gap, or +inf                 */
+    double energy;              /* E itself                                           */
 } cloth__newton_seen;
 
 struct cloth__newton {
@@ -182,6 +183,8 @@ struct cloth__newton {
     double factor_eps;          /* the shift that factor needed                       */
     int reusable;               /* chol holds the factor of an earlier H (+ eps I) that
                                  * may precondition PCG (newton.factor_reuse)         */
+    int spring_exact;           /* H takes the springs' Hessians unprojected (newton.c:
+                                 * spring_hessian = adaptive, for the rest of a step)  */
 
     /* the sphere within a step (newton_contacts.c) */
     double sphere_from[3];      /* its centre at the step's start                     */
@@ -319,6 +322,16 @@ void cloth__newton_system_destroy(cloth__newton *w);
  * the pattern when one is missing (the mesh's couplings, the pairs of this step so far
  * and the new ones).  Values become 0 when it is rebuilt. */
 void cloth__newton_system_pattern(cloth__newton *w, const cloth__newton_ctx *ctx);
+
+/* spring_hessian = adaptive: one Cholesky factor of H as it is, with no shift.  *solved
+ * is 1 when it factored and dx is in w->step, 0 when H is not positive definite (or
+ * solver = pcg, which has no factor to tell): then nothing is solved and the caller
+ * assembles the projected H.  An error is only a failed solve after a good factor.
+ * solver = dense: LAPACK's factor, which retries with a Tikhonov shift, counts as a no
+ * when it needed one. */
+cloth_status cloth__newton_system_solve_unshifted(cloth__newton *w,
+                                                  const cloth__newton_ctx *ctx,
+                                                  int *solved, cloth_error *err);
 
 /* Solves H dx = -grad E into w->step by newton.solver; records the Tikhonov shift the
  * factor needed (*eps) and the iterations of PCG (*lin_iters, 0 for direct solvers) and
