@@ -171,15 +171,16 @@ static cloth_status assemble(cloth__newton *w, const cloth__newton_ctx *ctx, ite
 }
 
 /* Solve: H dx = -grad E by newton.solver (newton_system.c).  With the springs' Hessians
- * unprojected (w->spring_exact, below) H is first factored as it is; when it is not
- * positive definite the iteration assembles the projected H at the same x and solves
- * that, as without. */
+ * unprojected (w->spring_exact, below) H is first factored as it is, or shifted by a
+ * small multiple of I when it is not positive definite (it->eps then records the
+ * shift: newton.csv's regularized); when neither factors, the iteration assembles the
+ * projected H at the same x and solves that, as without. */
 static cloth_status solve(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
                           cloth_error *err)
 {
     if (w->spring_exact) {
         int solved;
-        cloth_status st = cloth__newton_system_solve_unshifted(w, ctx, &solved, err);
+        cloth_status st = cloth__newton_system_solve_unshifted(w, ctx, &it->eps, &solved, err);
         if (st != CLOTH_OK || solved)
             return st;
         w->spring_exact = 0;
@@ -206,7 +207,10 @@ static cloth_status solve(cloth__newton *w, const cloth__newton_ctx *ctx, iterat
  * Longva et al. 2023 ("Pitfalls of projection: a study of Newton-type solvers for
  * incremental potentials", arXiv 2311.14526) measure the same reduced convergence rate
  * of projected Newton on incremental potentials and propose projecting only on demand;
- * here the demand is a failed Cholesky factor of the unprojected H.
+ * here the demand is a failed Cholesky factor of the unprojected H, after small shifts
+ * (newton_system.c) that keep most of E's curvature: on the walking skirt a projected
+ * fallback at an indefinite H left a saddle at the same crawl (the CMU walk's frame 16,
+ * steps growing 6 % an iteration to max_iters).
  *
  * The rule: with the full step taken (alpha = 1) the quadratic model predicts the
  * decrease -(grad E.dx)/2 (H dx = -grad E), and a model whose curvature along dx is c
@@ -667,8 +671,8 @@ static const cloth__key newton_keys[] = {
      spring_hessian_names, NULL, "adaptive", "compressed springs' Hessians: project (the "
      "negative part across the spring clamped at 0, always) or adaptive (projected until a "
      "full Newton step decreases E by more than 1.5x the model's prediction, then, for the "
-     "rest of the step, as they are whenever H stays positive definite; solver = pcg: "
-     "as project)"},
+     "rest of the step, as they are whenever H, or H shifted by a small multiple of I, "
+     "stays positive definite; solver = pcg: as project)"},
     {"newton", "friction", CLOTH__KEY_DOUBLE, OFF(friction), 0, 0, INF, 0, 1, NULL, NULL, "0",
      "Coulomb friction coefficient mu of obstacle and point-triangle/edge-edge contacts "
      "(IPC's lagged friction); 0 = none"},

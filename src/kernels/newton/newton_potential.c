@@ -144,7 +144,11 @@ static double inertia_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
  * spring's Hessian has the negative part k (1 - l0/l)(I - u u^T) across it: projected
  * to 0 (SPEC 4.4) unless `exact`, or w->spring_exact (newton.spring_hessian = adaptive,
  * newton.c), which keeps it and leaves it to the factorisation to say whether the
- * whole H is still positive definite. */
+ * whole H is still positive definite.  Then it also bounds what the projection would
+ * add, N = sum over compressed springs of [[B, -B], [-B, B]], B = wh k (l0/l - 1)(I -
+ * u u^T), |B|_2 = wh k (l0/l - 1): by the block Gershgorin theorem (Feingold and Varga
+ * 1962; symmetric blocks) lambda_max(N) <= max over vertices of the sum of 2 |B| over
+ * their springs, w->spring_shift, the scale of the shifts newton_system.c tries. */
 static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx,
                                   const double *x, double *grad, cloth__sparse *H,
                                   int exact)
@@ -154,6 +158,10 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
     int mid = ctx->nd->integrator == CLOTH__INTEGRATOR_MIDPOINT;
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
+    int shift = H && w->spring_exact && !exact;
+    if (shift)
+        for (int i = 0; i < m->n; i++)
+            w->spring_neg[i] = 0;
     if (mid) {
         for (int k = 0; k < 3 * m->n; k++)
             w->y[k] = 0.5 * (x[k] + w->x_n[k]);
@@ -180,6 +188,13 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
         if (H) {
             double K6[36], uu[9];
             cloth__spring_hessian(qa, qb, sp->k, sp->rest, !exact && !w->spring_exact, K6);
+            if (shift) {
+                double d[3] = {qb[0] - qa[0], qb[1] - qa[1], qb[2] - qa[2]};
+                double l = sqrt(cloth__dot3(d, d));
+                double neg = l > 0 && l < sp->rest ? 2 * wh * sp->k * (sp->rest / l - 1) : 0;
+                w->spring_neg[sp->a] += neg;
+                w->spring_neg[sp->b] += neg;
+            }
             add_pair_blocks(w, H, sp->a, sp->b, K6, wh);
             for (int r2 = 0; r2 < 3; r2++)
                 for (int c = 0; c < 3; c++)
@@ -189,6 +204,11 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
             cloth__newton_add_block(w, H, sp->a, sp->b, uu, 3, -1);
             cloth__newton_add_block(w, H, sp->b, sp->a, uu, 3, -1);
         }
+    }
+    if (shift) {
+        w->spring_shift = 0;
+        for (int i = 0; i < m->n; i++)
+            w->spring_shift = fmax(w->spring_shift, w->spring_neg[i]);
     }
     return e;
 }
