@@ -25,6 +25,7 @@
     X(newton) \
     X(newton_body) \
     X(newton_kappa) \
+    X(newton_springs) \
     X(newton_speed) \
     X(modes) \
     X(kernels) \

@@ -125,6 +125,7 @@ typedef struct iteration {
     double alpha;               /* accepted step length, 0 when x stays               */
     int lin_iters;              /* PCG iterations of the solve, 0 for direct solvers  */
     int capped;                 /* 1 when PCG stopped at newton.pcg_max_iters         */
+    double slope;               /* grad E . dx, the model's first-order change        */
 } iteration;
 
 /* Predict: the potential of this step (x~, wind, kappa tables, the sphere where the last
@@ -169,11 +170,69 @@ static cloth_status assemble(cloth__newton *w, const cloth__newton_ctx *ctx, ite
                        it->row, why);
 }
 
-/* Solve: H dx = -grad E by newton.solver (newton_system.c). */
+/* Solve: H dx = -grad E by newton.solver (newton_system.c).  With the springs' Hessians
+ * unprojected (w->spring_exact, below) H is first factored as it is, or shifted by a
+ * small multiple of I when it is not positive definite (it->eps then records the
+ * shift: newton.csv's regularized); when neither factors, the iteration assembles the
+ * projected H at the same x and solves that, as without. */
 static cloth_status solve(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
                           cloth_error *err)
 {
+    if (w->spring_exact) {
+        int solved;
+        cloth_status st = cloth__newton_system_solve_unshifted(w, ctx, &it->eps, &solved, err);
+        if (st != CLOTH_OK || solved)
+            return st;
+        w->spring_exact = 0;
+        st = assemble(w, ctx, it, err);
+        w->spring_exact = 1;
+        if (st != CLOTH_OK)
+            return st;
+    }
     return cloth__newton_system_solve(w, ctx, &it->eps, &it->lin_iters, &it->capped, err);
+}
+
+/* newton.spring_hessian = adaptive.  A compressed spring's Hessian has a negative part
+ * across the spring, k (1 - l0/l)(I - u u^T), which the assembly projects to 0 so that H
+ * stays positive definite (SPEC 4.4).  Where the cloth is gathered or folded (the walking
+ * skirt where the thigh pushes it in) many springs are compressed and E is nearly flat,
+ * or concave, along the fold: the projected H then overstates E's curvature there many
+ * times, Newton's step along the fold is that many times too short, and the iteration
+ * creeps at alpha = 1 with linear convergence, the step shrinking or (past a saddle)
+ * growing by a few per cent an iteration.  Measured on the skirt's frame 50 (issue 31):
+ * along dx, dx^T H dx of the projected H was 20 to 200 times the curvature of E by
+ * central differences, which the unprojected H matched to 3 digits; the body's gap,
+ * kappa and the body's motion within the step were not involved (the crawling vertices
+ * were 3 cm from the skin, kappa and the body's pose unchanged after iteration 4).
+ * Longva et al. 2023 ("Pitfalls of projection: a study of Newton-type solvers for
+ * incremental potentials", arXiv 2311.14526) measure the same reduced convergence rate
+ * of projected Newton on incremental potentials and propose projecting only on demand;
+ * here the demand is a failed Cholesky factor of the unprojected H, after small shifts
+ * (newton_system.c) that keep most of E's curvature: on the walking skirt a projected
+ * fallback at an indefinite H left a saddle at the same crawl (the CMU walk's frame 16,
+ * steps growing 6 % an iteration to max_iters).
+ *
+ * The rule: with the full step taken (alpha = 1) the quadratic model predicts the
+ * decrease -(grad E.dx)/2 (H dx = -grad E), and a model whose curvature along dx is c
+ * times E's gives an actual decrease of (2 - 1/c) times that.  Once a step's decrease is
+ * more than SPRING_EXACT_RHO = 1.5 times the prediction (c > 2), the rest of the step
+ * tries the unprojected H first (solve, above).  A step that never shows it keeps the
+ * projected H throughout and is unchanged by the rule.  Only E's last evaluation at the
+ * accepted point is used (the line search returns there), and a predicted decrease at
+ * E's rounding is no evidence. */
+#define SPRING_EXACT_RHO 1.5
+#define SPRING_EXACT_MIN_DECREASE 1e-12
+
+static void check_spring_model(cloth__newton *w, const cloth__newton_ctx *ctx,
+                               const iteration *it)
+{
+    if (ctx->nd->spring_hessian != CLOTH__SPRING_HESSIAN_ADAPTIVE || w->spring_exact ||
+        ctx->nd->solver == CLOTH__SOLVER_PCG || it->alpha != 1)
+        return;
+    double predicted = -0.5 * it->slope, made = it->energy - w->eval.energy;
+    if (predicted > SPRING_EXACT_MIN_DECREASE * fabs(it->energy) &&
+        made > SPRING_EXACT_RHO * predicted)
+        w->spring_exact = 1;
 }
 
 /* Condition number: newton.cond = exact is the 2-norm lambda_max/lambda_min, estimate
@@ -195,6 +254,7 @@ static void line_search(cloth__newton *w, const cloth__newton_ctx *ctx, iteratio
         for (int c = 0; c < 3; c++)
             w->dir[3 * i + c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
     it->alpha = 0;
+    it->slope = slope;
     if (slope < 0) {
         it->alpha = cloth__newton_line_search(w, ctx, it->energy, slope);
         memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
@@ -468,6 +528,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */
         seen = it.alpha > 0 ? w->eval : it.seen;
+        check_spring_model(w, ctx, &it);
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
         converged = log_iteration(w, ctx, &it, tol, stats) && placed;
         /* no descent possible (alpha = 0): not converged, unless dx was already small */
@@ -478,6 +539,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         snprintf(w->rows[w->n_rows - 1].stop, sizeof w->rows[0].stop, "%s",
                  converged ? "converged" : stuck ? "stalled" : "max_iters");
     stats->stalled = stuck;
+    w->spring_exact = 0; /* the next step starts projected again */
     memcpy(w->sphere_from, w->sphere_c, sizeof w->sphere_from);
     cloth__newton_body_end(w);
     stats->not_converged = !converged;
@@ -570,6 +632,7 @@ static const char *const contact_hessian_names[] = {"project", "gauss-newton", N
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 static const char *const integrator_names[] = {"euler", "bdf2", "midpoint", NULL};
 static const char *const loop_names[] = {"converge", "zozo", NULL};
+static const char *const spring_hessian_names[] = {"adaptive", "project", NULL};
 
 static const cloth__key newton_keys[] = {
     {"newton", "integrator", CLOTH__KEY_CHOICE, OFF(integrator), 0, 0, 0, 0, 0,
@@ -604,6 +667,12 @@ static const cloth__key newton_keys[] = {
     {"newton", "contact_hessian", CLOTH__KEY_CHOICE, OFF(contact_hessian), 0, 0, 0, 0, 0,
      contact_hessian_names, NULL, "project", "self-contact Hessians made PSD: project "
      "(eigenvalues clamped at 0) or gauss-newton (psi'' grad g grad g^T only)"},
+    {"newton", "spring_hessian", CLOTH__KEY_CHOICE, OFF(spring_hessian), 0, 0, 0, 0, 0,
+     spring_hessian_names, NULL, "adaptive", "compressed springs' Hessians: project (the "
+     "negative part across the spring clamped at 0, always) or adaptive (projected until a "
+     "full Newton step decreases E by more than 1.5x the model's prediction, then, for the "
+     "rest of the step, as they are whenever H, or H shifted by a small multiple of I, "
+     "stays positive definite; solver = pcg: as project)"},
     {"newton", "friction", CLOTH__KEY_DOUBLE, OFF(friction), 0, 0, INF, 0, 1, NULL, NULL, "0",
      "Coulomb friction coefficient mu of obstacle and point-triangle/edge-edge contacts "
      "(IPC's lagged friction); 0 = none"},

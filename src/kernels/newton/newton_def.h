@@ -33,6 +33,10 @@ typedef enum {
     CLOTH__CONTACT_HESSIAN_GAUSS_NEWTON = 1
 } cloth__contact_hessian;
 typedef enum {
+    CLOTH__SPRING_HESSIAN_ADAPTIVE = 0,
+    CLOTH__SPRING_HESSIAN_PROJECT = 1
+} cloth__spring_hessian_rule;
+typedef enum {
     CLOTH__INTEGRATOR_EULER = 0,
     CLOTH__INTEGRATOR_BDF2 = 1,
     CLOTH__INTEGRATOR_MIDPOINT = 2
@@ -55,6 +59,9 @@ typedef struct cloth__newton_def {
                                  * edge-edge) or vertex (vertex-vertex)               */
     cloth__contact_hessian contact_hessian; /* self-contact Hessians made PSD by
                                  * eigenvalue projection or Gauss-Newton              */
+    cloth__spring_hessian_rule spring_hessian; /* springs' Hessians: projected always, or
+                                 * as they are once the projected model is seen to
+                                 * cost (adaptive; newton.c)                          */
     double friction;            /* Coulomb coefficient mu of contacts (0 = none)      */
     double friction_eps;        /* eps_v: slip speed below which friction sticks
                                  * elastically (m/s)                                  */

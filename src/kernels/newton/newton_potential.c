@@ -140,7 +140,15 @@ static double inertia_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
 
 /* sum 1/2 k (l - l0)^2 + c_d/(2h_d) (u_n . (dx_b - dx_a))^2, dx = x - x_hat; midpoint:
  * the springs as 2 Psi(y), y = (x + x_n)/2, so grad = grad Psi(y) and H = 1/2 Hess Psi(y)
- * (dy/dx = I/2; the 2 is the scaling of E at the top of newton.c) */
+ * (dy/dx = I/2; the 2 is the scaling of E at the top of newton.c).  A compressed
+ * spring's Hessian has the negative part k (1 - l0/l)(I - u u^T) across it: projected
+ * to 0 (SPEC 4.4) unless `exact`, or w->spring_exact (newton.spring_hessian = adaptive,
+ * newton.c), which keeps it and leaves it to the factorisation to say whether the
+ * whole H is still positive definite.  Then it also bounds what the projection would
+ * add, N = sum over compressed springs of [[B, -B], [-B, B]], B = wh k (l0/l - 1)(I -
+ * u u^T), |B|_2 = wh k (l0/l - 1): by the block Gershgorin theorem (Feingold and Varga
+ * 1962; symmetric blocks) lambda_max(N) <= max over vertices of the sum of 2 |B| over
+ * their springs, w->spring_shift, the scale of the shifts newton_system.c tries. */
 static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx,
                                   const double *x, double *grad, cloth__sparse *H,
                                   int exact)
@@ -150,6 +158,10 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
     int mid = ctx->nd->integrator == CLOTH__INTEGRATOR_MIDPOINT;
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
+    int shift = H && w->spring_exact && !exact;
+    if (shift)
+        for (int i = 0; i < m->n; i++)
+            w->spring_neg[i] = 0;
     if (mid) {
         for (int k = 0; k < 3 * m->n; k++)
             w->y[k] = 0.5 * (x[k] + w->x_n[k]);
@@ -175,7 +187,14 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
         }
         if (H) {
             double K6[36], uu[9];
-            cloth__spring_hessian(qa, qb, sp->k, sp->rest, !exact, K6);
+            cloth__spring_hessian(qa, qb, sp->k, sp->rest, !exact && !w->spring_exact, K6);
+            if (shift) {
+                double d[3] = {qb[0] - qa[0], qb[1] - qa[1], qb[2] - qa[2]};
+                double l = sqrt(cloth__dot3(d, d));
+                double neg = l > 0 && l < sp->rest ? 2 * wh * sp->k * (sp->rest / l - 1) : 0;
+                w->spring_neg[sp->a] += neg;
+                w->spring_neg[sp->b] += neg;
+            }
             add_pair_blocks(w, H, sp->a, sp->b, K6, wh);
             for (int r2 = 0; r2 < 3; r2++)
                 for (int c = 0; c < 3; c++)
@@ -185,6 +204,11 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
             cloth__newton_add_block(w, H, sp->a, sp->b, uu, 3, -1);
             cloth__newton_add_block(w, H, sp->b, sp->a, uu, 3, -1);
         }
+    }
+    if (shift) {
+        w->spring_shift = 0;
+        for (int i = 0; i < m->n; i++)
+            w->spring_shift = fmax(w->spring_shift, w->spring_neg[i]);
     }
     return e;
 }
@@ -339,7 +363,7 @@ double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, cons
     e += springs_and_damping(w, ctx, x, grad, hess, exact);
     e += cloth__newton_friction_term(w, ctx, x, grad, hess);
 
-    *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY};
+    *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY, NAN};
     for (int k = 0; k < w->n_contacts; k++)
         if (!cloth__newton_is_strain(w->contacts[k].kind)) {
             double g = cloth__newton_contact_gap(w, ctx, &w->contacts[k], x, NULL, NULL);
@@ -360,6 +384,7 @@ double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, cons
         if (c->kind == CLOTH__CONTACT_PAIR || cloth__newton_is_stencil(c->kind))
             seen->self_gap = fmin(seen->self_gap, g);
     }
+    seen->energy = e;
     return e;
 }
 
@@ -370,7 +395,7 @@ void cloth__newton_hessian_dense(const cloth__newton *w, double *D)
 
 void cloth__newton_measure_state(cloth__newton *w, const cloth__newton_ctx *ctx)
 {
-    w->measured = (cloth__newton_seen){0, 0, INFINITY, 0, INFINITY};
+    w->measured = (cloth__newton_seen){0, 0, INFINITY, 0, INFINITY, NAN};
     if (w->ndof == 0)
         return;
     w->cand_valid = 0; /* the sim's state may have been set from outside */

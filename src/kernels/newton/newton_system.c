@@ -273,6 +273,84 @@ static cloth_status solve_dense(cloth__newton *w, double *eps, cloth_error *err)
     return st;
 }
 
+/* A failed factor here is an answer, not an error: H with the springs' Hessians as they
+ * are is positive definite or not, and only a numeric factor can tell (Cholesky stops at
+ * the first pivot <= 0).  When it is not, H + tau I is tried for tau = SHIFTS of
+ * w->spring_shift, the Gershgorin bound on what the projection would add: the projected
+ * H is H + N with 0 <= N <= spring_shift I, so a tau well below it keeps most of E's
+ * curvature (Nocedal and Wright, Numerical Optimization, 2nd ed., 3.4: a multiple of I
+ * added until Cholesky succeeds), and H + tau I positive definite makes -(H + tau I)^-1
+ * grad E a descent direction.  The shift goes into H itself (its diagonal), so that the
+ * condition number is the solved matrix's, and is reported in *tau. */
+static const double SHIFTS[] = {0, 0.01, 0.1};
+
+static int factor_as_is(cloth__newton *w, const cloth__newton_ctx *ctx)
+{
+    cloth_error not_pd;
+    if (ctx->nd->solver == CLOTH__SOLVER_DENSE) {
+        /* LAPACK's factor shifts by itself when it must: a shift means no */
+        double eps, t0 = cloth__newton_now_ms();
+        cloth__sparse_to_dense(w->H, w->H_dense);
+        cloth_status st = cloth__linalg_factor(w->la, w->H_dense, &eps, &not_pd);
+        w->profile.factorizations++;
+        w->profile.factor_ms += cloth__newton_now_ms() - t0;
+        return st == CLOTH_OK && eps == 0;
+    }
+    double t0 = cloth__newton_now_ms();
+    cloth_status st = cloth__chol_analyse(w->chol, w->H, &not_pd);
+    double t1 = cloth__newton_now_ms();
+    if (st == CLOTH_OK)
+        st = cloth__chol_factor_shifted(w->chol, w->H, 0, &not_pd);
+    w->profile.factorizations++;
+    w->profile.analyse_ms += t1 - t0;
+    w->profile.factor_ms += cloth__newton_now_ms() - t1;
+    if (st != CLOTH_OK)
+        return 0;
+    int supernodal;
+    cloth__chol_info(w->chol, &w->profile.factor_nnz, &supernodal, &w->profile.analyses);
+    return 1;
+}
+
+cloth_status cloth__newton_system_solve_unshifted(cloth__newton *w,
+                                                  const cloth__newton_ctx *ctx,
+                                                  double *tau, int *solved, cloth_error *err)
+{
+    *solved = 0;
+    *tau = 0;
+    w->factored = 0;
+    w->reusable = 0;
+    w->profile.nnz = w->H->nnz;
+    if (ctx->nd->solver == CLOTH__SOLVER_PCG)
+        return CLOTH_OK;
+    int n_shifts = (int)(sizeof SHIFTS / sizeof SHIFTS[0]), ok = 0;
+    for (int k = 0; k < n_shifts && !ok; k++) {
+        double next = SHIFTS[k] * w->spring_shift;
+        if (k > 0 && !(next > *tau))
+            break;
+        for (int q = 0; q < w->ndof; q++)
+            cloth__sparse_add_diag(w->H, q, next - *tau);
+        *tau = next;
+        ok = factor_as_is(w, ctx);
+    }
+    if (!ok)
+        return CLOTH_OK; /* H is the caller's to assemble again */
+    double t0 = cloth__newton_now_ms();
+    for (int k = 0; k < w->ndof; k++)
+        w->step[k] = -w->grad[k];
+    cloth_status st;
+    if (ctx->nd->solver == CLOTH__SOLVER_DENSE) {
+        st = cloth__linalg_solve(w->la, w->step, w->step, err);
+    } else {
+        w->factored = 1;
+        w->factor_eps = 0;
+        st = cloth__chol_solve(w->chol, w->step, w->step, err);
+        w->reusable = st == CLOTH_OK;
+    }
+    w->profile.solve_ms += cloth__newton_now_ms() - t0;
+    *solved = st == CLOTH_OK;
+    return st;
+}
+
 cloth_status cloth__newton_system_solve(cloth__newton *w, const cloth__newton_ctx *ctx,
                                         double *eps, int *lin_iters, int *capped,
                                         cloth_error *err)

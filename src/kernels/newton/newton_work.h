@@ -116,6 +116,7 @@ typedef struct cloth__newton_seen {
     double min_gap;             /* smallest contact (not strain) gap, or +inf         */
     double barrier;             /* sum of their kappa psi(g)                          */
     double self_gap;            /* smallest self-contact gap, or +inf                 */
+    double energy;              /* E itself                                           */
 } cloth__newton_seen;
 
 struct cloth__newton {
@@ -182,6 +183,12 @@ struct cloth__newton {
     double factor_eps;          /* the shift that factor needed                       */
     int reusable;               /* chol holds the factor of an earlier H (+ eps I) that
                                  * may precondition PCG (newton.factor_reuse)         */
+    int spring_exact;           /* H takes the springs' Hessians unprojected (newton.c:
+                                 * spring_hessian = adaptive, for the rest of a step)  */
+    double *spring_neg;         /* n: with spring_exact, each vertex's sum of 2 k (l0/l
+                                 * - 1)+ over its compressed springs (scratch)        */
+    double spring_shift;        /* their largest: lambda_max of what projection adds
+                                 * to H is at most this (Gershgorin)                  */
 
     /* the sphere within a step (newton_contacts.c) */
     double sphere_from[3];      /* its centre at the step's start                     */
@@ -319,6 +326,17 @@ void cloth__newton_system_destroy(cloth__newton *w);
  * the pattern when one is missing (the mesh's couplings, the pairs of this step so far
  * and the new ones).  Values become 0 when it is rebuilt. */
 void cloth__newton_system_pattern(cloth__newton *w, const cloth__newton_ctx *ctx);
+
+/* spring_hessian = adaptive: a Cholesky factor of H as it is (the springs' Hessians
+ * unprojected), or of H + tau I for tau = 0.01 and 0.1 times w->spring_shift when it is
+ * not positive definite (*tau: the shift used, added to H's diagonal).  *solved is 1
+ * when one factored and dx is in w->step, 0 when none did (or solver = pcg, which has
+ * no factor to tell): then nothing is solved and the caller assembles the projected H.
+ * An error is only a failed solve after a good factor.  solver = dense: LAPACK's factor,
+ * which retries with its own shifts, counts as a no when it needed one. */
+cloth_status cloth__newton_system_solve_unshifted(cloth__newton *w,
+                                                  const cloth__newton_ctx *ctx,
+                                                  double *tau, int *solved, cloth_error *err);
 
 /* Solves H dx = -grad E into w->step by newton.solver; records the Tikhonov shift the
  * factor needed (*eps) and the iterations of PCG (*lin_iters, 0 for direct solvers) and
