@@ -55,7 +55,8 @@ static cloth__collide_result run_passes(test_mesh *m, double h, double thickness
     cloth__collide *c;
     cloth_error err;
     ck_assert_int_eq(cloth__collide_create(&m->mesh, 0, &c, &err), CLOTH_OK);
-    cloth__collide_def def = {thickness, mu, passes, 1000};
+    cloth__collide_def def = {.thickness = thickness, .friction = mu, .passes = passes,
+                              .zone_iterations = 1000};
     cloth__collide_result res;
     ck_assert_int_eq(cloth__collide_step(c, &def, h, m->x0, m->x1, m->v, m->w, &res), 0);
     cloth__collide_destroy(c);
@@ -443,7 +444,7 @@ START_TEST(bad_input_is_refused)
     cloth__collide *c;
     cloth_error err;
     ck_assert_int_eq(cloth__collide_create(&m.mesh, 16, &c, &err), CLOTH_OK);
-    cloth__collide_def def = {0, 0, 4, 100};
+    cloth__collide_def def = {.passes = 4, .zone_iterations = 100};
     cloth__collide_result res;
     ck_assert_int_eq(cloth__collide_step(c, &def, 0.01, m.x0, m.x1, m.v, m.w, &res), -1);
     def.thickness = 0.01;
