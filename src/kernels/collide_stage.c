@@ -101,10 +101,10 @@ void cloth__collide_stage_apply(cloth__collide_stage *cs, cloth_sim *sim, double
                               s->run.collision_passes, sim->mesh->n,
                               obstacles ? s : NULL, sim->sphere_c, &sim->avatar_push};
     cloth__collide_result r;
-    if (cloth__collide_step(cs->collide, &def, h, x0, x1, v, sim->mesh->inv_mass, &r) != 0 ||
-        !r.resolved)
+    int status = cloth__collide_step(cs->collide, &def, h, x0, x1, v, sim->mesh->inv_mass, &r);
+    if (status != 0 || !r.resolved)
         stats->not_converged = 1;
-    else if (obstacles && r.obstacle_moves)
+    if (status == 0 && r.obstacle_moves)
         obstacle_velocities(cs, sim, h, x1, v);
     if (r.passes > sim->collide_passes)
         sim->collide_passes = r.passes;
