@@ -68,13 +68,20 @@
  * cloth pairs may carry a vertex into an obstacle; after the proximity impulses and after
  * every collision pass, each free vertex whose x1 is inside gets the obstacle's own
  * inelastic impulse, the change dv = (p - x1) / h along the obstacle's normal that puts
- * x1 at its projection p on the surface (cloth__push_out).  That moves vertices, so the
- * pass is followed by another cloth pass over the pairs it touched (Gauss-Seidel over
- * cloth-cloth and cloth-obstacle constraints alike), and the passes stop clean only when
- * a cloth pass finds no hit and the obstacle pass after it moves nothing.  An impact zone
+ * x1 at its projection p on the surface (cloth__push_out).  A vertex so moved has
+ * infinite mass along the obstacle's normal m for the later impulses that would push it
+ * in (impulse in collide.c: its share is projected by I - m m^T, and W with it, so the
+ * other vertices of the pair take the whole stop).  The proximity impulses are swept
+ * again over the pairs any impulse changed (Gauss-Seidel; at most
+ * CLOTH__COLLIDE_PROXIMITY_SWEEPS, until no impulse moves a pair's end separation and no
+ * obstacle a vertex by more than CLOTH__COLLIDE_OBSTACLE_ENOUGH of the thickness): a
+ * sheet pressed on an obstacle by the sheets above gets its push only from them.  The
+ * collision passes stop clean only when a cloth pass finds no hit and the obstacle pass
+ * after it moves nothing (it moved vertices: the next pass looks at them).  An impact zone
  * moves rigidly, which may carry members into an obstacle: the obstacle has infinite
  * mass along its normal, so the zone, not the obstacle, gives way: the whole zone is
- * translated by its deepest member's (p - x1) until no member is inside (a translation
+ * translated by its deepest member's (p - x1) until no member is inside (at most
+ * CLOTH__COLLIDE_OBSTACLE_ROUNDS times; a translation
  * keeps the zone's own distances; pairs it brings against other cloth are found by the
  * next search and merge zones as any hit does).  A zone holding a pinned vertex cannot
  * be moved and is left where its pins take it: the one case in which a vertex may end
@@ -93,12 +100,13 @@
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
-/* (d): rounds of proximity impulses and obstacle impulses at most, and of a zone's
- * translations out of the obstacles */
+/* (d): a zone's translations out of the obstacles at most (each puts the deepest member
+ * on the surface and may leave others inside, less deep: on a sphere the depths fall
+ * geometrically; a 90-vertex zone draped on drape3's sphere needed up to 29) */
 #define CLOTH__COLLIDE_OBSTACLE_ROUNDS 64
-/* (d): the proximity rounds end when the obstacles moved no vertex by more than this
- * fraction of the thickness (the push is 0.1 of the overlap a step: a shortfall of a
- * thousandth of the thickness is below what it does in a step) */
+/* (d): the proximity sweeps end when no impulse moved a pair, nor an obstacle a vertex,
+ * by more than this fraction of the thickness (the push is 0.1 of the overlap a step: a
+ * shortfall of a thousandth of the thickness is below what it does in a step) */
 #define CLOTH__COLLIDE_OBSTACLE_ENOUGH 1e-3
 /* (d): sweeps of the proximity impulses at most, with obstacles */
 #define CLOTH__COLLIDE_PROXIMITY_SWEEPS 16
