@@ -552,6 +552,50 @@ START_TEST(obstacle_holds_a_sheet_pressed_by_an_impulse)
 }
 END_TEST
 
+/* An impact zone carried into the floor (collide.h (d)).  The triangle of the test above
+ * on the floor, equal masses, the vertex above its centroid thrown down to land on it,
+ * and no collision passes: the pair goes straight to a zone of four, whose rigid motion
+ * (L = 0 about the centre of mass, which lies above the centroid) is the mean velocity
+ * -V/4, taking the corners H/4 under the floor.  The floor does not give way: the zone is
+ * translated up by H/4, so every vertex ends where it started, with velocity
+ * -V/4 + V/4 = 0. */
+START_TEST(zone_carried_into_the_floor_is_lifted_out)
+{
+    const double h = 0.01, H = 0.1, V = H / h, delta = 0.005;
+    static test_mesh m;
+    init_mesh(&m, 4);
+    add_tri(&m, 0, 1, 2);
+    set3(m.x0, 0, -0.05, 0, -0.05);
+    set3(m.x0, 1, 0.1, 0, -0.05);
+    set3(m.x0, 2, -0.05, 0, 0.1);
+    set3(m.x0, 3, 0, H, 0);
+    double vbar[12] = {0};
+    vbar[10] = -V;
+    propose(&m, h, vbar, NULL);
+    cloth_scene scene;
+    memset(&scene, 0, sizeof scene);
+    scene.floor.enabled = 1;
+    double centre[3] = {0, 0, 0};
+    cloth__collide *c;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m.mesh, 0, &c, &err), CLOTH_OK);
+    cloth__collide_def def = {.thickness = delta, .passes = 0, .zone_iterations = 1000,
+                              .scene = &scene, .sphere_c = centre};
+    cloth__collide_result res;
+    ck_assert_int_eq(cloth__collide_step(c, &def, h, m.x0, m.x1, m.v, m.w, &res), 0);
+    ck_assert_int_eq(res.resolved, 1);
+    ck_assert_int_eq(res.zones, 1);
+    ck_assert_int_eq(res.zone_vertices, 4);
+    ck_assert_int_eq(res.inside, 0);
+    ck_assert_int_gt(res.obstacle_moves, 0);
+    for (int k = 0; k < 12; k++) {
+        ck_assert_double_eq_tol(m.x1[k], m.x0[k], TOL);
+        ck_assert_double_eq_tol(m.v[k], 0, TOL * V);
+    }
+    cloth__collide_destroy(c);
+}
+END_TEST
+
 START_TEST(bad_input_is_refused)
 {
     static test_mesh m;
@@ -586,6 +630,7 @@ Suite *suite_collide(void)
     tcase_add_test(tc, random_throws_end_without_crossings);
     tcase_add_test(tc, reused_candidates_match_a_fresh_query);
     tcase_add_test(tc, obstacle_holds_a_sheet_pressed_by_an_impulse);
+    tcase_add_test(tc, zone_carried_into_the_floor_is_lifted_out);
     tcase_add_test(tc, bad_input_is_refused);
     suite_add_tcase(s, tc);
     return s;
