@@ -2,7 +2,9 @@
  * edge thrown across an edge stop at the thickness with the impulse's closed-form
  * velocity; a rigid zone of three vertices keeps its linear and angular momentum and its
  * shape; random throws of two sheets at each other end with no pair that the public CCD
- * sees come together, and with the momentum they started with. */
+ * sees come together, and with the momentum they started with; a triangle lying on the
+ * floor or a sphere, struck by a vertex, stays out of it while the vertex stops a
+ * thickness above. */
 #include "terms/collide.h"
 #include "terms/broad_phase.h"
 #include "suites.h"
@@ -55,7 +57,8 @@ static cloth__collide_result run_passes(test_mesh *m, double h, double thickness
     cloth__collide *c;
     cloth_error err;
     ck_assert_int_eq(cloth__collide_create(&m->mesh, 0, &c, &err), CLOTH_OK);
-    cloth__collide_def def = {thickness, mu, passes, 1000};
+    cloth__collide_def def = {.thickness = thickness, .friction = mu, .passes = passes,
+                              .zone_iterations = 1000};
     cloth__collide_result res;
     ck_assert_int_eq(cloth__collide_step(c, &def, h, m->x0, m->x1, m->v, m->w, &res), 0);
     cloth__collide_destroy(c);
@@ -432,6 +435,167 @@ START_TEST(reused_candidates_match_a_fresh_query)
 END_TEST
 
 /* Bad input leaves x1 and v alone: a thickness of 0, a position that is not finite. */
+/* Obstacles in the stage (collide.h (d)).  Triangle (0, 1, 2) lying on an obstacle,
+ * vertex 3 a height H above the point with barycentric weights b, thrown down at
+ * V = H / h over h: it would end on the triangle (a kernel hands the stage end positions
+ * outside the obstacles, and the triangle lies on one), the vertex 1 kg (w_p = 1), the
+ * corners 0.25 kg (w_k = 4).
+ *
+ * On the floor (y = 0, no offset, normal +y): without the floor the impulse is shared,
+ * and the corners end below the floor by h w_k b_k j, j = ((delta - H) / h + V) / W,
+ * W = w_p + sum b_k^2 w_k = 2.52 (the closed form of the test above), the vertex at
+ * h w_p j = delta / W.  With it, the floor's impulse puts the corners back at y = 0,
+ * which leaves the vertex delta / W = 0.4 delta above them, under the passes' distance
+ * eta delta: the next pass stops the pair again, now with the floor's infinite mass under
+ * the corners, so the vertex takes the whole stop and ends exactly delta above the
+ * triangle, at y = delta; the corners end with their velocities back at 0.
+ *
+ * On a sphere (radius R, the corners on its top; the vertex would end on the triangle,
+ * a few micrometres inside the sphere): all four end on or outside the sphere, the
+ * vertex more than the passes' distance eta delta from the triangle (not delta: the
+ * corners' tangential share of the second stop, along the sphere, takes them inward and
+ * the sphere's impulse back out, a little closer), and the public CCD sees no crossing
+ * over the step.  The floor's case is checked the same way. */
+START_TEST(obstacle_holds_a_sheet_pressed_by_an_impulse)
+{
+    const double h = 0.01, H = 0.1, V = H / h, delta = 0.005, b[3] = {0.2, 0.3, 0.5};
+    const double R = 0.5;
+    for (int shape = 0; shape < 3; shape++) { /* floor off, floor on, sphere */
+        static test_mesh m;
+        init_mesh(&m, 4);
+        add_tri(&m, 0, 1, 2);
+        set3(m.x0, 0, -0.05, 0, -0.05);
+        set3(m.x0, 1, 0.05, 0, -0.05);
+        set3(m.x0, 2, -0.05, 0, 0.05);
+        m.w[0] = m.w[1] = m.w[2] = 4;
+        cloth_scene scene;
+        memset(&scene, 0, sizeof scene);
+        double centre[3] = {0, -R, 0};
+        if (shape == 2) {
+            /* the corners on the sphere: at height sqrt(R^2 - x^2 - z^2) - R */
+            for (int k = 0; k < 3; k++) {
+                double *q = m.x0 + 3 * k;
+                q[1] = sqrt(R * R - q[0] * q[0] - q[2] * q[2]) - R;
+            }
+            scene.sphere.enabled = 1;
+            scene.sphere.radius = R;
+        } else {
+            scene.floor.enabled = shape == 1;
+        }
+        double p[3] = {0, H, 0};
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++)
+                p[a] += b[k] * m.x0[3 * k + a];
+        set3(m.x0, 3, p[0], p[1], p[2]);
+        double vbar[12] = {0};
+        vbar[10] = -V;
+        propose(&m, h, vbar, NULL);
+        cloth__collide *c;
+        cloth_error err;
+        ck_assert_int_eq(cloth__collide_create(&m.mesh, 0, &c, &err), CLOTH_OK);
+        cloth__collide_def def = {.thickness = delta, .passes = 4, .zone_iterations = 1000,
+                                  .scene = shape ? &scene : NULL, .sphere_c = centre};
+        cloth__collide_result res;
+        ck_assert_int_eq(cloth__collide_step(c, &def, h, m.x0, m.x1, m.v, m.w, &res), 0);
+        ck_assert_int_eq(res.resolved, 1);
+        const double *normal;
+        const unsigned char *hit = cloth__collide_obstacle_hits(c, &normal);
+        double W = 1 + 4 * (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+        double j = ((delta - H) / h + V) / W;
+        if (shape == 0) {
+            for (int k = 0; k < 3; k++)
+                ck_assert_double_eq_tol(m.x1[3 * k + 1], -h * 4 * b[k] * j, TOL);
+            ck_assert_double_eq_tol(m.x1[10], delta / W, TOL);
+        } else if (shape == 1) {
+            ck_assert_int_gt(res.obstacle_moves, 0);
+            for (int k = 0; k < 3; k++) {
+                ck_assert_double_eq_tol(m.x1[3 * k + 1], 0, TOL);
+                ck_assert_double_eq_tol(m.v[3 * k + 1], 0, TOL * V);
+                ck_assert_int_eq(hit[k], CLOTH__HIT_FLOOR);
+                ck_assert_double_eq_tol(normal[3 * k + 1], 1, TOL);
+            }
+            ck_assert_int_eq(hit[3], CLOTH__HIT_NONE);
+            ck_assert_double_eq_tol(m.x1[10], delta, TOL);
+        } else {
+            ck_assert_int_gt(res.obstacle_moves, 0);
+            for (int k = 0; k < 4; k++) {
+                double d[3] = {m.x1[3 * k] - centre[0], m.x1[3 * k + 1] - centre[1],
+                               m.x1[3 * k + 2] - centre[2]};
+                ck_assert_double_ge(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]),
+                                    R * (1 - 1e-12));
+            }
+        }
+        if (shape > 0) {
+            /* the vertex a thickness from the triangle, and no crossing over the step */
+            double toi, sep;
+            ck_assert_int_eq(cloth_ccd_point_triangle(m.x0 + 9, m.x0, m.x0 + 3, m.x0 + 6,
+                                                      m.x1 + 9, m.x1, m.x1 + 3, m.x1 + 6,
+                                                      0, &toi), 0);
+            double e1[3], e2[3], nt[3], r[3];
+            for (int a = 0; a < 3; a++) {
+                e1[a] = m.x1[3 + a] - m.x1[a];
+                e2[a] = m.x1[6 + a] - m.x1[a];
+                r[a] = m.x1[9 + a] - m.x1[a];
+            }
+            nt[0] = e1[1] * e2[2] - e1[2] * e2[1];
+            nt[1] = e1[2] * e2[0] - e1[0] * e2[2];
+            nt[2] = e1[0] * e2[1] - e1[1] * e2[0];
+            sep = fabs(nt[0] * r[0] + nt[1] * r[1] + nt[2] * r[2]) /
+                  sqrt(nt[0] * nt[0] + nt[1] * nt[1] + nt[2] * nt[2]);
+            ck_assert_double_gt(sep, CLOTH__COLLIDE_ETA * delta);
+            if (shape == 1)
+                ck_assert_double_eq_tol(sep, delta, TOL);
+            ck_assert_double_ge(m.x1[10], m.x1[1]);
+        }
+        cloth__collide_destroy(c);
+    }
+}
+END_TEST
+
+/* An impact zone carried into the floor (collide.h (d)).  The triangle of the test above
+ * on the floor, equal masses, the vertex above its centroid thrown down to land on it,
+ * and no collision passes: the pair goes straight to a zone of four, whose rigid motion
+ * (L = 0 about the centre of mass, which lies above the centroid) is the mean velocity
+ * -V/4, taking the corners H/4 under the floor.  The floor does not give way: the zone is
+ * translated up by H/4, so every vertex ends where it started, with velocity
+ * -V/4 + V/4 = 0. */
+START_TEST(zone_carried_into_the_floor_is_lifted_out)
+{
+    const double h = 0.01, H = 0.1, V = H / h, delta = 0.005;
+    static test_mesh m;
+    init_mesh(&m, 4);
+    add_tri(&m, 0, 1, 2);
+    set3(m.x0, 0, -0.05, 0, -0.05);
+    set3(m.x0, 1, 0.1, 0, -0.05);
+    set3(m.x0, 2, -0.05, 0, 0.1);
+    set3(m.x0, 3, 0, H, 0);
+    double vbar[12] = {0};
+    vbar[10] = -V;
+    propose(&m, h, vbar, NULL);
+    cloth_scene scene;
+    memset(&scene, 0, sizeof scene);
+    scene.floor.enabled = 1;
+    double centre[3] = {0, 0, 0};
+    cloth__collide *c;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m.mesh, 0, &c, &err), CLOTH_OK);
+    cloth__collide_def def = {.thickness = delta, .passes = 0, .zone_iterations = 1000,
+                              .scene = &scene, .sphere_c = centre};
+    cloth__collide_result res;
+    ck_assert_int_eq(cloth__collide_step(c, &def, h, m.x0, m.x1, m.v, m.w, &res), 0);
+    ck_assert_int_eq(res.resolved, 1);
+    ck_assert_int_eq(res.zones, 1);
+    ck_assert_int_eq(res.zone_vertices, 4);
+    ck_assert_int_eq(res.inside, 0);
+    ck_assert_int_gt(res.obstacle_moves, 0);
+    for (int k = 0; k < 12; k++) {
+        ck_assert_double_eq_tol(m.x1[k], m.x0[k], TOL);
+        ck_assert_double_eq_tol(m.v[k], 0, TOL * V);
+    }
+    cloth__collide_destroy(c);
+}
+END_TEST
+
 START_TEST(bad_input_is_refused)
 {
     static test_mesh m;
@@ -443,7 +607,7 @@ START_TEST(bad_input_is_refused)
     cloth__collide *c;
     cloth_error err;
     ck_assert_int_eq(cloth__collide_create(&m.mesh, 16, &c, &err), CLOTH_OK);
-    cloth__collide_def def = {0, 0, 4, 100};
+    cloth__collide_def def = {.passes = 4, .zone_iterations = 100};
     cloth__collide_result res;
     ck_assert_int_eq(cloth__collide_step(c, &def, 0.01, m.x0, m.x1, m.v, m.w, &res), -1);
     def.thickness = 0.01;
@@ -465,6 +629,8 @@ Suite *suite_collide(void)
     tcase_add_test(tc, zone_of_three_keeps_momentum);
     tcase_add_test(tc, random_throws_end_without_crossings);
     tcase_add_test(tc, reused_candidates_match_a_fresh_query);
+    tcase_add_test(tc, obstacle_holds_a_sheet_pressed_by_an_impulse);
+    tcase_add_test(tc, zone_carried_into_the_floor_is_lifted_out);
     tcase_add_test(tc, bad_input_is_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -19,7 +19,12 @@
  * comes within separation 0 during the linear motion x0 -> x1.  Every correction changes
  * both ends alike (x1 += h dv, v += dv), so a kernel whose velocity is (x1 - x0) / h keeps
  * it; a kernel that stores velocity another way (verlet's x_prev) rebuilds it from the
- * returned v.  Pinned vertices (inverse mass 0, read each step) are never moved.  The
+ * returned v.  Pinned vertices (inverse mass 0, read each step) are never moved.
+ * Obstacles: x1 must be outside the sphere, the floor and the avatar's skin (the kernel's
+ * own projection, kernels/obstacles.h); the stage keeps them there (terms/collide.h (d):
+ * the obstacles as collision objects in the same passes, the sphere at sim->sphere_c,
+ * its end-of-step centre), except in an impact zone held by a pin, and gives the
+ * vertices an obstacle moved the kernels' inelastic velocity rule.  The
  * stage runs Bridson's proximity impulses (material.thickness, material.self_friction),
  * up to run.collision_passes CCD impulse passes, then rigid impact zones until no pair
  * hits.  It adds the passes made, the impact zones formed and its wall time to the

@@ -38,6 +38,8 @@ struct cloth__collide {
     unsigned clock;             /* counts changes of x1 in this call                  */
     int max_pairs;              /* the broad phase's room per kind                    */
     int queries;                /* broad-phase queries made (for the tests)           */
+    unsigned char *ob_hit;      /* n: (d) the obstacle that last moved a vertex       */
+    double *ob_normal;          /* 3n: its outward normal there                       */
 };
 
 cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
@@ -59,6 +61,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->order = malloc(n * sizeof *c->order);
     c->x1_ref = malloc(3 * n * sizeof *c->x1_ref);
     c->stamp = malloc(n * sizeof *c->stamp);
+    c->ob_hit = calloc(n, 1);
+    c->ob_normal = calloc(3 * n, sizeof *c->ob_normal);
     if (max_pairs <= 0) {
         long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
         max_pairs = room > 1L << 28 ? 1 << 28 : (int)room;
@@ -74,7 +78,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
         !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee ||
-        !c->seen_pt || !c->seen_ee)
+        !c->seen_pt || !c->seen_ee || !c->ob_hit || !c->ob_normal)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
     if (st == CLOTH_OK)
@@ -108,6 +112,8 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->d0_ee);
     free(c->seen_pt);
     free(c->seen_ee);
+    free(c->ob_hit);
+    free(c->ob_normal);
     free(c);
 }
 
@@ -299,15 +305,30 @@ static void nudge(cloth__collide *c, double *x1, double *v, int i, const double 
 
 /* The impulse that raises the pair's relative normal average velocity to at least
  * target (collide.h), with friction mu on the tangential part.  Returns 1 when it
- * acted. */
+ * acted.
+ *
+ * A vertex an obstacle has moved in this call ((d): it lies on the obstacle's surface,
+ * normal m) has infinite mass along m for a push into the obstacle (Bridson 7.4): when
+ * the impulse j n would push it inward (c_k n . m < 0) its change is projected,
+ * dv_k = w_k c_k j (I - m m^T) n, so that W = sum_k w_k c_k^2 n^T P_k n (P_k that
+ * projection, or I) and j = dv_N / W still meets the wanted dv_N, with the free vertices
+ * taking the whole of it.  (Without this the obstacle's impulse undoes the vertex's share
+ * and the pair falls short of its push by that share: Gauss-Seidel rounds converge, but
+ * slowly.) */
+static int blocked(const cloth__collide *c, int i, double cw, const double n[3])
+{
+    return c->ob_hit[i] != CLOTH__HIT_NONE && cw * cloth__dot(n, c->ob_normal + 3 * i) < 0;
+}
+
 static int impulse(cloth__collide *c, const pair *pr, const double cw[4], const double n[3],
                    double target, double mu, double h, const double *x0, double *x1, double *v,
-                   const double *inv_mass)
+                   const double *inv_mass, double *dvn_out)
 {
     double rel[3] = {0, 0, 0}, W = 0;
     for (int k = 0; k < 4; k++) {
         int i = pr->v[k];
-        W += inv_mass[i] * cw[k] * cw[k];
+        double nm = blocked(c, i, cw[k], n) ? cloth__dot(n, c->ob_normal + 3 * i) : 0;
+        W += inv_mass[i] * cw[k] * cw[k] * (1 - nm * nm);
         for (int a = 0; a < 3; a++)
             rel[a] += cw[k] * (x1[3 * i + a] - x0[3 * i + a]) / h;
     }
@@ -315,6 +336,8 @@ static int impulse(cloth__collide *c, const pair *pr, const double cw[4], const 
     if (!(W > 0) || !(vn < target))
         return 0;
     double dvn = target - vn, jn = dvn / W;
+    if (dvn_out)
+        *dvn_out = dvn;
     double vt[3], tlen;
     for (int a = 0; a < 3; a++)
         vt[a] = rel[a] - vn * n[a];
@@ -329,6 +352,12 @@ static int impulse(cloth__collide *c, const pair *pr, const double cw[4], const 
             continue;
         for (int a = 0; a < 3; a++)
             dv[a] = s * (jn * n[a] - jt * vt[a]);
+        if (blocked(c, i, cw[k], n)) {
+            const double *m = c->ob_normal + 3 * i;
+            double in = fmin(0, cloth__dot(dv, m));
+            for (int a = 0; a < 3; a++)
+                dv[a] -= in * m[a];
+        }
         nudge(c, x1, v, i, dv, h);
     }
     return 1;
@@ -502,26 +531,36 @@ static int boxes_meet(const pair *pr, const double *x0, const double *x1, double
 
 /* ------------------------------------------------------------ stages */
 
-/* (a): the pairs closer than delta at x0. */
-static void proximity(cloth__collide *c, const cloth__collide_def *def, double h,
-                      const double *x0, double *x1, double *v, const double *inv_mass,
-                      cloth__collide_result *res)
+/* (a): the pairs closer than delta at x0; since > 0: only those with a vertex moved
+ * after the clock since (the sweeps again, (d)).  Returns the impulses that moved the
+ * pair's separation at the step's end by more than CLOTH__COLLIDE_OBSTACLE_ENOUGH of the
+ * thickness. */
+static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
+                     const double *x0, double *x1, double *v, const double *inv_mass,
+                     unsigned since, cloth__collide_result *res)
 {
+    int acted = 0;
     res->overflow |= c->cand_overflow;
     int total = c->cand.n_pt + c->cand.n_ee;
     for (int k = 0; k < total; k++) {
         double *d0;
         unsigned *seen;
         pair pr = candidate(c, k, &d0, &seen);
-        if (!boxes_meet(&pr, x0, NULL, 0.5 * def->thickness))
+        if ((since && unchanged(c, &pr, since)) ||
+            !boxes_meet(&pr, x0, NULL, 0.5 * def->thickness))
             continue;
         double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
         *d0 = d;
         if (!(d < def->thickness))
             continue;
         double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
-        res->proximity += impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+        double dvn = 0;
+        if (impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, &dvn)) {
+            res->proximity++;
+            acted += dvn * h > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness;
+        }
     }
+    return acted;
 }
 
 /* 1 when the pair's motion x0 -> x1 may come within the passes' distance: its boxes
@@ -570,9 +609,125 @@ static int collision_pass(cloth__collide *c, const cloth__collide_def *def, doub
         for (int j = 0; j < 4; j++)
             d0n += cw[j] * cloth__dot(ref + 3 * j, n);
         double target = fmin(0, (def->thickness - d0n) / h);
-        res->impulses += impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass);
+        res->impulses +=
+            impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, NULL);
     }
     return hits;
+}
+
+/* ------------------------------------------------------------ obstacles (d) */
+
+/* A move onto an obstacle's surface shorter than this fraction of the thickness is
+ * rounding (a vertex put on the surface may test inside again by an ulp): not counted,
+ * so that the passes can end. */
+#define OBSTACLE_TOL 1e-9
+
+/* Where the obstacles put vertex i's end position x1_i: 0 when it is outside them all
+ * (or moved less than the tolerance), else its CLOTH__HIT_* kind with t = p - x1_i and
+ * the outward normal. */
+static int obstacle_push(const cloth__collide_def *def, const double *x1, int i, double t[3],
+                         double normal[3])
+{
+    double p[3];
+    memcpy(p, x1 + 3 * i, sizeof p);
+    int hit = cloth__push_out(def->scene, def->sphere_c, def->body, p, normal);
+    if (hit == CLOTH__HIT_NONE)
+        return 0;
+    cloth__sub(p, x1 + 3 * i, t);
+    return cloth__norm(t) > OBSTACLE_TOL * def->thickness ? hit : 0;
+}
+
+static void obstacle_note(cloth__collide *c, int i, int hit, const double normal[3])
+{
+    c->ob_hit[i] = (unsigned char)hit;
+    memcpy(c->ob_normal + 3 * i, normal, 3 * sizeof *normal);
+}
+
+/* (d): every free vertex whose x1 is inside an obstacle gets the obstacle's impulse
+ * dv = (p - x1) / h, which puts x1 at its projection p on the surface (collide.h).
+ * Returns the vertices moved; *most (unless NULL) the longest move |p - x1|. */
+static int obstacle_pass(cloth__collide *c, const cloth__collide_def *def, double h,
+                         double *x1, double *v, double *most, cloth__collide_result *res)
+{
+    if (!def->scene)
+        return 0;
+    int moved = 0;
+    c->clock++;
+    for (int i = 0; i < c->mesh->n; i++) {
+        double t[3], normal[3];
+        int hit = c->fixed[i] ? 0 : obstacle_push(def, x1, i, t, normal);
+        if (!hit)
+            continue;
+        if (most)
+            *most = fmax(*most, cloth__norm(t));
+        for (int a = 0; a < 3; a++)
+            t[a] /= h;
+        nudge(c, x1, v, i, t, h);
+        obstacle_note(c, i, hit, normal);
+        moved++;
+    }
+    res->obstacle_moves += moved;
+    return moved;
+}
+
+/* (d) for one zone just moved rigidly: the obstacle does not give way along its normal,
+ * so the whole zone is translated by its deepest member's p - x1 (x1 += t, v += t / h),
+ * again until no member is inside, or a few times (a zone wedged between the sphere and
+ * the floor).  A zone held by a pin is left as its pins hold it. */
+static void zone_obstacles(cloth__collide *c, const cloth__collide_def *def, double h,
+                           const int *verts, int count, double *x1, double *v,
+                           const double *inv_mass, cloth__collide_result *res)
+{
+    if (!def->scene)
+        return;
+    for (int k = 0; k < count; k++)
+        if (!(inv_mass[verts[k]] > 0))
+            return;
+    for (int round = 0; round < CLOTH__COLLIDE_OBSTACLE_ROUNDS; round++) {
+        double best = 0, t[3], t_best[3], normal[3], n_best[3];
+        int deepest = -1, hit_best = 0;
+        for (int k = 0; k < count; k++) {
+            int hit = obstacle_push(def, x1, verts[k], t, normal);
+            double depth = hit ? cloth__norm(t) : 0;
+            if (depth > best) {
+                best = depth;
+                deepest = verts[k];
+                hit_best = hit;
+                memcpy(t_best, t, sizeof t);
+                memcpy(n_best, normal, sizeof normal);
+            }
+        }
+        if (deepest < 0)
+            return;
+        for (int k = 0; k < count; k++) {
+            int i = verts[k];
+            for (int a = 0; a < 3; a++) {
+                x1[3 * i + a] += t_best[a];
+                v[3 * i + a] += t_best[a] / h;
+            }
+        }
+        obstacle_note(c, deepest, hit_best, n_best);
+        res->obstacle_moves++;
+    }
+}
+
+/* The free vertices whose x1 lies inside an obstacle. */
+static int count_inside(const cloth__collide *c, const cloth__collide_def *def,
+                        const double *x1)
+{
+    int inside = 0;
+    for (int i = 0; def->scene && i < c->mesh->n; i++) {
+        double t[3], normal[3];
+        inside += !c->fixed[i] && obstacle_push(def, x1, i, t, normal);
+    }
+    return inside;
+}
+
+const unsigned char *cloth__collide_obstacle_hits(const cloth__collide *c,
+                                                  const double **normal)
+{
+    *normal = c->ob_normal;
+    return c->ob_hit;
 }
 
 static int find_root(int *parent, int i)
@@ -624,8 +779,9 @@ static int zone_search(cloth__collide *c, const cloth__collide_def *def, const d
 
 /* Every zone of two or more vertices moves rigidly from the motion the zones started
  * with; returns the zones, *members their vertices. */
-static int move_zones(cloth__collide *c, double h, const double *x0, double *x1, double *v,
-                      const double *inv_mass, int *members)
+static int move_zones(cloth__collide *c, const cloth__collide_def *def, double h,
+                      const double *x0, double *x1, double *v, const double *inv_mass,
+                      cloth__collide_result *res)
 {
     int n = c->mesh->n, zones = 0;
     /* counting sort of the zoned vertices by root */
@@ -637,7 +793,7 @@ static int move_zones(cloth__collide *c, double h, const double *x0, double *x1,
     }
     for (int i = 0; i < n; i++)
         c->start[i + 1] += c->start[i];
-    *members = c->start[n];
+    res->zone_vertices = c->start[n];
     for (int i = 0; i < n; i++) {
         int r = find_root(c->parent, i);
         if (c->size[r] > 1)
@@ -659,6 +815,7 @@ static int move_zones(cloth__collide *c, double h, const double *x0, double *x1,
             memcpy(v + 3 * i, c->v_pre + 3 * i, 3 * sizeof *v);
         }
         cloth__collide_rigid_zone(verts, count, h, x0, x1, v, inv_mass);
+        zone_obstacles(c, def, h, verts, count, x1, v, inv_mass, res);
         zones++;
     }
     return zones;
@@ -688,7 +845,7 @@ static void impact_zones(cloth__collide *c, const cloth__collide_def *def, doubl
             res->resolved = !now;
             break;
         }
-        res->zones = move_zones(c, h, x0, x1, v, inv_mass, &res->zone_vertices);
+        res->zones = move_zones(c, def, h, x0, x1, v, inv_mass, res);
     }
 }
 
@@ -879,25 +1036,47 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     c->tol = 0.9 * c->slack;
     c->need = 0;
     memcpy(c->x1_prop, x1, 3 * (size_t)m->n * sizeof *x1);
+    if (def->scene)
+        memset(c->ob_hit, 0, (size_t)m->n);
     query(c, def, x0, x1);
-    proximity(c, def, h, x0, x1, v, inv_mass, res);
+    unsigned since = c->clock;
+    proximity(c, def, h, x0, x1, v, inv_mass, 0, res);
+    /* (d): the obstacles' impulses after the proximity impulses, and the proximity
+     * impulses again over the pairs that any impulse has changed since their last look
+     * (Gauss-Seidel sweeps: between a sheet pressed on an obstacle and the sheets above,
+     * one sweep leaves the pairs it looked at first short of their push), until a sweep
+     * does nothing and the obstacles move nothing by more than
+     * CLOTH__COLLIDE_OBSTACLE_ENOUGH of the thickness */
+    for (int round = 0; def->scene && round < CLOTH__COLLIDE_PROXIMITY_SWEEPS; round++) {
+        double most = 0;
+        int moved = obstacle_pass(c, def, h, x1, v, &most, res);
+        unsigned next = c->clock;
+        int acted = proximity(c, def, h, x0, x1, v, inv_mass, since, res);
+        since = next;
+        if (!acted && !(moved && most > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness))
+            break;
+    }
+    obstacle_pass(c, def, h, x1, v, NULL, res);
     while (res->passes < def->passes) {
         res->passes++;
         int overflowed = res->overflow;
         res->overflow = 0;
         int hits = collision_pass(c, def, h, x0, x1, v, inv_mass, res);
+        int moved = obstacle_pass(c, def, h, x1, v, NULL, res);
         int clean = hits == 0 && !res->overflow;
         res->overflow |= overflowed;
-        if (clean && !overflowed) {
+        if (clean && !overflowed && !moved) {
             /* a pass that changed nothing searched the final motion: no zones needed */
             res->resolved = 1;
             next_slack(c, def);
             return 0;
         }
-        if (hits == 0)
+        /* a clean pass whose obstacle impulses moved vertices: the next pass checks them */
+        if (hits == 0 && !moved)
             break;
     }
     impact_zones(c, def, h, x0, x1, v, inv_mass, res);
+    res->inside = count_inside(c, def, x1);
     next_slack(c, def);
     return 0;
 }
@@ -911,7 +1090,7 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
     c->tol = tol;
     for (int i = 0; i < c->mesh->n; i++)
         c->fixed[i] = !(inv_mass[i] > 0);
-    cloth__collide_def def = {thickness, 0, 1, 1};
+    cloth__collide_def def = {.thickness = thickness, .passes = 1, .zone_iterations = 1};
     cloth__collide_result res = {0};
     memcpy(c->x1_prop, x1_ref, 3 * (size_t)c->mesh->n * sizeof *x1_ref);
     c->need = 0;

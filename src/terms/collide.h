@@ -61,16 +61,55 @@
  * `zone_iterations` searches (each that hits merges at least two zones, so n - 1
  * searches that hit at most).
  *
+ * (d) Obstacles (Bridson 7.1 and 7.4: "collisions with other objects" in the same
+ * loop).  When def->obstacles is given (the sphere, the floor, a body: terms/obstacle.h),
+ * the kernel has already put every free vertex's x1 outside them, and the stage keeps it
+ * so.  Every impulse is a change dv of the average velocity, so an impulse between two
+ * cloth pairs may carry a vertex into an obstacle; after the proximity impulses and after
+ * every collision pass, each free vertex whose x1 is inside gets the obstacle's own
+ * inelastic impulse, the change dv = (p - x1) / h along the obstacle's normal that puts
+ * x1 at its projection p on the surface (cloth__push_out).  A vertex so moved has
+ * infinite mass along the obstacle's normal m for the later impulses that would push it
+ * in (impulse in collide.c: its share is projected by I - m m^T, and W with it, so the
+ * other vertices of the pair take the whole stop).  The proximity impulses are swept
+ * again over the pairs any impulse changed (Gauss-Seidel; at most
+ * CLOTH__COLLIDE_PROXIMITY_SWEEPS, until no impulse moves a pair's end separation and no
+ * obstacle a vertex by more than CLOTH__COLLIDE_OBSTACLE_ENOUGH of the thickness): a
+ * sheet pressed on an obstacle by the sheets above gets its push only from them.  The
+ * collision passes stop clean only when a cloth pass finds no hit and the obstacle pass
+ * after it moves nothing (it moved vertices: the next pass looks at them).  An impact zone
+ * moves rigidly, which may carry members into an obstacle: the obstacle has infinite
+ * mass along its normal, so the zone, not the obstacle, gives way: the whole zone is
+ * translated by its deepest member's (p - x1) until no member is inside (at most
+ * CLOTH__COLLIDE_OBSTACLE_ROUNDS times; a translation
+ * keeps the zone's own distances; pairs it brings against other cloth are found by the
+ * next search and merge zones as any hit does).  A zone holding a pinned vertex cannot
+ * be moved and is left where its pins take it: the one case in which a vertex may end
+ * inside an obstacle (cloth squeezed between an obstacle and its held edge).  The
+ * vertices that an obstacle moved are flagged, with the normal, for the caller's
+ * inelastic velocity rule (cloth__collide_obstacle_hits).
+ *
  * Memory is sized at creation for the mesh; a step allocates nothing. */
 #ifndef CLOTH_COLLIDE_H
 #define CLOTH_COLLIDE_H
 
 #include "cloth.h"
+#include "terms/obstacle.h"
 
 /* the collision passes' distance, as a fraction of the thickness */
 #define CLOTH__COLLIDE_ETA 0.5
 /* Bridson's push out of the thickness: 0.1 of the overlap per step */
 #define CLOTH__COLLIDE_REPULSION 0.1
+/* (d): a zone's translations out of the obstacles at most (each puts the deepest member
+ * on the surface and may leave others inside, less deep: on a sphere the depths fall
+ * geometrically; a 90-vertex zone draped on drape3's sphere needed up to 29) */
+#define CLOTH__COLLIDE_OBSTACLE_ROUNDS 64
+/* (d): the proximity sweeps end when no impulse moved a pair, nor an obstacle a vertex,
+ * by more than this fraction of the thickness (the push is 0.1 of the overlap a step: a
+ * shortfall of a thousandth of the thickness is below what it does in a step) */
+#define CLOTH__COLLIDE_OBSTACLE_ENOUGH 1e-3
+/* (d): sweeps of the proximity impulses at most, with obstacles */
+#define CLOTH__COLLIDE_PROXIMITY_SWEEPS 16
 /* the slack of the stage's broad-phase query beyond the passes' reach, in thicknesses
  * (collide.c: a pass queries again only when corrections have moved a vertex's end by
  * more than 0.9 of it), kept between these bounds: each call starts with the slack the
@@ -92,6 +131,10 @@ typedef struct cloth__collide_def {
     double friction;            /* mu in [0, 1]: Coulomb friction of the impulses      */
     int passes;                 /* collision passes at most (b), >= 0                  */
     int zone_iterations;        /* searches of the impact zones at most (c)            */
+    /* (d): the obstacles the step's end positions must stay out of; scene NULL: none */
+    const cloth_scene *scene;   /* its sphere and floor                               */
+    const double *sphere_c;     /* the sphere's centre at the step's end              */
+    const cloth__push_body *body; /* a body (NULL: none)                              */
 } cloth__collide_def;
 
 /* What one call did. */
@@ -106,6 +149,9 @@ typedef struct cloth__collide_result {
     int resolved;               /* 1: the last search found no pair that hits          */
     int overflow;               /* 1: a broad-phase query ran out of room (pairs may
                                  * have been missed: resolved is then 0)               */
+    int obstacle_moves;         /* (d): obstacle impulses and zone translations        */
+    int inside;                 /* (d): free vertices left inside an obstacle (in a
+                                 * zone held by a pin)                                 */
 } cloth__collide_result;
 
 /* For mesh's triangles and their edges, with room for max_pairs candidate pairs of each
@@ -123,6 +169,12 @@ void cloth__collide_destroy(cloth__collide *c);
 int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double h,
                         const double *x0, double *x1, double *v, const double *inv_mass,
                         cloth__collide_result *res);
+
+/* After a step with obstacles (d): hit[i] is the CLOTH__HIT_* kind of the last obstacle
+ * that moved vertex i in that call (CLOTH__HIT_NONE: none) and normal[3i..3i+2] its
+ * outward normal there (valid where hit[i] is set). */
+const unsigned char *cloth__collide_obstacle_hits(const cloth__collide *c,
+                                                  const double **normal);
 
 /* The first point-triangle or edge-edge pair (sharing no vertex, not all of its vertices
  * with inverse mass 0) closer than delta > 0 at x, in the broad phase's order (point-

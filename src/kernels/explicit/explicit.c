@@ -396,7 +396,7 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
      * pins, strain limit and obstacles applied) into one that crosses nothing.  It comes
      * last, so that no later correction can undo its guarantee; its impulses change x and
      * v alike (x += h dv, v += dv), which keeps symplectic Euler's x' = x + h v'.  The
-     * obstacles came before; the stage holds the vertices lying on them
+     * obstacles came before; the stage keeps every free vertex out of them
      * (collide_stage.h). */
     if (w)
         cloth__collide_stage_apply(w->stage, sim, h, x_start, sim->x, sim->v, stats);

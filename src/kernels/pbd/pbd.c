@@ -567,7 +567,7 @@ static void update(cloth_sim *sim, const cloth__pbd *w, double h)
  * (not the chord of its rotation).  Doing it inside the passes would cost a CCD search
  * a pass, and a later constraint projection could undo the guarantee; after the update
  * the step's start x would be gone.  Then x = p.  The obstacles were projected in the
- * passes; the stage holds the vertices lying on them (collide_stage.h). */
+ * passes; the stage keeps every free vertex out of them (collide_stage.h). */
 static void collide_robust(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
 {
     int n3 = 3 * sim->mesh->n;

@@ -635,7 +635,7 @@ static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, d
  * every vertex: the implied velocity (x - x_prev) / h is then exactly the stage's v (an
  * impact zone's v is its rigid velocity, not its chord (x1 - x0) / h), and predict's
  * x + d (x - x_prev) carries it on.  The obstacles were projected before; the stage
- * holds the vertices lying on them (collide_stage.h). */
+ * keeps every free vertex out of them (collide_stage.h). */
 static void collide_robust(cloth_sim *sim, cloth__verlet *w, double h, cloth__step_stats *stats)
 {
     cloth__collide_stage_apply(w->stage, sim, h, sim->x_prev, sim->x, sim->v, stats);
