@@ -207,8 +207,8 @@ static int drape_conds(const char *exact_max, int frames, double *out, int cap)
     return n;
 }
 
-/* ARPACK's condition numbers (lambda_min in one shift-invert pass at the requested
- * tolerance, eigs.c) must be the exact ones, those of dsyevd on the dense H, to the 1e-6
+/* ARPACK's condition numbers (lambda_min by shift-invert at a tolerance chosen from the
+ * last call's lambda_min, eigs.c) must be the exact ones, those of dsyevd on the dense H, to the 1e-6
  * relative that ARPACK's tolerance promises (eigs.h), at every iteration of a drape that
  * falls onto the sphere; and a reset run must repeat the first run's values bit for bit
  * (no state of one run may leak into the next: a warm start of lambda_max's Lanczos from

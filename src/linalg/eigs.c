@@ -40,7 +40,13 @@ struct cloth__eigs {
     double *d;      /* ncv: Ritz values from dseupd                            */
     int *select;    /* ncv: dseupd's selection (unused with howmny = "A")      */
     double floor;   /* known lower bound of lambda_min, or -inf                */
+    double lo_last; /* lambda_min of the last call with a floor, or NaN        */
 };
+
+void cloth__eigs_forget(cloth__eigs *e)
+{
+    e->lo_last = NAN;
+}
 
 void cloth__eigs_set_floor(cloth__eigs *e, double floor)
 {
@@ -56,6 +62,7 @@ cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
     if (e) {
         e->n = n;
         e->floor = -INFINITY;
+        e->lo_last = NAN;
         e->ncv_max = n < NCV_MAX ? n : NCV_MAX;
         e->ncv_min = n < NCV_MIN ? n : NCV_MIN;
         size_t ncv = (size_t)e->ncv_max;
@@ -209,14 +216,22 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
         shifted = cloth__chol_factor_shifted(ch, A, -sigma, &ignored) == CLOTH_OK;
         /* ARPACK's residual bounds nu to tol_nu relative, so lambda - sigma too: lambda
          * is known to tol_nu (lambda - sigma), which is tol lambda for tol_nu = tol
-         * lambda / (lambda - sigma), 1e3 tol at the floor.  A first pass at 1e-4 finds
-         * lambda, a second runs only if that was not enough. */
-        double loose = 1e-4;
+         * lambda / (lambda - sigma), 1e3 tol at the floor and less above it.  The first
+         * pass asks for what the last call's lambda needed, halved (a Newton iterate's
+         * lambda_min moves by 1e-4 relative, and the need only shrinks when lambda moves
+         * away from the floor), or 1e-4 when there was none; a second pass runs only if
+         * that was not enough.  A pass costs ncv solves at least, so one pass at the
+         * right tolerance is about half of a loose one and a tight one (issue 34); the
+         * tolerance never goes below tol, nor ARPACK's work beyond what the need asks. */
+        double loose = 1e-4, first = loose;
+        if (isfinite(e->lo_last) && e->lo_last > sigma)
+            first = fmin(loose, fmax(tol, 0.5 * tol * e->lo_last / (e->lo_last - sigma)));
         if (shifted) {
-            st = lanczos(e, A, ch, 3, sigma, loose, lo, err);
-            double need = st == CLOTH_OK ? tol * *lo / (*lo - sigma) : loose;
-            if (need < loose)
+            st = lanczos(e, A, ch, 3, sigma, first, lo, err);
+            double need = st == CLOTH_OK ? tol * *lo / (*lo - sigma) : first;
+            if (need < first)
                 st = lanczos(e, A, ch, 3, sigma, fmax(need, tol), lo, err);
+            e->lo_last = st == CLOTH_OK ? *lo : NAN;
         } else { /* the caller's factor is gone: made again */
             unfactored = (st = cloth__chol_factor_shifted(ch, A, eps, err)) == CLOTH_ENUMERIC;
         }

@@ -48,6 +48,12 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
  * residual test never passes, in any number of restarts. */
 void cloth__eigs_set_floor(cloth__eigs *e, double floor);
 
+/* With a floor, each call remembers its lambda_min to choose the next call's tolerance
+ * for the shift-invert pass (the result is to the same tolerance either way, but its
+ * last bits depend on it); forget clears that memory, so that a run after a reset
+ * repeats the first bit for bit. */
+void cloth__eigs_forget(cloth__eigs *e);
+
 /* Exact 2-norm condition number lambda_max / lambda_min of A from cloth__eigs_range; +inf
  * when lambda_min <= 0. */
 cloth_status cloth__eigs_cond(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,
