@@ -48,10 +48,14 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
  * residual test never passes, in any number of restarts. */
 void cloth__eigs_set_floor(cloth__eigs *e, double floor);
 
-/* With a floor, each call remembers its lambda_min to choose the next call's tolerance
- * for the shift-invert pass (the result is to the same tolerance either way, but its
- * last bits depend on it); forget clears that memory, so that a run after a reset
- * repeats the first bit for bit. */
+/* With a floor, each call remembers its lambda_min, to choose the next call's tolerance
+ * for the shift-invert pass, and its top Ritz vector, to start the next call's lambda_max
+ * from it (accepted only when a Cholesky factor of theta (1 + tol) I - A proves that no
+ * eigenvalue lies above the tolerance, else found again from the fixed start: eigs.c).
+ * The results are to the same tolerance either way, but their last bits depend on that
+ * memory; forget clears it, so that a run after a reset repeats the first bit for bit.
+ * The proof factors -A over A's own values, negated in place and negated back (exactly),
+ * so A must not be read by another thread during a call with a floor. */
 void cloth__eigs_forget(cloth__eigs *e);
 
 /* Exact 2-norm condition number lambda_max / lambda_min of A from cloth__eigs_range; +inf
