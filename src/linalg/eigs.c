@@ -44,12 +44,15 @@ struct cloth__eigs {
     double *y_top;  /* n: the last call's top Ritz vector (with a floor)       */
     double *y_new;  /* n: this call's                                          */
     int have_top;   /* y_top holds one                                         */
+    double *y_bot;  /* n: the last call's bottom Ritz vector (with a floor)    */
+    int have_bot;   /* y_bot holds one                                         */
 };
 
 void cloth__eigs_forget(cloth__eigs *e)
 {
     e->lo_last = NAN;
     e->have_top = 0;
+    e->have_bot = 0;
 }
 
 
@@ -78,10 +81,11 @@ cloth_status cloth__eigs_create(int n, cloth__eigs **out, cloth_error *err)
         e->d = malloc(ncv * sizeof *e->d);
         e->y_top = malloc((size_t)n * sizeof *e->y_top);
         e->y_new = malloc((size_t)n * sizeof *e->y_new);
+        e->y_bot = malloc((size_t)n * sizeof *e->y_bot);
         e->select = calloc(ncv, sizeof *e->select); /* ARPACK's C wrapper reads it */
     }
     if (!e || !e->resid || !e->v || !e->workd || !e->workl || !e->d || !e->select ||
-        !e->y_top || !e->y_new) {
+        !e->y_top || !e->y_new || !e->y_bot) {
         cloth__eigs_destroy(e);
         return cloth__fail(err, CLOTH_ENOMEM,
                            "ARPACK: out of memory for %d unknowns (%d Lanczos vectors)", n,
@@ -103,6 +107,7 @@ void cloth__eigs_destroy(cloth__eigs *e)
     free(e->select);
     free(e->y_top);
     free(e->y_new);
+    free(e->y_bot);
     free(e);
 }
 
@@ -249,6 +254,31 @@ static cloth_status warm_lambda_max(cloth__eigs *e, const cloth__sparse *A, clot
     return CLOTH_OK;
 }
 
+/* lambda_min at the floor, for one product: theta = y'A y / y'y of the last call's bottom
+ * Ritz vector y is >= lambda_min (a Rayleigh quotient), and lambda_min >= floor; so when
+ * theta <= floor (1 + tol), lambda_min lies in [floor, theta], and theta is lambda_min to
+ * tol relative, proved (round-off in theta: about n 1e-16 lambda_max, 1e-11 of the
+ * floor at 30 x 24).  A falling or draped cloth's matrix is there most of the time: its
+ * bottom cluster sits within 1e-7 of m/h^2 (the 64 x 64 drape of
+ * experiments/pcg_iters.ini: lambda_min/floor - 1 is 3e-9 at the median iteration),
+ * and then neither the factor of A - sigma I nor the shift-invert pass is needed.  A
+ * stretched cloth's is not (the hanging scene's: 1e-3 to 3e-3 above), and the check
+ * costs one product.  1 with *lo when it holds. */
+static int bottom_at_floor(cloth__eigs *e, const cloth__sparse *A, double tol, double *lo)
+{
+    double *Ay = e->workd, yAy = 0, yy = 0;
+    cloth__sparse_mul(A, e->y_bot, Ay);
+    for (int i = 0; i < e->n; i++) {
+        yAy += e->y_bot[i] * Ay[i];
+        yy += e->y_bot[i] * e->y_bot[i];
+    }
+    double theta = yAy / yy;
+    if (!(theta <= e->floor * (1 + tol)))
+        return 0;
+    *lo = theta;
+    return 1;
+}
+
 cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__chol *ch,
                                double eps, double tol, double *lo, double *hi,
                                cloth_error *err)
@@ -269,9 +299,14 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
      * spectrum, so A - sigma I is positive definite (one more factor); its bottom
      * eigenvalues, clustered within 1e-7 of each other, become 1/(lambda - sigma),
      * spread by 1e-4 and more, which Lanczos resolves in a few restarts.  Without one
-     * (or if that factor fails) about -eps with the caller's factor of A + eps I. */
-    int shifted = 0, unfactored = 0;
-    if (st == CLOTH_OK && e->floor > 0) {
+     * (or if that factor fails) about -eps with the caller's factor of A + eps I.
+     * Neither when the last bottom Ritz vector proves lambda_min at the floor. */
+    int at_floor = st == CLOTH_OK && e->floor > 0 && e->have_bot &&
+                   bottom_at_floor(e, A, tol, lo);
+    if (at_floor)
+        e->lo_last = *lo;
+    int shifted = at_floor, unfactored = 0;
+    if (st == CLOTH_OK && e->floor > 0 && !at_floor) {
         double sigma = e->floor * (1 - 1e-3);
         cloth_error ignored;
         shifted = cloth__chol_factor_shifted(ch, A, -sigma, &ignored) == CLOTH_OK;
@@ -288,12 +323,13 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
         if (isfinite(e->lo_last) && e->lo_last > sigma)
             first = fmin(loose, fmax(tol, 0.5 * tol * e->lo_last / (e->lo_last - sigma)));
         if (shifted) {
-            st = lanczos(e, A, ch, 3, e->ncv_min, NULL, sigma, first, lo, NULL, err);
+            st = lanczos(e, A, ch, 3, e->ncv_min, NULL, sigma, first, lo, e->y_bot, err);
             double need = st == CLOTH_OK ? tol * *lo / (*lo - sigma) : first;
             if (need < first)
-                st = lanczos(e, A, ch, 3, e->ncv_min, NULL, sigma, fmax(need, tol), lo, NULL,
-                             err);
+                st = lanczos(e, A, ch, 3, e->ncv_min, NULL, sigma, fmax(need, tol), lo,
+                             e->y_bot, err);
             e->lo_last = st == CLOTH_OK ? *lo : NAN;
+            e->have_bot = st == CLOTH_OK;
         } else { /* the caller's factor is gone: made again */
             unfactored = (st = cloth__chol_factor_shifted(ch, A, eps, err)) == CLOTH_ENUMERIC;
         }
