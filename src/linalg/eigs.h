@@ -28,7 +28,7 @@ void cloth__eigs_destroy(cloth__eigs *e);
  *    (A + eps I)^-1, whose products are solves with ch, which must hold the factor of
  *    this A + eps I (cloth__chol_factor's eps_used); then lo = 1/nu - eps.
  * The start vector is fixed (ones, perturbed by a hash of the index), so results repeat
- * run to run.  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
+ * run to run (with a floor, calls reuse the last one's Ritz vectors: cloth__eigs_forget).  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
  * "ARPACK: dsaupd: <reason> for lambda_max|lambda_min (info = K)" (or dseupd) when ARPACK
  * does not converge or fails; a failed solve with ch returns its CHOLMOD message.  With a
  * floor, when neither A - sigma I nor A + eps I can be factored (A is finite but not
