@@ -207,12 +207,13 @@ static int drape_conds(const char *exact_max, int frames, double *out, int cap)
     return n;
 }
 
-/* ARPACK's condition numbers (lambda_min in one shift-invert pass at the requested
- * tolerance, eigs.c) must be the exact ones, those of dsyevd on the dense H, to the 1e-6
+/* ARPACK's condition numbers (lambda_min by shift-invert at a tolerance chosen from the
+ * last call's lambda_min, eigs.c) must be the exact ones, those of dsyevd on the dense H, to the 1e-6
  * relative that ARPACK's tolerance promises (eigs.h), at every iteration of a drape that
  * falls onto the sphere; and a reset run must repeat the first run's values bit for bit
  * (no state of one run may leak into the next: a warm start of lambda_max's Lanczos from
- * the last eigenvector, tried for issue 34, failed here by 6.7e-6). */
+ * the last eigenvector, tried for issue 34 without a check, failed here by 6.7e-6; it
+ * landed with a Cholesky proof that no eigenvalue lies above, eigs.c). */
 START_TEST(arpack_condition_numbers_are_exact_and_repeat)
 {
     enum { CAP = 2000, FRAMES = 15 };

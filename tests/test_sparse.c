@@ -638,6 +638,76 @@ START_TEST(cond_exact_two_ways_closed_form)
 }
 END_TEST
 
+/* Two uncoupled (-1, 2, -1) chains of m = 3 nb / 2 unknowns each (nb even), scaled by a1
+ * and a2, plus c I, in the pattern of tridiagonal_blocks(nb, .): the eigenvalues are
+ * c + a_k (2 - 2 cos(j pi / (m + 1))), j = 1..m, for each chain k. */
+static void two_chains(cloth__sparse *A, int nb, double a1, double a2, double c)
+{
+    int m = 3 * nb / 2;
+    cloth__sparse_zero(A);
+    for (int j = 0; j < nb; j++) {
+        double D[9] = {0}, U[9] = {0}, L[9] = {0};
+        for (int r = 0; r < 3; r++) {
+            int i = 3 * j + r;
+            double a = i < m ? a1 : a2;
+            D[4 * r] = 2 * a + c;
+            if (r < 2 && i + 1 != m)
+                D[3 * r + r + 1] = D[3 * (r + 1) + r] = -a;
+        }
+        cloth__sparse_add_block(A, j, j, D, 3, 1);
+        if (j + 1 < nb && 3 * j + 3 != m) {
+            double a = 3 * j + 2 < m ? a1 : a2;
+            U[6] = -a; /* unknown 3 j + 2 with 3 (j + 1) */
+            L[2] = -a;
+            cloth__sparse_add_block(A, j, j + 1, U, 3, 1);
+            cloth__sparse_add_block(A, j + 1, j, L, 3, 1);
+        }
+    }
+}
+
+/* The newton kernel's pattern of calls: one workspace, a floor, a sequence of matrices
+ * whose extreme eigenvalues move.  Two uncoupled chains (two_chains, m = 600 each, floor
+ * c = 1) whose top eigenvalues are 5e-6 apart relative, the top one in chain 1, then in
+ * chain 2, then in chain 1 again, and with the whole spectrum scaled by 100 and back (so
+ * lambda_min moves from 2.7e-5 to 2.7e-3 above the floor and back): each call's
+ * lambda_min and lambda_max equal the closed form to the tolerance asked (1e-8).  A start
+ * vector carried from the last call's top eigenvector (which lies in one chain and has no
+ * component in the other) would find the other chain's top, 5e-6 too low: the wrong
+ * member of the top cluster.  Each chain's own top eigenvalues are 2e-5 apart relative.
+ * With a = 1e-4 lambda_min is 2.7e-9 above the floor, within the tolerance: there the last
+ * bottom Ritz vector's Rayleigh quotient proves it (eigs.c), until a = 1 again lifts it. */
+START_TEST(eigs_sequence_with_a_moving_top_cluster)
+{
+    const int nb = 400, n = 3 * nb, m = n / 2;
+    const double c = 1, d = 5e-6;
+    const double a[][2] = {{1, 1 - d},   {1, 1 + d},          {100, 100 * (1 - d)},
+                           {1 + d, 1},   {1, 1},              {1e-4, 1e-4 * (1 - d)},
+                           {1e-4, 1e-4}, {1e-4 * (1 - d), 1}, {1, 1 - d}};
+    cloth__sparse *A = tridiagonal_blocks(nb, 0);
+    cloth__chol *ch;
+    cloth__eigs *e;
+    cloth_error err;
+    ck_assert_int_eq(cloth__chol_create(n, &ch, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__eigs_create(n, &e, &err), CLOTH_OK);
+    cloth__eigs_set_floor(e, c);
+    for (int k = 0; k < (int)(sizeof a / sizeof a[0]); k++) {
+        two_chains(A, nb, a[k][0], a[k][1], c);
+        double eps, lo, hi;
+        ck_assert_int_eq(cloth__chol_factor(ch, A, &eps, &err), CLOTH_OK);
+        ck_assert_msg(cloth__eigs_range(e, A, ch, eps, 1e-8, &lo, &hi, &err) == CLOTH_OK,
+                      "%s", err.msg);
+        double top = 2 - 2 * cos(m * M_PI / (m + 1)), bottom = 2 - 2 * cos(M_PI / (m + 1));
+        double want_hi = c + fmax(a[k][0], a[k][1]) * top;
+        double want_lo = c + fmin(a[k][0], a[k][1]) * bottom;
+        ck_assert_msg(rel(hi, want_hi) <= 1e-8, "call %d: hi %.15g vs %.15g", k, hi, want_hi);
+        ck_assert_msg(rel(lo, want_lo) <= 1e-8, "call %d: lo %.15g vs %.15g", k, lo, want_lo);
+    }
+    cloth__eigs_destroy(e);
+    cloth__chol_destroy(ch);
+    cloth__sparse_destroy(A);
+}
+END_TEST
+
 /* eigs_cond is the ratio of the range, and +inf for an indefinite matrix, whose lambda_min
  * comes from the shifted factor (sigma = -eps): (-1, 2, -1) - 0.5 I at n = 300. */
 START_TEST(eigs_cond_and_indefinite)
@@ -774,6 +844,7 @@ Suite *suite_sparse(void)
     tcase_add_test(tc, eigs_with_a_floor_resolve_a_cluster);
     tcase_add_loop_test(tc, cond_exact_two_ways_closed_form, 0,
                         (int)(sizeof cond_blocks / sizeof cond_blocks[0]));
+    tcase_add_test(tc, eigs_sequence_with_a_moving_top_cluster);
     tcase_add_test(tc, eigs_cond_and_indefinite);
     tcase_add_test(tc, eigs_two_threads_at_once);
     tcase_add_test(tc, eigs_errors_are_messages);

@@ -28,7 +28,7 @@ void cloth__eigs_destroy(cloth__eigs *e);
  *    (A + eps I)^-1, whose products are solves with ch, which must hold the factor of
  *    this A + eps I (cloth__chol_factor's eps_used); then lo = 1/nu - eps.
  * The start vector is fixed (ones, perturbed by a hash of the index), so results repeat
- * run to run.  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
+ * run to run (with a floor, calls reuse the last one's Ritz vectors: cloth__eigs_forget).  CLOTH_EINVAL when A is not n x n or tol is not in (0, 1); CLOTH_ENUMERIC
  * "ARPACK: dsaupd: <reason> for lambda_max|lambda_min (info = K)" (or dseupd) when ARPACK
  * does not converge or fails; a failed solve with ch returns its CHOLMOD message.  With a
  * floor, when neither A - sigma I nor A + eps I can be factored (A is finite but not
@@ -47,6 +47,16 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
  * lie within 1e-7 of m/h^2, a cluster that shift-invert about 0 cannot resolve: ARPACK's
  * residual test never passes, in any number of restarts. */
 void cloth__eigs_set_floor(cloth__eigs *e, double floor);
+
+/* With a floor, each call remembers its lambda_min, to choose the next call's tolerance
+ * for the shift-invert pass, and its top Ritz vector, to start the next call's lambda_max
+ * from it (accepted only when a Cholesky factor of theta (1 + tol) I - A proves that no
+ * eigenvalue lies above the tolerance, else found again from the fixed start: eigs.c).
+ * The results are to the same tolerance either way, but their last bits depend on that
+ * memory; forget clears it, so that a run after a reset repeats the first bit for bit.
+ * The proof factors -A over A's own values, negated in place and negated back (exactly),
+ * so A must not be read by another thread during a call with a floor. */
+void cloth__eigs_forget(cloth__eigs *e);
 
 /* Exact 2-norm condition number lambda_max / lambda_min of A from cloth__eigs_range; +inf
  * when lambda_min <= 0. */

@@ -89,6 +89,7 @@
 #include "core/status.h"
 #include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
+#include "linalg/eigs.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -582,6 +583,8 @@ static void newton_start(cloth_sim *sim, void *work)
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
     w->reusable = 0; /* a reset run solves as a fresh one (determinism) */
+    if (w->eigs)
+        cloth__eigs_forget(w->eigs); /* and finds the same condition numbers */
     w->ipc_set = 0;
     w->ipc_kappa = 0;
     w->ipc_prev_gap = INFINITY;
