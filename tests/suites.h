@@ -11,6 +11,7 @@
     X(explicit) \
     X(verlet) \
     X(pbd) \
+    X(pbd_strain) \
     X(pd) \
     X(run) \
     X(coloured) \

@@ -305,9 +305,8 @@ START_TEST(bad_limits_name_file_line_and_key)
         /* a chain has no triangles */
         {"verlet", "strain_measure = triangle", "nx = 1", "verlet.strain_measure"},
         {"pbd", "strain_measure = triangle\nstrain_limit = 0.1", "nx = 1", "pbd.strain_measure"},
-        /* the coloured orders cannot honour them */
+        /* the coloured verlet order cannot honour it */
         {"verlet", "strain_measure = triangle\norder = coloured", "", "verlet.strain_measure"},
-        {"pbd", "strain_limit = 0.1\norder = coloured", "", "pbd.strain_limit"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512];

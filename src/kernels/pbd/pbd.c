@@ -77,8 +77,11 @@
  * Both are linearisations (the triangle's C is not linear in p), so the passes converge
  * geometrically; a step counts as not converged when after them some limited spring is
  * longer than (1 + tau) l0 (1 + pbd.strain_tol), or some triangle has sigma1 > (1 + tau)
- * (1 + pbd.strain_tol), measured after self-collision.  Sequential order only:
- * pbd.order = coloured with a strain limit is refused at creation.
+ * (1 + pbd.strain_tol), measured after self-collision.  pbd.order = coloured projects
+ * them in the same place of each pass, colour by colour: the edge limits in the
+ * distance constraints' colours (the same springs, so the same graph), the triangles in
+ * colours of their own (no two of a colour share a vertex); the same check after the
+ * passes.  Other order, so other numbers than sequential's (coloured.md).
  *
  * Damping (pbd.damping = k_d in [0, 1]): Müller 2007, section 3.5.  The velocities are
  * split into the rigid motion of the whole cloth (centre-of-mass velocity v_cm and
@@ -146,6 +149,7 @@ static void pbd_destroy(void *work)
     cloth__self_collision_destroy(w->self);
     cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
+    cloth__colouring_free(&w->tri_colours);
     free(w->lambda_limit);
     free(w);
 }
@@ -187,24 +191,34 @@ static cloth_status colour_constraints(const cloth_mesh *m, cloth__pbd *w, int x
     return CLOTH_OK;
 }
 
-/* A strain limit needs the sequential order, and triangles for strain_measure = triangle. */
+/* strain_measure = triangle needs triangles. */
 static cloth_status check_limit(const cloth_sim *sim, cloth_error *err)
 {
     const cloth__pbd_def *def = settings(sim);
     char where[CLOTH_PATH_MAX + 16];
     if (!(def->strain_limit > 0))
         return CLOTH_OK;
-    if (def->order == CLOTH__ORDER_COLOURED) {
-        cloth__sim_key_where(sim, "pbd", "strain_limit", where, sizeof where);
-        return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_limit: not with pbd.order = "
-                           "coloured (the coloured passes project equality constraints "
-                           "only; use sequential)", where);
-    }
     if (def->strain_measure == CLOTH__LIMIT_TRIANGLE && sim->mesh->n_tris == 0) {
         cloth__sim_key_where(sim, "pbd", "strain_measure", where, sizeof where);
         return cloth__fail(err, CLOTH_EINVAL, "%s: pbd.strain_measure = triangle: the mesh has "
                            "no triangles to limit (use edge)", where);
     }
+    return CLOTH_OK;
+}
+
+/* The strain limit's multipliers, one a stretch spring (edge, sequential), one an item
+ * of the coloured springs (edge, coloured: the limits share the springs' colours, so a
+ * colour's runs hold limits with no shared vertex as well), or one a limited triangle;
+ * with pbd.order = coloured and the triangle measure the triangles are coloured too. */
+static cloth_status prepare_limit(const cloth_mesh *m, cloth__pbd *w, int triangles,
+                                  int coloured, cloth_error *err)
+{
+    w->n_limits = triangles ? w->tri.n : coloured ? w->col->n : w->n_stretch;
+    if (!(w->lambda_limit = calloc((size_t)w->n_limits + 1, sizeof(double))))
+        return cloth__fail(err, CLOTH_ENOMEM, "pbd: out of memory for %d strain limits",
+                           w->n_limits);
+    if (triangles && coloured && w->tri.n > 0)
+        return cloth__colour_items(w->tri.n, 3, w->tri.v, m->n, &w->tri_colours, err);
     return CLOTH_OK;
 }
 
@@ -231,14 +245,9 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     w->hinge_k = malloc(sizeof(double) * (size_t)(w->n_hinges + 1));
     if (!w->p || !w->lambda || !w->hinge_rest || !w->hinge_k)
         goto fail_memory;
-    if (def->strain_limit > 0) {
-        int triangles = def->strain_measure == CLOTH__LIMIT_TRIANGLE;
-        if (triangles && cloth__tri_limits_init(m, &w->tri, err) != CLOTH_OK)
-            goto fail_memory;
-        w->lambda_limit = malloc(sizeof(double) * (size_t)((triangles ? w->tri.n : w->n_stretch) + 1));
-        if (!w->lambda_limit)
-            goto fail_memory;
-    }
+    int triangles = def->strain_measure == CLOTH__LIMIT_TRIANGLE;
+    if (def->strain_limit > 0 && triangles && cloth__tri_limits_init(m, &w->tri, err) != CLOTH_OK)
+        goto fail_memory;
     for (int j = 0; j < w->n_hinges; j++) {
         const int *hg = m->hinges + 4 * j;
         const double *r = m->rest;
@@ -260,6 +269,14 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
             return st;
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
+    }
+    if (def->strain_limit > 0) {
+        cloth_status st = prepare_limit(m, w, triangles, def->order == CLOTH__ORDER_COLOURED,
+                                        err);
+        if (st != CLOTH_OK) {
+            pbd_destroy(w);
+            return st;
+        }
     }
     if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
         cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
@@ -505,13 +522,19 @@ static void prepare_coloured(const cloth_sim *sim, cloth__pbd *w, double h)
 
 /* pbd.order = coloured: each pass projects the constraints in the tiled order
  * (kernels/coloured.h), split among the threads (a barrier after each step), then the
- * hinges (one thread: they are few and not coloured), then the obstacles split by
- * vertex; on the padded positions w->p4 (each thread copies its share of the vertices in
- * and out). */
+ * hinges (one thread: they are few and not coloured), then the strain limit (edge: the
+ * stretch items again in the springs' tiled order; triangle: the triangles in theirs),
+ * then the obstacles split by vertex; on the padded positions w->p4 (each thread copies
+ * its share of the vertices in and out).  The pass's order is the sequential one's
+ * (distances, hinges, limits, obstacles), colour by colour within each. */
 static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, double h)
 {
     cloth__coloured *c = w->col;
     int threads = sim->scene.run.threads, n = sim->mesh->n;
+    cloth__pbd_strain_def sd = strain_def(sim);
+    int limit = sd.tau > 0;
+    const cloth__colouring *limits = !limit ? NULL : sd.triangles ? &w->tri_colours
+                                                                  : &c->colours;
     int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
@@ -528,6 +551,15 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
             if (w->n_hinges) {
                 CLOTH__PRAGMA(omp single)
                 project_hinges(sim, w, w->p4, 4, h);
+            }
+            for (int step = 0; limits && step < limits->n_steps; step++) {
+                CLOTH__RANGES(limits, step, part, parts, lo, hi) {
+                    if (sd.triangles)
+                        cloth__pbd_project_strain_triangles_range(sim, &sd, w, lo, hi);
+                    else
+                        cloth__pbd_project_strain_edges_range(&sd, w, lo, hi);
+                }
+                CLOTH__BARRIER
             }
             if (obstacles) {
                 project_obstacles_range(sim, w->p4, 4, v0, v1);
@@ -584,16 +616,15 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
     cloth__pbd *w = work;
     int passes = settings(sim)->iterations;
     predict(sim, w, h);
-    if (w->col) {
-        prepare_coloured(sim, w, h);
-        project_coloured(sim, w, passes, h);
-    }
     int limit = settings(sim)->strain_limit > 0;
     int triangles = settings(sim)->strain_measure == CLOTH__LIMIT_TRIANGLE;
     cloth__pbd_strain_def sd = strain_def(sim);
     if (limit)
-        memset(w->lambda_limit, 0,
-               sizeof(double) * (size_t)(triangles ? w->tri.n : w->n_stretch));
+        memset(w->lambda_limit, 0, sizeof(double) * (size_t)w->n_limits);
+    if (w->col) {
+        prepare_coloured(sim, w, h);
+        project_coloured(sim, w, passes, h);
+    }
     for (int it = 0; it < passes && !w->col; it++) {
         project_distances(sim, w, h);
         if (w->n_hinges)

@@ -26,8 +26,12 @@ typedef struct cloth__pbd {
                                  * x for the external forces                          */
     double *v4, *f4;            /* ... and v and f padded for the external forces     */
     cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
-    double *lambda_limit;       /* strain limit: multipliers, one a stretch spring
-                                 * (edge) or a limited triangle (triangle), <= 0      */
+    cloth__colouring tri_colours; /* ... and with pbd.order = coloured their colours:
+                                 * no two triangles of a colour share a vertex        */
+    double *lambda_limit;       /* strain limit: multipliers, <= 0, one a stretch
+                                 * spring (edge; with pbd.order = coloured one an item
+                                 * of col, bend items unused) or a limited triangle  */
+    int n_limits;               /* multipliers in lambda_limit                        */
 } cloth__pbd;
 
 /* The settings the strain limit reads (pbd.h's cloth__pbd_def, passed by value so that
@@ -47,6 +51,20 @@ void cloth__pbd_project_strain_edges(const cloth_sim *sim, const cloth__pbd_stra
 /* strain_measure = triangle: C = sigma1 - (1 + tau) <= 0 per triangle (pbd_strain.c). */
 void cloth__pbd_project_strain_triangles(const cloth_sim *sim, const cloth__pbd_strain_def *sd,
                                          cloth__pbd *w);
+
+/* pbd.order = coloured, strain_measure = edge: the unilateral constraints of the stretch
+ * items among positions [lo, hi) of w->col's order (one colour's run; bend items
+ * skipped) on the padded positions w->p4, with the multipliers lambda_limit[j] of item j
+ * (pbd_strain.c). */
+void cloth__pbd_project_strain_edges_range(const cloth__pbd_strain_def *sd, cloth__pbd *w,
+                                           int lo, int hi);
+
+/* pbd.order = coloured, strain_measure = triangle: the triangles at positions [lo, hi)
+ * of w->tri_colours' order (one colour's run) on the padded positions w->p4
+ * (pbd_strain.c). */
+void cloth__pbd_project_strain_triangles_range(const cloth_sim *sim,
+                                               const cloth__pbd_strain_def *sd,
+                                               cloth__pbd *w, int lo, int hi);
 
 /* 1 when a limit exceeds by more than the tolerance at pos (pbd_strain.c). */
 int cloth__pbd_strain_violated(const cloth_sim *sim, const cloth__pbd_strain_def *sd,
