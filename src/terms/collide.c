@@ -38,6 +38,11 @@ struct cloth__collide {
     unsigned clock;             /* counts changes of x1 in this call                  */
     int max_pairs;              /* the broad phase's room per kind                    */
     int queries;                /* broad-phase queries made (for the tests)           */
+    /* the pairs closer than delta at x0 (the proximity impulses' pairs), found by the
+     * first proximity sweep of a query: candidate index and geometry at x0 */
+    int *close_k;               /* room close_cap; n_close < 0: not found this query  */
+    double *close_geo;          /* 8 each: c (4), n (3), the distance                 */
+    int n_close, close_cap;
     unsigned char *ob_hit;      /* n: (d) the obstacle that last moved a vertex       */
     double *ob_normal;          /* 3n: its outward normal there                       */
 };
@@ -75,10 +80,16 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->seen_ee = malloc(cap * sizeof *c->seen_ee);
     c->slack_next = CLOTH__COLLIDE_SLACK_MIN;
     c->x1_prop = malloc(3 * n * sizeof *c->x1_prop);
+    /* the close pairs of a query: most candidates of a sheet are its own neighbours,
+     * farther than delta; when more are close the sweeps scan the whole list */
+    c->close_cap = max_pairs / 8 + 64;
+    c->close_k = malloc((size_t)c->close_cap * sizeof *c->close_k);
+    c->close_geo = malloc(8 * (size_t)c->close_cap * sizeof *c->close_geo);
+    c->n_close = -1;
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
         !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee ||
-        !c->seen_pt || !c->seen_ee || !c->ob_hit || !c->ob_normal)
+        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
     if (st == CLOTH_OK)
@@ -112,6 +123,8 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->d0_ee);
     free(c->seen_pt);
     free(c->seen_ee);
+    free(c->close_k);
+    free(c->close_geo);
     free(c->ob_hit);
     free(c->ob_normal);
     free(c);
@@ -446,6 +459,7 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
         c->d0_ee[k] = NAN;
         c->seen_ee[k] = 0;
     }
+    c->n_close = -1;
     c->queried = 1;
     c->queries++;
 }
@@ -534,14 +548,48 @@ static int boxes_meet(const pair *pr, const double *x0, const double *x1, double
 /* (a): the pairs closer than delta at x0; since > 0: only those with a vertex moved
  * after the clock since (the sweeps again, (d)).  Returns the impulses that moved the
  * pair's separation at the step's end by more than CLOTH__COLLIDE_OBSTACLE_ENOUGH of the
- * thickness. */
+ * thickness.
+ *
+ * x0 does not change during a call, so which candidates are closer than delta at x0, and
+ * their c, n and distance there, do not either: the first sweep of a query keeps them
+ * (close_k, close_geo, in the list's order) and the later sweeps visit only those, with
+ * the same values, so they act exactly as a scan of the whole list would (the others
+ * were skipped by the boxes' test or the distance).  When they do not fit the room, the
+ * later sweeps scan the whole list. */
+static void proximity_pair(cloth__collide *c, const cloth__collide_def *def, double h,
+                           const pair *pr, const double cw[4], const double n[3], double d,
+                           const double *x0, double *x1, double *v, const double *inv_mass,
+                           int *acted, cloth__collide_result *res)
+{
+    double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
+    double dvn = 0;
+    if (impulse(c, pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, &dvn)) {
+        res->proximity++;
+        *acted += dvn * h > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness;
+    }
+}
+
 static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
                      const double *x0, double *x1, double *v, const double *inv_mass,
                      unsigned since, cloth__collide_result *res)
 {
     int acted = 0;
     res->overflow |= c->cand_overflow;
-    int total = c->cand.n_pt + c->cand.n_ee;
+    if (since && c->n_close >= 0) {
+        for (int j = 0; j < c->n_close; j++) {
+            double *d0;
+            unsigned *seen;
+            pair pr = candidate(c, c->close_k[j], &d0, &seen);
+            if (unchanged(c, &pr, since))
+                continue;
+            const double *g = c->close_geo + 8 * j;
+            proximity_pair(c, def, h, &pr, g, g + 4, g[7], x0, x1, v, inv_mass, &acted, res);
+        }
+        return acted;
+    }
+    int total = c->cand.n_pt + c->cand.n_ee, keep = !since;
+    if (keep)
+        c->n_close = 0;
     for (int k = 0; k < total; k++) {
         double *d0;
         unsigned *seen;
@@ -553,12 +601,16 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
         *d0 = d;
         if (!(d < def->thickness))
             continue;
-        double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
-        double dvn = 0;
-        if (impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, &dvn)) {
-            res->proximity++;
-            acted += dvn * h > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness;
+        if (keep && c->n_close >= 0 && c->n_close < c->close_cap) {
+            double *g = c->close_geo + 8 * c->n_close;
+            memcpy(g, cw, 4 * sizeof *g);
+            memcpy(g + 4, n, 3 * sizeof *g);
+            g[7] = d;
+            c->close_k[c->n_close++] = k;
+        } else if (keep) {
+            c->n_close = -1; /* no room: the sweeps scan the whole list */
         }
+        proximity_pair(c, def, h, &pr, cw, n, d, x0, x1, v, inv_mass, &acted, res);
     }
     return acted;
 }
