@@ -94,6 +94,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
                          mesh->n);
     if (st == CLOTH_OK)
         st = cloth__broad_phase_create(mesh, max_pairs, &c->bp, err);
+    if (st == CLOTH_OK)
+        st = cloth__broad_phase_enable_cells(c->bp, err);
     if (st != CLOTH_OK) {
         cloth__collide_destroy(c);
         return st;
@@ -448,8 +450,7 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
         c->dx[k] = x1[k] - x0[k];
     memcpy(c->x1_ref, x1, n3 * sizeof *x1);
     double reach = fmax(delta, CLOTH__COLLIDE_ETA * delta + 2 * slack_of(c, delta));
-    cloth__broad_phase_query(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
-    cloth__broad_phase_sort(c->bp);
+    cloth__broad_phase_query_cells(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
     c->cand_overflow = c->cand.overflow;
     for (int k = 0; k < c->cand.n_pt; k++) {
         c->d0_pt[k] = NAN;
