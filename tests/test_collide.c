@@ -7,6 +7,7 @@
  * thickness above. */
 #include "terms/collide.h"
 #include "terms/broad_phase.h"
+#include "terms/ccd.h"
 #include "suites.h"
 
 #include <math.h>
@@ -545,6 +546,54 @@ START_TEST(cell_query_matches_all_pairs)
 }
 END_TEST
 
+/* The collision passes skip the CCD of a pair whose relative motion cannot close its gap
+ * (collide.c ccd_clear): whenever they skip, the CCD finds no hit.  Random point-triangle
+ * and edge-edge pairs in a 10 cm box (offset by up to 100 m: the rounding allowance
+ * grows with the coordinates), a common motion of up to 1 m and a relative one of
+ * 10^-6 to 10 cm, dmin from 0 to 2 cm, so the skip is taken and refused many times;
+ * and head-on approaches (a third of the trials) that close from half to 1.5 times
+ * their gap, where the skip's bound is tight: a skip past it (at 0.8 of the bound) is
+ * caught. */
+START_TEST(ccd_skip_only_when_the_ccd_finds_no_hit)
+{
+    unsigned long seed = 4242;
+    int skipped = 0, asked = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+        double x0[12], x1[12], common[3], off = trial % 4 == 3 ? 100 : trial % 4;
+        double rel = 1e-6 * pow(1e5, next_random(&seed));
+        double dmin = trial % 5 == 0 ? 0 : 0.02 * next_random(&seed);
+        for (int a = 0; a < 3; a++)
+            common[a] = 2 * next_random(&seed) - 1;
+        for (int k = 0; k < 12; k++) {
+            x0[k] = off + 0.1 * next_random(&seed);
+            x1[k] = x0[k] + common[k % 3] + rel * (2 * next_random(&seed) - 1);
+        }
+        if (trial % 3 == 2) {
+            /* head-on: the point over the triangle's centroid (the first edge over the
+             * second, crossing), H above, falling by D = (0.5 to 1.5) (H - dmin), where
+             * the relative speed l_p is the closing speed: a hit exactly when D >= H - dmin */
+            static const double pt[12] = {0.04, 0.05, 0.04, 0, 0, 0, 0.12, 0, 0, 0, 0, 0.12};
+            static const double ee[12] = {0, 0.05, 0.05, 0.1, 0.05, 0.05, 0.05, 0, 0, 0.05, 0, 0.1};
+            const double *shape = trial % 2 ? ee : pt;
+            double H = 0.05, D = (H - dmin) * (0.5 + next_random(&seed));
+            for (int k = 0; k < 12; k++) {
+                x0[k] = off + shape[k];
+                x1[k] = x0[k] + common[k % 3] - (k % 3 == 1 && k < 3 * (1 + trial % 2) ? D : 0);
+            }
+        }
+        int ee = trial % 2, clear = cloth__collide_ccd_clear(ee, x0, x1, dmin);
+        double toi;
+        int hit = cloth__ccd(ee ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, x0, x1,
+                             dmin, &toi, NULL);
+        ck_assert_msg(!(clear && hit), "trial %d: skipped a pair the CCD hits", trial);
+        skipped += clear;
+        asked += !clear && !hit;
+    }
+    ck_assert_int_ge(skipped, 2000);
+    ck_assert_int_ge(asked, 2000);
+}
+END_TEST
+
 /* Bad input leaves x1 and v alone: a thickness of 0, a position that is not finite. */
 /* Obstacles in the stage (collide.h (d)).  Triangle (0, 1, 2) lying on an obstacle,
  * vertex 3 a height H above the point with barycentric weights b, thrown down at
@@ -741,6 +790,7 @@ Suite *suite_collide(void)
     tcase_add_test(tc, random_throws_end_without_crossings);
     tcase_add_test(tc, reused_candidates_match_a_fresh_query);
     tcase_add_loop_test(tc, cell_query_matches_all_pairs, 0, 6);
+    tcase_add_test(tc, ccd_skip_only_when_the_ccd_finds_no_hit);
     tcase_add_test(tc, obstacle_holds_a_sheet_pressed_by_an_impulse);
     tcase_add_test(tc, zone_carried_into_the_floor_is_lifted_out);
     tcase_add_test(tc, bad_input_is_refused);
