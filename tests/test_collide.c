@@ -7,6 +7,7 @@
  * thickness above. */
 #include "terms/collide.h"
 #include "terms/broad_phase.h"
+#include "terms/ccd.h"
 #include "suites.h"
 
 #include <math.h>
@@ -434,6 +435,165 @@ START_TEST(reused_candidates_match_a_fresh_query)
 }
 END_TEST
 
+/* The stage's cell query (broad_phase.h cloth__broad_phase_query_cells) lists exactly
+ * the point-triangle and edge-edge pairs whose grown boxes meet (sharing no vertex, not
+ * all fixed), in sorted order: an all-pairs loop over random triangle soups is the
+ * reference.  60 vertices in a 0.3 m cube, 40 triangles of random corners (every fifth
+ * vertex thrown 1-2 m away: boxes over many cells, the big list), motions of up to 3 cm
+ * (every 13th coordinate 40 times that: queries over more cells than the grid reads, so
+ * every primitive), radii 0 to several cells, every seventh vertex fixed; the hash has
+ * few buckets for the entries, so buckets hold several cells. */
+static void soup_box(const double *x, const double *dx, const int *v, int k, double half,
+                     double b[6])
+{
+    for (int a = 0; a < 3; a++) {
+        b[a] = INFINITY;
+        b[3 + a] = -INFINITY;
+    }
+    for (int i = 0; i < k; i++)
+        for (int a = 0; a < 3; a++) {
+            double p = x[3 * v[i] + a], q = dx ? p + dx[3 * v[i] + a] : p;
+            b[a] = fmin(b[a], fmin(p, q));
+            b[3 + a] = fmax(b[3 + a], fmax(p, q));
+        }
+    for (int a = 0; a < 3; a++) {
+        b[a] -= half;
+        b[3 + a] += half;
+    }
+}
+
+static int soup_keep(const double *a, const double *b, const int *va, int ka, const int *vb,
+                     int kb, const unsigned char *fixed)
+{
+    for (int c = 0; c < 3; c++)
+        if (a[c] > b[3 + c] || b[c] > a[3 + c])
+            return 0;
+    int all = 1;
+    for (int i = 0; i < ka; i++) {
+        all &= fixed[va[i]];
+        for (int j = 0; j < kb; j++)
+            if (va[i] == vb[j])
+                return 0;
+    }
+    for (int j = 0; j < kb; j++)
+        all &= fixed[vb[j]];
+    return !all;
+}
+
+START_TEST(cell_query_matches_all_pairs)
+{
+    static test_mesh m;
+    static int want[2 * 20000];
+    static const double radii[] = {0, 0.005, 0.03, 0.2};
+    unsigned long seed = 777 + (unsigned long)_i;
+    init_mesh(&m, 60);
+    for (int i = 0; i < 60; i++)
+        for (int a = 0; a < 3; a++)
+            m.x0[3 * i + a] = 0.3 * next_random(&seed) + (i % 5 == 4 && a == _i % 3 ? 1 + next_random(&seed) : 0);
+    for (int t = 0; t < 40; t++) {
+        int a = (int)(60 * next_random(&seed)), b = (int)(60 * next_random(&seed)),
+            c = (int)(60 * next_random(&seed));
+        if (a == b || b == c || a == c)
+            b = (a + 1) % 60, c = (a + 2) % 60;
+        add_tri(&m, a, b, c);
+    }
+    double dx[3 * MAXV];
+    for (int k = 0; k < 3 * 60; k++)
+        dx[k] = 0.06 * (next_random(&seed) - 0.5) * (k % 13 == 0 ? 40 : 1);
+    unsigned char fixed[MAXV] = {0};
+    for (int i = 0; i < 60; i += 7)
+        fixed[i] = 1;
+    cloth__broad_phase *bp;
+    cloth_error err;
+    ck_assert_int_eq(cloth__broad_phase_create(&m.mesh, 20000, &bp, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__broad_phase_enable_cells(bp, &err), CLOTH_OK);
+    const int *edges;
+    int ne = cloth__broad_phase_edges(bp, &edges);
+    for (int moving = 0; moving < 2; moving++)
+        for (size_t ri = 0; ri < sizeof radii / sizeof radii[0]; ri++) {
+            const double *d = moving ? dx : NULL;
+            double half = radii[ri] / 2;
+            cloth__broad_pairs out;
+            cloth__broad_phase_query_cells(bp, m.x0, d, radii[ri], fixed, &out);
+            ck_assert(!out.overflow);
+            int n = 0;
+            for (int v = 0; v < 60; v++)
+                for (int t = 0; t < m.mesh.n_tris; t++) {
+                    double a[6], b[6];
+                    soup_box(m.x0, d, &v, 1, half, a);
+                    soup_box(m.x0, d, m.tris + 3 * t, 3, half, b);
+                    if (soup_keep(a, b, &v, 1, m.tris + 3 * t, 3, fixed))
+                        want[2 * n] = v, want[2 * n + 1] = t, n++;
+                }
+            ck_assert_int_eq(out.n_pt, n);
+            for (int k = 0; k < 2 * n; k++)
+                ck_assert_int_eq(out.pt[k], want[k]);
+            n = 0;
+            for (int e = 0; e < ne; e++)
+                for (int f = e + 1; f < ne; f++) {
+                    double a[6], b[6];
+                    soup_box(m.x0, d, edges + 2 * e, 2, half, a);
+                    soup_box(m.x0, d, edges + 2 * f, 2, half, b);
+                    if (soup_keep(a, b, edges + 2 * e, 2, edges + 2 * f, 2, fixed))
+                        want[2 * n] = e, want[2 * n + 1] = f, n++;
+                }
+            ck_assert_int_eq(out.n_ee, n);
+            for (int k = 0; k < 2 * n; k++)
+                ck_assert_int_eq(out.ee[k], want[k]);
+            ck_assert_msg(out.n_pt + out.n_ee > 0, "radius %g: no pairs at all", radii[ri]);
+        }
+    cloth__broad_phase_destroy(bp);
+}
+END_TEST
+
+/* The collision passes skip the CCD of a pair whose relative motion cannot close its gap
+ * (collide.c ccd_clear): whenever they skip, the CCD finds no hit.  Random point-triangle
+ * and edge-edge pairs in a 10 cm box (offset by up to 100 m: the rounding allowance
+ * grows with the coordinates), a common motion of up to 1 m and a relative one of
+ * 10^-6 to 10 cm, dmin from 0 to 2 cm, so the skip is taken and refused many times;
+ * and head-on approaches (a third of the trials) that close from half to 1.5 times
+ * their gap, where the skip's bound is tight: a skip past it (at 0.8 of the bound) is
+ * caught. */
+START_TEST(ccd_skip_only_when_the_ccd_finds_no_hit)
+{
+    unsigned long seed = 4242;
+    int skipped = 0, asked = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+        double x0[12], x1[12], common[3], off = trial % 4 == 3 ? 100 : trial % 4;
+        double rel = 1e-6 * pow(1e5, next_random(&seed));
+        double dmin = trial % 5 == 0 ? 0 : 0.02 * next_random(&seed);
+        for (int a = 0; a < 3; a++)
+            common[a] = 2 * next_random(&seed) - 1;
+        for (int k = 0; k < 12; k++) {
+            x0[k] = off + 0.1 * next_random(&seed);
+            x1[k] = x0[k] + common[k % 3] + rel * (2 * next_random(&seed) - 1);
+        }
+        if (trial % 3 == 2) {
+            /* head-on: the point over the triangle's centroid (the first edge over the
+             * second, crossing), H above, falling by D = (0.5 to 1.5) (H - dmin), where
+             * the relative speed l_p is the closing speed: a hit exactly when D >= H - dmin */
+            static const double pt[12] = {0.04, 0.05, 0.04, 0, 0, 0, 0.12, 0, 0, 0, 0, 0.12};
+            static const double ee[12] = {0, 0.05, 0.05, 0.1, 0.05, 0.05, 0.05, 0, 0, 0.05, 0, 0.1};
+            const double *shape = trial % 2 ? ee : pt;
+            double H = 0.05, D = (H - dmin) * (0.5 + next_random(&seed));
+            for (int k = 0; k < 12; k++) {
+                x0[k] = off + shape[k];
+                x1[k] = x0[k] + common[k % 3] - (k % 3 == 1 && k < 3 * (1 + trial % 2) ? D : 0);
+            }
+        }
+        int ee = trial % 2, clear = cloth__collide_ccd_clear(ee, x0, x1, dmin);
+        double toi;
+        int hit = cloth__ccd(ee ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, x0, x1,
+                             dmin, &toi, NULL);
+        ck_assert_msg(!(clear && hit), "trial %d: skipped a pair the CCD hits", trial);
+        skipped += clear;
+        asked += !clear && !hit;
+    }
+    ck_assert_int_ge(skipped, 2000);
+    ck_assert_int_ge(asked, 2000);
+}
+END_TEST
+
 /* Bad input leaves x1 and v alone: a thickness of 0, a position that is not finite. */
 /* Obstacles in the stage (collide.h (d)).  Triangle (0, 1, 2) lying on an obstacle,
  * vertex 3 a height H above the point with barycentric weights b, thrown down at
@@ -629,6 +789,8 @@ Suite *suite_collide(void)
     tcase_add_test(tc, zone_of_three_keeps_momentum);
     tcase_add_test(tc, random_throws_end_without_crossings);
     tcase_add_test(tc, reused_candidates_match_a_fresh_query);
+    tcase_add_loop_test(tc, cell_query_matches_all_pairs, 0, 6);
+    tcase_add_test(tc, ccd_skip_only_when_the_ccd_finds_no_hit);
     tcase_add_test(tc, obstacle_holds_a_sheet_pressed_by_an_impulse);
     tcase_add_test(tc, zone_carried_into_the_floor_is_lifted_out);
     tcase_add_test(tc, bad_input_is_refused);

@@ -23,10 +23,24 @@ typedef struct grid {
     unsigned mask;              /* buckets - 1 (a power of two)                       */
 } grid;
 
+/* One grid of the cell query (broad_phase.h): each box in every cell it touches. */
+typedef struct cgrid {
+    int count, verts;
+    const int *vert;
+    double *box;                /* 6 per primitive (grown)                            */
+    int *lo, *hi;               /* 3 per primitive: the cells of its box's corners    */
+    int *start;                 /* 8 buckets + 1: by bucket, then by class            */
+    int *entry;                 /* 4 per entry: the primitive and the cell            */
+    int *big;                   /* primitives spanning more than 3 cells on an axis   */
+    int n_big;
+    unsigned mask;
+} cgrid;
+
 struct cloth__broad_phase {
     const cloth_mesh *mesh;
     int *edges, n_edges;
     grid tri, edge;
+    cgrid *ctri, *cedge;        /* the cell query's grids (NULL until enabled)        */
     int *pt, *ee, cap;          /* the pairs of the last query                        */
     int n_pt, n_ee, overflow;
     double s;                   /* the cell edge of the last query                    */
@@ -111,10 +125,25 @@ cloth_status cloth__broad_phase_create(const cloth_mesh *mesh, int max_pairs,
     return CLOTH_OK;
 }
 
+static void cgrid_free(cgrid *g)
+{
+    if (!g)
+        return;
+    free(g->box);
+    free(g->lo);
+    free(g->hi);
+    free(g->start);
+    free(g->entry);
+    free(g->big);
+    free(g);
+}
+
 void cloth__broad_phase_destroy(cloth__broad_phase *bp)
 {
     if (!bp)
         return;
+    cgrid_free(bp->ctri);
+    cgrid_free(bp->cedge);
     grid_free(&bp->tri);
     grid_free(&bp->edge);
     free(bp->edges);
@@ -359,4 +388,213 @@ void cloth__broad_phase_sort(cloth__broad_phase *bp)
 {
     sort_runs(bp->pt, bp->n_pt);
     sort_runs(bp->ee, bp->n_ee);
+}
+
+/* ------------------------------------------------------------ the cell query */
+
+/* The cells are about one mean box across, so a box touches 1-3 cells on an axis and a
+ * small query box (a vertex's) looks in one or two: far fewer boxes to test than the
+ * query above, whose cells are twice the mean box and which must look back by the
+ * largest box.  A pair of boxes that meet is found in every cell both touch; it is kept
+ * only in the cell max(lo_q, lo_p) (axis by axis, lo the cells of the boxes' lower
+ * corners: floor(v / s) is monotone, so that is the cell of the lower corner of the
+ * boxes' intersection, which both touch), so each pair once. */
+
+#define CELL_SPAN 3                 /* cells a stored box may span on an axis         */
+#define CELL_QUERY_MAX 64           /* a query box over more cells tests them all     */
+
+static cgrid *cgrid_alloc(int count, int verts, const int *vert)
+{
+    cgrid *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    unsigned buckets = 1;
+    while (buckets < (unsigned)count)
+        buckets <<= 1;
+    g->count = count;
+    g->verts = verts;
+    g->vert = vert;
+    g->mask = buckets - 1;
+    g->box = malloc((6 * (size_t)count + 1) * sizeof *g->box);
+    g->lo = malloc((3 * (size_t)count + 1) * sizeof *g->lo);
+    g->hi = malloc((3 * (size_t)count + 1) * sizeof *g->hi);
+    g->start = malloc((8 * (size_t)buckets + 1) * sizeof *g->start);
+    g->entry = malloc((4 * 27 * (size_t)count + 1) * sizeof *g->entry);
+    g->big = malloc(((size_t)count + 1) * sizeof *g->big);
+    if (!g->box || !g->lo || !g->hi || !g->start || !g->entry || !g->big) {
+        cgrid_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+cloth_status cloth__broad_phase_enable_cells(cloth__broad_phase *bp, cloth_error *err)
+{
+    if (bp->ctri)
+        return CLOTH_OK;
+    if (bp->mesh->n_tris >= 1 << 24 || bp->n_edges >= 1 << 24)
+        return cloth__fail(err, CLOTH_EINVAL, "broad phase: %d triangles are too many for "
+                           "the cell query", bp->mesh->n_tris);
+    bp->ctri = cgrid_alloc(bp->mesh->n_tris, 3, bp->mesh->tris);
+    bp->cedge = cgrid_alloc(bp->n_edges, 2, bp->edges);
+    if (!bp->ctri || !bp->cedge) {
+        cgrid_free(bp->ctri);
+        cgrid_free(bp->cedge);
+        bp->ctri = bp->cedge = NULL;
+        return cloth__fail(err, CLOTH_ENOMEM, "broad phase: out of memory for %d triangles",
+                           bp->mesh->n_tris);
+    }
+    return CLOTH_OK;
+}
+
+/* The cells of box's corners. */
+static void cells_of(const double box[6], double s, int lo[3], int hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = cell_coord(box[k], s);
+        hi[k] = cell_coord(box[3 + k], s);
+    }
+}
+
+/* 1 when the cells lo..hi are at most most in number. */
+static int cells_within(const int lo[3], const int hi[3], long most)
+{
+    long cells = 1;
+    for (int k = 0; k < 3; k++) {
+        long span = (long)hi[k] - lo[k] + 1;
+        if (span < 1 || span > most)
+            return 0;
+        cells *= span;
+    }
+    return cells <= most;
+}
+
+/* Boxes at x (over dx), each into every cell it touches, by a counting sort on the
+ * bucket and, within one, the class of the entry: bit k set when the cell is not the
+ * box's lowest on axis k (csearch reads only the classes it may keep); boxes over more
+ * than CELL_SPAN cells on an axis into the big list. */
+static void cgrid_fill(cgrid *g, const double *x, const double *dx, double half, double s)
+{
+    size_t slots = 8 * ((size_t)g->mask + 1);
+    memset(g->start, 0, (slots + 1) * sizeof *g->start);
+    g->n_big = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int p = 0; p < g->count; p++) {
+            double *b = g->box + 6 * p;
+            int *lo = g->lo + 3 * p, *hi = g->hi + 3 * p;
+            if (pass == 0) {
+                box_of(x, dx, g->vert + g->verts * p, g->verts, half, b);
+                cells_of(b, s, lo, hi);
+            }
+            int ok = 1;
+            for (int k = 0; k < 3; k++)
+                ok &= hi[k] - lo[k] < CELL_SPAN && hi[k] >= lo[k];
+            if (!ok) {
+                if (pass == 0)
+                    g->big[g->n_big++] = p;
+                continue;
+            }
+            int c[3];
+            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++)
+                for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+                    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++) {
+                        size_t slot = 8 * (size_t)bucket_of(c, g->mask) + (c[0] > lo[0]) +
+                                      2 * (c[1] > lo[1]) + 4 * (c[2] > lo[2]);
+                        if (pass == 0) {
+                            g->start[slot + 1]++;
+                        } else {
+                            int *e = g->entry + 4 * g->start[slot]++;
+                            e[0] = p, e[1] = c[0], e[2] = c[1], e[3] = c[2];
+                        }
+                    }
+        }
+        if (pass == 0)
+            for (size_t k = 0; k < slots; k++)
+                g->start[k + 1] += g->start[k];
+    }
+    for (size_t k = slots; k > 0; k--)
+        g->start[k] = g->start[k - 1];
+    g->start[0] = 0;
+}
+
+/* The pairs of the query primitive q (box qbox, cells qlo..qhi; qid its index in g when
+ * g is its own grid, else -1) with the boxes of g that meet it, each once.  In cell c
+ * the pair is kept when max(lo_q, lo_p) = c on every axis: where c is above lo_q, lo_p
+ * must be c, so only the classes without that axis's bit are read. */
+static void csearch(query *q, const cgrid *g, const double qbox[6], const int qlo[3],
+                    const int qhi[3], int qid)
+{
+    /* consider reads the grid's boxes and vertices through the fields grid shares */
+    grid view = {0};
+    view.count = g->count;
+    view.verts = g->verts;
+    view.vert = g->vert;
+    view.box = g->box;
+    if (!cells_within(qlo, qhi, CELL_QUERY_MAX)) { /* a long query: every primitive */
+        for (int p = 0; p < g->count; p++)
+            consider(q, &view, p, qbox);
+        return;
+    }
+    int c[3];
+    for (c[0] = qlo[0]; c[0] <= qhi[0]; c[0]++)
+        for (c[1] = qlo[1]; c[1] <= qhi[1]; c[1]++)
+            for (c[2] = qlo[2]; c[2] <= qhi[2]; c[2]++) {
+                int above = (c[0] > qlo[0]) + 2 * (c[1] > qlo[1]) + 4 * (c[2] > qlo[2]);
+                size_t base = 8 * (size_t)bucket_of(c, g->mask);
+                for (int cls = 0; cls < 8; cls++) {
+                    if (cls & above)
+                        continue;
+                    for (int k = g->start[base + cls]; k < g->start[base + cls + 1]; k++) {
+                        const int *e = g->entry + 4 * k;
+                        /* each edge pair from its lower edge; the entry's cell (a
+                         * bucket holds other cells too) */
+                        if (e[0] <= qid || e[1] != c[0] || e[2] != c[1] || e[3] != c[2])
+                            continue;
+                        consider(q, &view, e[0], qbox);
+                    }
+                }
+            }
+    for (int k = 0; k < g->n_big; k++)
+        consider(q, &view, g->big[k], qbox);
+}
+
+void cloth__broad_phase_query_cells(cloth__broad_phase *bp, const double *x,
+                                    const double *dx, double r, const unsigned char *fixed,
+                                    cloth__broad_pairs *out)
+{
+    const cloth_mesh *m = bp->mesh;
+    double half = 0.5 * r, sum = 0;
+    bp->n_pt = bp->n_ee = bp->overflow = 0;
+    /* cell edge: the mean extent of the grown triangle boxes */
+    for (int t = 0; t < m->n_tris; t++) {
+        double b[6];
+        box_of(x, dx, m->tris + 3 * t, 3, half, b);
+        sum += extent(b);
+    }
+    double s = m->n_tris ? sum / m->n_tris : 1;
+    if (!(s > 0 && isfinite(s)))
+        s = 1;
+    bp->s = s;
+    cgrid_fill(bp->ctri, x, dx, half, s);
+    cgrid_fill(bp->cedge, x, dx, half, s);
+    query q = {bp, fixed, NULL, 1, 0};
+    for (int v = 0; v < m->n && m->n_tris; v++) {
+        double b[6];
+        int lo[3], hi[3];
+        box_of(x, dx, &v, 1, half, b);
+        cells_of(b, s, lo, hi);
+        q.qv = &v;
+        q.qid = v;
+        csearch(&q, bp->ctri, b, lo, hi, -1);
+    }
+    q.qk = 2;
+    for (int e = 0; e < bp->n_edges; e++) {
+        q.qv = bp->edges + 2 * e;
+        q.qid = e;
+        csearch(&q, bp->cedge, bp->cedge->box + 6 * e, bp->cedge->lo + 3 * e,
+                bp->cedge->hi + 3 * e, e);
+    }
+    sort_runs(bp->pt, bp->n_pt);
+    sort_runs(bp->ee, bp->n_ee);
+    *out = (cloth__broad_pairs){bp->pt, bp->n_pt, bp->ee, bp->n_ee, bp->overflow};
 }

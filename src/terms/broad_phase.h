@@ -61,4 +61,16 @@ void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const dou
  * within one; this sorts within each such run (insertion sort: the runs are short). */
 void cloth__broad_phase_sort(cloth__broad_phase *bp);
 
+/* The cell query, for the robust collision stage (terms/collide.c): the same pairs as
+ * cloth__broad_phase_query, already sorted as cloth__broad_phase_sort sorts them, by
+ * grids whose cells are about one mean box across, each box stored in every cell it
+ * touches (up to 3 on an axis; larger boxes in a list every query tests), a pair kept
+ * only in the cell of its boxes' intersection's lower corner (broad_phase.c).  When the
+ * pairs overflow the room, which ones are kept differs from cloth__broad_phase_query's.
+ * cloth__broad_phase_enable_cells allocates its grids, once (27 entries a primitive). */
+cloth_status cloth__broad_phase_enable_cells(cloth__broad_phase *bp, cloth_error *err);
+void cloth__broad_phase_query_cells(cloth__broad_phase *bp, const double *x,
+                                    const double *dx, double r, const unsigned char *fixed,
+                                    cloth__broad_pairs *out);
+
 #endif

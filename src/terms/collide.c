@@ -3,6 +3,7 @@
 #include "terms/collide.h"
 #include "terms/broad_phase.h"
 #include "terms/ccd.h"
+#include "terms/distance.h"
 #include "terms/vec3.h"
 #include "core/status.h"
 
@@ -33,11 +34,17 @@ struct cloth__collide {
     int queried;                /* 1: the broad phase holds this call's candidates    */
     int cand_overflow;          /* that query ran out of room                         */
     double *d0_pt, *d0_ee;      /* a candidate's distance at x0, NAN until computed   */
+    double *g0_pt, *g0_ee;      /* and as the CCD computes it (ccd_clear), NAN too     */
     unsigned *seen_pt, *seen_ee;/* the clock of its last CCD without a hit, 0: none   */
     unsigned *stamp;            /* n: the clock of a vertex's last change of x1       */
     unsigned clock;             /* counts changes of x1 in this call                  */
     int max_pairs;              /* the broad phase's room per kind                    */
     int queries;                /* broad-phase queries made (for the tests)           */
+    /* the pairs closer than delta at x0 (the proximity impulses' pairs), found by the
+     * first proximity sweep of a query: candidate index and geometry at x0 */
+    int *close_k;               /* room close_cap; n_close < 0: not found this query  */
+    double *close_geo;          /* 8 each: c (4), n (3), the distance                 */
+    int n_close, close_cap;
     unsigned char *ob_hit;      /* n: (d) the obstacle that last moved a vertex       */
     double *ob_normal;          /* 3n: its outward normal there                       */
 };
@@ -71,18 +78,28 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     size_t cap = (size_t)max_pairs + 1;
     c->d0_pt = malloc(cap * sizeof *c->d0_pt);
     c->d0_ee = malloc(cap * sizeof *c->d0_ee);
+    c->g0_pt = malloc(cap * sizeof *c->g0_pt);
+    c->g0_ee = malloc(cap * sizeof *c->g0_ee);
     c->seen_pt = malloc(cap * sizeof *c->seen_pt);
     c->seen_ee = malloc(cap * sizeof *c->seen_ee);
     c->slack_next = CLOTH__COLLIDE_SLACK_MIN;
     c->x1_prop = malloc(3 * n * sizeof *c->x1_prop);
+    /* the close pairs of a query: most candidates of a sheet are its own neighbours,
+     * farther than delta; when more are close the sweeps scan the whole list */
+    c->close_cap = max_pairs / 8 + 64;
+    c->close_k = malloc((size_t)c->close_cap * sizeof *c->close_k);
+    c->close_geo = malloc(8 * (size_t)c->close_cap * sizeof *c->close_geo);
+    c->n_close = -1;
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
-        !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee ||
-        !c->seen_pt || !c->seen_ee || !c->ob_hit || !c->ob_normal)
+        !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
+        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
     if (st == CLOTH_OK)
         st = cloth__broad_phase_create(mesh, max_pairs, &c->bp, err);
+    if (st == CLOTH_OK)
+        st = cloth__broad_phase_enable_cells(c->bp, err);
     if (st != CLOTH_OK) {
         cloth__collide_destroy(c);
         return st;
@@ -110,8 +127,12 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->stamp);
     free(c->d0_pt);
     free(c->d0_ee);
+    free(c->g0_pt);
+    free(c->g0_ee);
     free(c->seen_pt);
     free(c->seen_ee);
+    free(c->close_k);
+    free(c->close_geo);
     free(c->ob_hit);
     free(c->ob_normal);
     free(c);
@@ -370,10 +391,73 @@ static void gather(const pair *pr, const double *x, double out[12])
         memcpy(out + 3 * k, x + 3 * pr->v[k], 3 * sizeof *out);
 }
 
+/* The CCD's distance at the step's start (terms/ccd.c, in the frame of the pair's first
+ * vertex): a[12] the start positions, moved there in place. */
+static double ccd_start_distance(const pair *pr, double a[12])
+{
+    for (int k = 3; k < 12; k++)
+        a[k] -= a[k % 3];
+    a[0] = a[1] = a[2] = 0;
+    const double *p = a, *q = a + 3, *r = a + 6, *t = a + 9;
+    if (pr->kind == CLOTH__CCD_POINT_TRIANGLE)
+        return sqrt(cloth__point_triangle_distance2(
+            p, q, r, t, cloth__point_triangle_type(p, q, r, t), NULL, NULL));
+    return sqrt(cloth__edge_edge_distance2(p, q, r, t, cloth__edge_edge_type(p, q, r, t),
+                                           NULL, NULL));
+}
+
+static double larger(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* 1 when cloth__ccd(kind, x0, x1, dmin) would return 0 at its first step, from the
+ * distance dist0 it computes there (ccd_start_distance, which does not change during a
+ * call); 0 when it must be asked.  The same arithmetic as terms/ccd.c's first step
+ * (relative_motion, closing_speed_bound, advance; comparisons for fmax, which differ only
+ * for NaN, excluded here, and the sign of a zero, which no comparison below sees), so
+ * the same answer: no hit when the gap dist0 - dmin, lowered by the rounding allowance,
+ * is more than the relative motion can close (0.9 (gap - slack) / l_p >= 1), or there is
+ * none.  Most candidates of a resting or falling sheet move together and end here,
+ * without a distance. */
+static int ccd_clear(cloth__ccd_pair kind, const double x0[12], const double x1[12],
+                     double dmin, double dist0)
+{
+    if (!(isfinite(dmin) && dmin >= 0))
+        return 0;
+    for (int k = 0; k < 12; k++)
+        if (!isfinite(x0[k]) || !isfinite(x1[k]))
+            return 0;
+    double a[12], p[12], mean[3] = {0, 0, 0}, L = 0;
+    for (int k = 0; k < 12; k++) {
+        a[k] = x0[k] - x0[k % 3];
+        p[k] = x1[k] - x0[k];
+        mean[k % 3] += p[k] / 4;
+    }
+    for (int k = 0; k < 12; k++) {
+        p[k] -= mean[k % 3];
+        L = larger(L, larger(fabs(a[k]), fabs(a[k] + p[k])));
+    }
+    if (!isfinite(L))
+        return 0;
+    double n[4];
+    for (int i = 0; i < 4; i++)
+        n[i] = cloth__norm(p + 3 * i);
+    double lp = kind == CLOTH__CCD_POINT_TRIANGLE ? n[0] + larger(n[1], larger(n[2], n[3]))
+                                                  : larger(n[0], n[1]) + larger(n[2], n[3]);
+    double slack = CLOTH__CCD_ROUNDING * L, gap = dist0 - dmin;
+    if (!(gap > 4 * slack) || !isfinite(lp))
+        return 0;
+    if (lp == 0)
+        return 1;
+    return 0.9 * (gap - slack) / lp >= 1;
+}
+
 /* The CCD of the pair over x0 -> x1 against dmin = min(eta delta, d0 / 2) (collide.h):
- * 1 and the time of the hit, or 0. */
+ * 1 and the time of the hit, or 0.  *g0: the CCD's start distance (ccd_clear), cached
+ * like *d0. */
 static int pair_hits(const pair *pr, const double *x0, const double *x1, double delta,
-                     double *d0, double *toi)
+                     double *d0, double *g0, double *toi)
 {
     double a[12], b[12];
     gather(pr, x0, a);
@@ -381,7 +465,23 @@ static int pair_hits(const pair *pr, const double *x0, const double *x1, double 
     if (isnan(*d0)) /* x0 does not change during a call: once a query */
         *d0 = pair_distance(pr, x0);
     double dmin = fmin(CLOTH__COLLIDE_ETA * delta, 0.5 * *d0);
+    if (isnan(*g0)) {
+        double r[12];
+        memcpy(r, a, sizeof r);
+        *g0 = ccd_start_distance(pr, r);
+    }
+    if (ccd_clear(pr->kind, a, b, dmin, *g0))
+        return 0;
     return cloth__ccd(pr->kind, a, b, dmin, toi, NULL) != 0;
+}
+
+int cloth__collide_ccd_clear(int edge_edge, const double x0[12], const double x1[12],
+                             double dmin)
+{
+    pair pr = {edge_edge ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, {0, 1, 2, 3}};
+    double a[12];
+    memcpy(a, x0, sizeof a);
+    return ccd_clear(pr.kind, x0, x1, dmin, ccd_start_distance(&pr, a));
 }
 
 /* ------------------------------------------------------------ stages */
@@ -435,17 +535,17 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
         c->dx[k] = x1[k] - x0[k];
     memcpy(c->x1_ref, x1, n3 * sizeof *x1);
     double reach = fmax(delta, CLOTH__COLLIDE_ETA * delta + 2 * slack_of(c, delta));
-    cloth__broad_phase_query(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
-    cloth__broad_phase_sort(c->bp);
+    cloth__broad_phase_query_cells(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
     c->cand_overflow = c->cand.overflow;
     for (int k = 0; k < c->cand.n_pt; k++) {
-        c->d0_pt[k] = NAN;
+        c->d0_pt[k] = c->g0_pt[k] = NAN;
         c->seen_pt[k] = 0;
     }
     for (int k = 0; k < c->cand.n_ee; k++) {
-        c->d0_ee[k] = NAN;
+        c->d0_ee[k] = c->g0_ee[k] = NAN;
         c->seen_ee[k] = 0;
     }
+    c->n_close = -1;
     c->queried = 1;
     c->queries++;
 }
@@ -534,14 +634,48 @@ static int boxes_meet(const pair *pr, const double *x0, const double *x1, double
 /* (a): the pairs closer than delta at x0; since > 0: only those with a vertex moved
  * after the clock since (the sweeps again, (d)).  Returns the impulses that moved the
  * pair's separation at the step's end by more than CLOTH__COLLIDE_OBSTACLE_ENOUGH of the
- * thickness. */
+ * thickness.
+ *
+ * x0 does not change during a call, so which candidates are closer than delta at x0, and
+ * their c, n and distance there, do not either: the first sweep of a query keeps them
+ * (close_k, close_geo, in the list's order) and the later sweeps visit only those, with
+ * the same values, so they act exactly as a scan of the whole list would (the others
+ * were skipped by the boxes' test or the distance).  When they do not fit the room, the
+ * later sweeps scan the whole list. */
+static void proximity_pair(cloth__collide *c, const cloth__collide_def *def, double h,
+                           const pair *pr, const double cw[4], const double n[3], double d,
+                           const double *x0, double *x1, double *v, const double *inv_mass,
+                           int *acted, cloth__collide_result *res)
+{
+    double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
+    double dvn = 0;
+    if (impulse(c, pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, &dvn)) {
+        res->proximity++;
+        *acted += dvn * h > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness;
+    }
+}
+
 static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
                      const double *x0, double *x1, double *v, const double *inv_mass,
                      unsigned since, cloth__collide_result *res)
 {
     int acted = 0;
     res->overflow |= c->cand_overflow;
-    int total = c->cand.n_pt + c->cand.n_ee;
+    if (since && c->n_close >= 0) {
+        for (int j = 0; j < c->n_close; j++) {
+            double *d0;
+            unsigned *seen;
+            pair pr = candidate(c, c->close_k[j], &d0, &seen);
+            if (unchanged(c, &pr, since))
+                continue;
+            const double *g = c->close_geo + 8 * j;
+            proximity_pair(c, def, h, &pr, g, g + 4, g[7], x0, x1, v, inv_mass, &acted, res);
+        }
+        return acted;
+    }
+    int total = c->cand.n_pt + c->cand.n_ee, keep = !since;
+    if (keep)
+        c->n_close = 0;
     for (int k = 0; k < total; k++) {
         double *d0;
         unsigned *seen;
@@ -553,12 +687,16 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
         *d0 = d;
         if (!(d < def->thickness))
             continue;
-        double target = CLOTH__COLLIDE_REPULSION * (def->thickness - d) / h;
-        double dvn = 0;
-        if (impulse(c, &pr, cw, n, target, def->friction, h, x0, x1, v, inv_mass, &dvn)) {
-            res->proximity++;
-            acted += dvn * h > CLOTH__COLLIDE_OBSTACLE_ENOUGH * def->thickness;
+        if (keep && c->n_close >= 0 && c->n_close < c->close_cap) {
+            double *g = c->close_geo + 8 * c->n_close;
+            memcpy(g, cw, 4 * sizeof *g);
+            memcpy(g + 4, n, 3 * sizeof *g);
+            g[7] = d;
+            c->close_k[c->n_close++] = k;
+        } else if (keep) {
+            c->n_close = -1; /* no room: the sweeps scan the whole list */
         }
+        proximity_pair(c, def, h, &pr, cw, n, d, x0, x1, v, inv_mass, &acted, res);
     }
     return acted;
 }
@@ -566,14 +704,15 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
 /* 1 when the pair's motion x0 -> x1 may come within the passes' distance: its boxes
  * meet (a fresh query would list it) and the CCD finds a hit at *toi.  A pair found
  * clear is stamped so that it is not tested again until a vertex of it moves. */
-static int candidate_hits(cloth__collide *c, const pair *pr, double *d0, unsigned *seen,
+static int candidate_hits(cloth__collide *c, int k, const pair *pr, double *d0, unsigned *seen,
                           const cloth__collide_def *def, const double *x0, const double *x1,
                           double *toi)
 {
     if (unchanged(c, pr, *seen))
         return 0;
     if (!boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
-        !pair_hits(pr, x0, x1, def->thickness, d0, toi)) {
+        !pair_hits(pr, x0, x1, def->thickness, d0,
+                   k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt), toi)) {
         *seen = c->clock;
         return 0;
     }
@@ -591,7 +730,7 @@ static int collision_pass(cloth__collide *c, const cloth__collide_def *def, doub
         double *d0, toi;
         unsigned *seen;
         pair pr = candidate(c, k, &d0, &seen);
-        if (!candidate_hits(c, &pr, d0, seen, def, x0, x1, &toi))
+        if (!candidate_hits(c, k, &pr, d0, seen, def, x0, x1, &toi))
             continue;
         hits++;
         /* the closest points where the CCD stopped, on the side the pair started */
@@ -768,7 +907,7 @@ static int zone_search(cloth__collide *c, const cloth__collide_def *def, const d
         int r0 = find_root(c->parent, pr.v[0]), inside = 1;
         for (int j = 1; j < 4; j++)
             inside &= find_root(c->parent, pr.v[j]) == r0;
-        if (inside || !candidate_hits(c, &pr, d0, seen, def, x0, x1, &toi))
+        if (inside || !candidate_hits(c, k, &pr, d0, seen, def, x0, x1, &toi))
             continue;
         hits++;
         for (int j = 1; j < 4; j++)

@@ -205,4 +205,10 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
                                    const double *x1, const double *inv_mass, int *pt,
                                    int *n_pt, int *ee, int *n_ee, int cap);
 
+/* For the tests of the collision passes' shortcut (collide.c ccd_clear): 1 when the
+ * stage skips the CCD of the pair (point-triangle, or edge-edge when edge_edge) over
+ * x0 -> x1 at dmin as certain to find no hit (cloth__ccd then returns 0), else 0. */
+int cloth__collide_ccd_clear(int edge_edge, const double x0[12], const double x1[12],
+                             double dmin);
+
 #endif
