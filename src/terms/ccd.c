@@ -82,6 +82,27 @@ static int advance(cloth__ccd_pair pair, const double a[12], const double p[12],
     return 1;
 }
 
+int cloth__ccd_clears_at_once(cloth__ccd_pair pair, const double x0[12], const double x1[12],
+                              double dmin, double dist0)
+{
+    double a[12], p[12], L;
+    if (!(isfinite(dmin) && dmin >= 0))
+        return 0;
+    for (int k = 0; k < 12; k++)
+        if (!isfinite(x0[k]) || !isfinite(x1[k]))
+            return 0;
+    if (!relative_motion(x0, x1, a, p, &L))
+        return 0;
+    /* advance's start, with dist0 for pair_distance(pair, a) */
+    double slack = CLOTH__CCD_ROUNDING * L, lp = closing_speed_bound(pair, p);
+    double gap = dist0 - dmin;
+    if (!(gap > 4 * slack) || !isfinite(lp))
+        return 0;
+    if (lp == 0)
+        return 1;
+    return 0.9 * (gap - slack) / lp >= 1;
+}
+
 int cloth__ccd(cloth__ccd_pair pair, const double x0[12], const double x1[12], double dmin,
                double *toi, long *steps)
 {

@@ -53,6 +53,15 @@ typedef enum { CLOTH__CCD_POINT_TRIANGLE = 0, CLOTH__CCD_EDGE_EDGE } cloth__ccd_
 int cloth__ccd(cloth__ccd_pair pair, const double x0[12], const double x1[12], double dmin,
                double *toi, long *steps);
 
+/* 1 when cloth__ccd(pair, x0, x1, dmin) would answer 0 (no hit) at its first step, given
+ * dist0, the pair's distance at x0 as cloth__ccd computes it (positions relative to
+ * vertex 0's start): the gap less the rounding allowance is more than the relative motion
+ * can close, or there is no relative motion.  0 when the CCD must be run.  The same
+ * arithmetic as cloth__ccd's start, so the same answer; a caller that keeps dist0 for many
+ * motions of one start (the collision stage's passes) skips most distances with it. */
+int cloth__ccd_clears_at_once(cloth__ccd_pair pair, const double x0[12], const double x1[12],
+                              double dmin, double dist0);
+
 /* cloth__ccd with a cap of its own on the distance evaluations (at least 1): a pair that
  * needs more is a hit, as at CLOTH__CCD_MAX_STEPS.  The tunnelled metric (tunnel.h) uses
  * a lower cap than the simulation's. */

@@ -406,51 +406,14 @@ static double ccd_start_distance(const pair *pr, double a[12])
                                            NULL, NULL));
 }
 
-static double larger(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 /* 1 when cloth__ccd(kind, x0, x1, dmin) would return 0 at its first step, from the
  * distance dist0 it computes there (ccd_start_distance, which does not change during a
- * call); 0 when it must be asked.  The same arithmetic as terms/ccd.c's first step
- * (relative_motion, closing_speed_bound, advance; comparisons for fmax, which differ only
- * for NaN, excluded here, and the sign of a zero, which no comparison below sees), so
- * the same answer: no hit when the gap dist0 - dmin, lowered by the rounding allowance,
- * is more than the relative motion can close (0.9 (gap - slack) / l_p >= 1), or there is
- * none.  Most candidates of a resting or falling sheet move together and end here,
- * without a distance. */
+ * call): terms/ccd.h, cloth__ccd_clears_at_once.  Most candidates of a resting or falling
+ * sheet move together and end here, without a distance. */
 static int ccd_clear(cloth__ccd_pair kind, const double x0[12], const double x1[12],
                      double dmin, double dist0)
 {
-    if (!(isfinite(dmin) && dmin >= 0))
-        return 0;
-    for (int k = 0; k < 12; k++)
-        if (!isfinite(x0[k]) || !isfinite(x1[k]))
-            return 0;
-    double a[12], p[12], mean[3] = {0, 0, 0}, L = 0;
-    for (int k = 0; k < 12; k++) {
-        a[k] = x0[k] - x0[k % 3];
-        p[k] = x1[k] - x0[k];
-        mean[k % 3] += p[k] / 4;
-    }
-    for (int k = 0; k < 12; k++) {
-        p[k] -= mean[k % 3];
-        L = larger(L, larger(fabs(a[k]), fabs(a[k] + p[k])));
-    }
-    if (!isfinite(L))
-        return 0;
-    double n[4];
-    for (int i = 0; i < 4; i++)
-        n[i] = cloth__norm(p + 3 * i);
-    double lp = kind == CLOTH__CCD_POINT_TRIANGLE ? n[0] + larger(n[1], larger(n[2], n[3]))
-                                                  : larger(n[0], n[1]) + larger(n[2], n[3]);
-    double slack = CLOTH__CCD_ROUNDING * L, gap = dist0 - dmin;
-    if (!(gap > 4 * slack) || !isfinite(lp))
-        return 0;
-    if (lp == 0)
-        return 1;
-    return 0.9 * (gap - slack) / lp >= 1;
+    return cloth__ccd_clears_at_once(kind, x0, x1, dmin, dist0);
 }
 
 /* The CCD of the pair over x0 -> x1 against dmin = min(eta delta, d0 / 2) (collide.h):
