@@ -329,19 +329,28 @@ static void search(query *q, const grid *g, const double qbox[6], double s)
         consider(q, g, g->big[k], qbox);
 }
 
-void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const double *dx,
-                              double r, const unsigned char *fixed, cloth__broad_pairs *out)
+/* The mean extent of the triangles' boxes over the motion, grown by half (both queries'
+ * cell size; at least one triangle). */
+static double mean_triangle_extent(const cloth_mesh *m, const double *x, const double *dx,
+                                   double half)
 {
-    const cloth_mesh *m = bp->mesh;
-    double half = 0.5 * r, sum = 0;
-    bp->n_pt = bp->n_ee = bp->overflow = 0;
-    /* cell edge: twice the mean extent of the grown triangle boxes */
+    double sum = 0;
     for (int t = 0; t < m->n_tris; t++) {
         double b[6];
         box_of(x, dx, m->tris + 3 * t, 3, half, b);
         sum += extent(b);
     }
-    double s = m->n_tris ? 2 * sum / m->n_tris : 1;
+    return sum / m->n_tris;
+}
+
+void cloth__broad_phase_query(cloth__broad_phase *bp, const double *x, const double *dx,
+                              double r, const unsigned char *fixed, cloth__broad_pairs *out)
+{
+    const cloth_mesh *m = bp->mesh;
+    double half = 0.5 * r;
+    bp->n_pt = bp->n_ee = bp->overflow = 0;
+    /* cell edge: twice the mean extent of the grown triangle boxes */
+    double s = m->n_tris ? 2 * mean_triangle_extent(m, x, dx, half) : 1;
     if (!(s > 0 && isfinite(s)))
         s = 1; /* a flat point set, or positions that are not finite */
     bp->s = s;
@@ -563,15 +572,10 @@ void cloth__broad_phase_query_cells(cloth__broad_phase *bp, const double *x,
                                     cloth__broad_pairs *out)
 {
     const cloth_mesh *m = bp->mesh;
-    double half = 0.5 * r, sum = 0;
+    double half = 0.5 * r;
     bp->n_pt = bp->n_ee = bp->overflow = 0;
     /* cell edge: the mean extent of the grown triangle boxes */
-    for (int t = 0; t < m->n_tris; t++) {
-        double b[6];
-        box_of(x, dx, m->tris + 3 * t, 3, half, b);
-        sum += extent(b);
-    }
-    double s = m->n_tris ? sum / m->n_tris : 1;
+    double s = m->n_tris ? mean_triangle_extent(m, x, dx, half) : 1;
     if (!(s > 0 && isfinite(s)))
         s = 1;
     bp->s = s;
