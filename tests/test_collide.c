@@ -6,6 +6,7 @@
  * floor or a sphere, struck by a vertex, stays out of it while the vertex stops a
  * thickness above. */
 #include "terms/collide.h"
+#include "terms/rigid_zone.h"
 #include "terms/broad_phase.h"
 #include "terms/ccd.h"
 #include "suites.h"

@@ -164,29 +164,18 @@ int cloth__broad_phase_edges(const cloth__broad_phase *bp, const int **edges)
 static void box_of(const double *x, const double *dx, const int *v, int k, double half,
                    double box[6])
 {
-    for (int c = 0; c < 3; c++) {
-        box[c] = INFINITY;
-        box[3 + c] = -INFINITY;
-    }
+    cloth__box_reset(box);
     for (int i = 0; i < k; i++)
         for (int c = 0; c < 3; c++) {
-            /* comparisons, not fmin and fmax (calls, here): they differ only in the
-             * sign of a zero, which no comparison of boxes sees */
-            double a = x[3 * v[i] + c], b = dx ? a + dx[3 * v[i] + c] : a;
-            double lo = b < a ? b : a, hi = b > a ? b : a;
-            box[c] = lo < box[c] ? lo : box[c];
-            box[3 + c] = hi > box[3 + c] ? hi : box[3 + c];
+            double a = x[3 * v[i] + c];
+            cloth__box_add(box, c, a, dx ? a + dx[3 * v[i] + c] : a);
         }
-    for (int c = 0; c < 3; c++) {
-        box[c] -= half;
-        box[3 + c] += half;
-    }
+    cloth__box_grow(box, half);
 }
 
 static int overlap(const double a[6], const double b[6])
 {
-    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
-           b[2] <= a[5];
+    return cloth__boxes_meet(a, b);
 }
 
 static double extent(const double box[6])

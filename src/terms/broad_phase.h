@@ -21,6 +21,8 @@
 
 #include "cloth.h"
 
+#include <math.h>
+
 typedef struct cloth__broad_phase cloth__broad_phase;
 
 /* The pairs of the last query, valid until the next one: pt[2k] a vertex and pt[2k+1] a
@@ -72,5 +74,39 @@ cloth_status cloth__broad_phase_enable_cells(cloth__broad_phase *bp, cloth_error
 void cloth__broad_phase_query_cells(cloth__broad_phase *bp, const double *x,
                                     const double *dx, double r, const unsigned char *fixed,
                                     cloth__broad_pairs *out);
+
+/* The boxes of the broad phase, as inline pieces so that a caller that filters pairs by
+ * the broad phase's own test (collide.c) does the same arithmetic.  A box is lo[3],
+ * hi[3].  Comparisons, not fmin and fmax (calls): they differ only in the sign of a
+ * zero, which no comparison of boxes sees. */
+static inline void cloth__box_reset(double box[6])
+{
+    for (int c = 0; c < 3; c++) {
+        box[c] = INFINITY;
+        box[3 + c] = -INFINITY;
+    }
+}
+
+/* box grows to hold a and b on axis c (one coordinate's two ends of a motion). */
+static inline void cloth__box_add(double box[6], int c, double a, double b)
+{
+    double lo = b < a ? b : a, hi = b > a ? b : a;
+    box[c] = lo < box[c] ? lo : box[c];
+    box[3 + c] = hi > box[3 + c] ? hi : box[3 + c];
+}
+
+static inline void cloth__box_grow(double box[6], double half)
+{
+    for (int c = 0; c < 3; c++) {
+        box[c] -= half;
+        box[3 + c] += half;
+    }
+}
+
+static inline int cloth__boxes_meet(const double a[6], const double b[6])
+{
+    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
+           b[2] <= a[5];
+}
 
 #endif

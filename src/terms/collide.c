@@ -3,6 +3,8 @@
 #include "terms/collide.h"
 #include "terms/broad_phase.h"
 #include "terms/ccd.h"
+#include "terms/closest.h"
+#include "terms/rigid_zone.h"
 #include "terms/distance.h"
 #include "terms/vec3.h"
 #include "core/status.h"
@@ -158,100 +160,6 @@ static pair pair_ee(const cloth__collide *c, const int *ee)
     return (pair){CLOTH__CCD_EDGE_EDGE, {a[0], a[1], b[0], b[1]}};
 }
 
-static double clamp01(double t)
-{
-    return t < 0 ? 0 : t > 1 ? 1 : t;
-}
-
-/* The closest point of triangle (a, b, c) to p as barycentric weights (Ericson,
- * "Real-Time Collision Detection", 5.1.5: the Voronoi regions of the vertices, edges
- * and face in turn). */
-static void closest_on_triangle(const double p[3], const double a[3], const double b[3],
-                                const double c[3], double w[3])
-{
-    double ab[3], ac[3], ap[3], bp[3], cp[3];
-    cloth__sub(b, a, ab);
-    cloth__sub(c, a, ac);
-    cloth__sub(p, a, ap);
-    double d1 = cloth__dot(ab, ap), d2 = cloth__dot(ac, ap);
-    if (d1 <= 0 && d2 <= 0) {
-        w[0] = 1, w[1] = w[2] = 0;
-        return;
-    }
-    cloth__sub(p, b, bp);
-    double d3 = cloth__dot(ab, bp), d4 = cloth__dot(ac, bp);
-    if (d3 >= 0 && d4 <= d3) {
-        w[1] = 1, w[0] = w[2] = 0;
-        return;
-    }
-    double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        double t = d1 / (d1 - d3);
-        w[0] = 1 - t, w[1] = t, w[2] = 0;
-        return;
-    }
-    cloth__sub(p, c, cp);
-    double d5 = cloth__dot(ab, cp), d6 = cloth__dot(ac, cp);
-    if (d6 >= 0 && d5 <= d6) {
-        w[2] = 1, w[0] = w[1] = 0;
-        return;
-    }
-    double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        double t = d2 / (d2 - d6);
-        w[0] = 1 - t, w[2] = t, w[1] = 0;
-        return;
-    }
-    double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-        double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        w[1] = 1 - t, w[2] = t, w[0] = 0;
-        return;
-    }
-    double den = va + vb + vc;
-    if (!(fabs(den) > 0)) { /* a degenerate triangle: its first vertex */
-        w[0] = 1, w[1] = w[2] = 0;
-        return;
-    }
-    w[1] = vb / den, w[2] = vc / den, w[0] = 1 - w[1] - w[2];
-}
-
-/* The closest points p0 + s (p1 - p0), q0 + t (q1 - q0) of two segments (Ericson
- * 5.1.9): s minimises over [0, 1] for the t it implies, clamped, and back. */
-static void closest_on_segments(const double p0[3], const double p1[3], const double q0[3],
-                                const double q1[3], double *s_out, double *t_out)
-{
-    double d1[3], d2[3], r[3];
-    cloth__sub(p1, p0, d1);
-    cloth__sub(q1, q0, d2);
-    cloth__sub(p0, q0, r);
-    double a = cloth__dot(d1, d1), e = cloth__dot(d2, d2), f = cloth__dot(d2, r);
-    double s = 0, t = 0;
-    if (a <= 0 && e <= 0) {
-        /* two points */
-    } else if (a <= 0) {
-        t = clamp01(f / e);
-    } else {
-        double cc = cloth__dot(d1, r);
-        if (e <= 0) {
-            s = clamp01(-cc / a);
-        } else {
-            double b = cloth__dot(d1, d2), den = a * e - b * b;
-            s = den > 1e-14 * a * e ? clamp01((b * f - cc * e) / den) : 0;
-            t = (b * s + f) / e;
-            if (t < 0) {
-                t = 0;
-                s = clamp01(-cc / a);
-            } else if (t > 1) {
-                t = 1;
-                s = clamp01((b - cc) / a);
-            }
-        }
-    }
-    *s_out = s;
-    *t_out = t;
-}
-
 /* The pair's weights c (collide.h) and unit normal n at positions x (the whole array),
  * and its distance.  A pair at distance 0 takes the normal of the triangle, or of the two
  * edges' cross product, turned to the side of ref (positions at which the pair is
@@ -264,11 +172,11 @@ static double pair_geometry(const pair *pr, const double *x, const double *ref, 
         p[k] = x + 3 * pr->v[k];
     if (pr->kind == CLOTH__CCD_POINT_TRIANGLE) {
         double b[3];
-        closest_on_triangle(p[0], p[1], p[2], p[3], b);
+        cloth__closest_on_triangle(p[0], p[1], p[2], p[3], b);
         cw[0] = 1, cw[1] = -b[0], cw[2] = -b[1], cw[3] = -b[2];
     } else {
         double s, t;
-        closest_on_segments(p[0], p[1], p[2], p[3], &s, &t);
+        cloth__closest_on_segments(p[0], p[1], p[2], p[3], &s, &t);
         cw[0] = 1 - s, cw[1] = s, cw[2] = -(1 - t), cw[3] = -t;
     }
     double r[3] = {0, 0, 0};
@@ -560,36 +468,24 @@ static int unchanged(const cloth__collide *c, const pair *pr, unsigned seen)
     return 1;
 }
 
-/* The broad phase's test of the pair, with its arithmetic (broad_phase.c box_of and
- * overlap; comparisons for fmin and fmax, which differ only in the sign of a zero, that
- * no comparison sees): the boxes of its two primitives at x0, or over x0 -> x0 + (x1 - x0) when x1
+/* The broad phase's test of the pair, with its arithmetic (the box pieces of
+ * broad_phase.h, which box_of and overlap use): the boxes of its two primitives at x0, or over x0 -> x0 + (x1 - x0) when x1
  * is not NULL, grown by half on every side, meet. */
 static int boxes_meet(const pair *pr, const double *x0, const double *x1, double half)
 {
     int split = pr->kind == CLOTH__CCD_POINT_TRIANGLE ? 1 : 2;
     double box[2][6];
     for (int b = 0; b < 2; b++) {
-        double *bx = box[b];
-        for (int a = 0; a < 3; a++) {
-            bx[a] = INFINITY;
-            bx[3 + a] = -INFINITY;
-        }
+        cloth__box_reset(box[b]);
         for (int k = b ? split : 0; k < (b ? 4 : split); k++)
             for (int a = 0; a < 3; a++) {
                 int i = 3 * pr->v[k] + a;
-                double p = x0[i], q = x1 ? p + (x1[i] - x0[i]) : p;
-                double lo = q < p ? q : p, hi = q > p ? q : p;
-                bx[a] = lo < bx[a] ? lo : bx[a];
-                bx[3 + a] = hi > bx[3 + a] ? hi : bx[3 + a];
+                double p = x0[i];
+                cloth__box_add(box[b], a, p, x1 ? p + (x1[i] - x0[i]) : p);
             }
-        for (int a = 0; a < 3; a++) {
-            bx[a] -= half;
-            bx[3 + a] += half;
-        }
+        cloth__box_grow(box[b], half);
     }
-    const double *a = box[0], *b = box[1];
-    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
-           b[2] <= a[5];
+    return cloth__boxes_meet(box[0], box[1]);
 }
 
 /* ------------------------------------------------------------ stages */
@@ -948,118 +844,6 @@ static void impact_zones(cloth__collide *c, const cloth__collide_def *def, doubl
             break;
         }
         res->zones = move_zones(c, def, h, x0, x1, v, inv_mass, res);
-    }
-}
-
-/* ------------------------------------------------------------ rigid zones */
-
-/* x = A^-1 b for the symmetric 3 x 3 A (rows a), by Cramer's rule; directions A does
- * not see (a zone on a line, whose I is singular along it) get a tiny Tikhonov shift,
- * along which L has no part anyway. */
-static void solve_sym3(double a[3][3], const double b[3], double x[3])
-{
-    double tr = a[0][0] + a[1][1] + a[2][2], m[3][3];
-    memcpy(m, a, sizeof m);
-    for (int shift = 0; shift < 2; shift++) {
-        double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-        double c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-        double c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-        double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
-        if (fabs(det) > 1e-10 * tr * tr * tr || shift == 1) {
-            if (!(fabs(det) > 0)) {
-                x[0] = x[1] = x[2] = 0;
-                return;
-            }
-            double inv[3][3] = {
-                {c00, m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]},
-                {c01, m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]},
-                {c02, m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]},
-            };
-            for (int i = 0; i < 3; i++)
-                x[i] = (inv[i][0] * b[0] + inv[i][1] * b[1] + inv[i][2] * b[2]) / det;
-            return;
-        }
-        for (int i = 0; i < 3; i++)
-            m[i][i] += 1e-9 * tr;
-    }
-}
-
-void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
-                               double *x1, double *v, const double *inv_mass)
-{
-    double M = 0, c0[3] = {0, 0, 0}, P[3] = {0, 0, 0}, pin_v[3] = {0, 0, 0};
-    int pinned = 0;
-    for (int k = 0; k < count; k++) {
-        int i = verts[k];
-        const double *p = x0 + 3 * i;
-        if (!(inv_mass[i] > 0)) {
-            pinned++;
-            for (int a = 0; a < 3; a++)
-                pin_v[a] += (x1[3 * i + a] - p[a]) / h;
-            continue;
-        }
-        double m = 1 / inv_mass[i];
-        M += m;
-        for (int a = 0; a < 3; a++) {
-            c0[a] += m * p[a];
-            P[a] += m * (x1[3 * i + a] - p[a]) / h;
-        }
-    }
-    if (pinned) {
-        /* held by its pins: the free vertices translate with the pins' mean motion */
-        for (int k = 0; k < count; k++) {
-            int i = verts[k];
-            if (!(inv_mass[i] > 0))
-                continue;
-            for (int a = 0; a < 3; a++) {
-                double u = pin_v[a] / pinned, vbar = (x1[3 * i + a] - x0[3 * i + a]) / h;
-                v[3 * i + a] += u - vbar;
-                x1[3 * i + a] = x0[3 * i + a] + h * u;
-            }
-        }
-        return;
-    }
-    double V[3], L[3] = {0, 0, 0}, I[3][3] = {{0}};
-    for (int a = 0; a < 3; a++) {
-        c0[a] /= M;
-        V[a] = P[a] / M;
-    }
-    for (int k = 0; k < count; k++) {
-        int i = verts[k];
-        double m = 1 / inv_mass[i], r[3], vb[3], rv[3];
-        for (int a = 0; a < 3; a++) {
-            r[a] = x0[3 * i + a] - c0[a];
-            vb[a] = (x1[3 * i + a] - x0[3 * i + a]) / h;
-        }
-        cloth__cross(r, vb, rv);
-        double r2 = cloth__dot(r, r);
-        for (int a = 0; a < 3; a++) {
-            L[a] += m * rv[a];
-            for (int b = 0; b < 3; b++)
-                I[a][b] += m * ((a == b) * r2 - r[a] * r[b]);
-        }
-    }
-    double w[3];
-    solve_sym3(I, L, w);
-    /* R(h omega) r = r cos + (u x r) sin + u (u . r)(1 - cos), u = omega / |omega| */
-    double speed = cloth__norm(w), angle = h * speed, u[3] = {0, 0, 0};
-    if (speed > 0)
-        for (int a = 0; a < 3; a++)
-            u[a] = w[a] / speed;
-    double co = cos(angle), si = sin(angle);
-    for (int k = 0; k < count; k++) {
-        int i = verts[k];
-        double r[3], ur[3], wr[3];
-        for (int a = 0; a < 3; a++)
-            r[a] = x0[3 * i + a] - c0[a];
-        cloth__cross(u, r, ur);
-        cloth__cross(w, r, wr);
-        double ud = cloth__dot(u, r);
-        for (int a = 0; a < 3; a++) {
-            double vbar = (x1[3 * i + a] - x0[3 * i + a]) / h;
-            v[3 * i + a] += V[a] + wr[a] - vbar;
-            x1[3 * i + a] = c0[a] + h * V[a] + r[a] * co + ur[a] * si + u[a] * ud * (1 - co);
-        }
     }
 }
 

@@ -186,11 +186,7 @@ const unsigned char *cloth__collide_obstacle_hits(const cloth__collide *c,
 int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const double *inv_mass,
                                     double delta, int v[4], int *tri, double *d);
 
-/* One impact zone: the count vertices verts[] move rigidly over the step as (c) says,
- * from x0 and the average velocities (x1 - x0) / h; x1 and v of those vertices are
- * rewritten (the stage's own zone motion, public for the tests). */
-void cloth__collide_rigid_zone(const int *verts, int count, double h, const double *x0,
-                               double *x1, double *v, const double *inv_mass);
+/* One impact zone's rigid motion: terms/rigid_zone.h (cloth__collide_rigid_zone). */
 
 /* For the tests of the candidates' reuse (collide.c): queries the candidates over
  * x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
