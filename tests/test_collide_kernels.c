@@ -31,7 +31,7 @@
 #define DRAPE "../experiments/self_contact_drape3.ini"
 #define DROP_FRAMES 30
 #define DRAPE_FRAMES 40
-#define SEEDS 10
+#define SEEDS tu_seeds(10) /* make sanitize runs 3 (testutil.h) */
 /* a vertex may end inside the sphere's skin by this much (m): the stage leaves moves
  * onto an obstacle shorter than 1e-9 of the thickness (5e-12 m here) undone, and the
  * projection's rounding is about 1e-16 m */

@@ -14,13 +14,14 @@
  * keeps them apart in every frame of every seed. */
 #include "cloth.h"
 #include "suites.h"
+#include "testutil.h"
 
 #include <stdio.h>
 
 #define SCENE "../experiments/self_contact_drape3.ini"
 #define PILE "../experiments/self_contact_pile.ini"
 #define FIRST_SEED 1
-#define SEEDS 10
+#define SEEDS tu_seeds(10) /* make sanitize runs 3 (testutil.h) */
 
 /* Runs path with the overrides sets for frames frames (all of them when frames < 0),
  * stopping at the first frame with a crossing or a vertex inside the sphere; the check

@@ -83,6 +83,13 @@ const char *tu_temp_dir(int slot)
     return dir;
 }
 
+int tu_seeds(int full)
+{
+    const char *cap = getenv("CLOTH_TEST_SEEDS");
+    int n = cap ? atoi(cap) : 0;
+    return n > 0 && n < full ? n : full;
+}
+
 int tu_run_cli(const char *args, char *out, size_t size)
 {
     const char *bin = getenv("CLOTH_BIN");

@@ -41,6 +41,11 @@ char *tu_read_file(const char *path);
 char *tu_slurp(const char *dir, const char *name);
 
 /* A simulation of the scene text (named name in messages); fails the test on error. */
+/* How many of a test's `full` random seeds to run: all of them, or at most
+ * CLOTH_TEST_SEEDS when that is set to a positive number (make sanitize sets 3: the same
+ * code paths under the sanitizers, fewer random starts; make check runs them all). */
+int tu_seeds(int full);
+
 struct cloth_sim *tu_sim(const char *text, const char *name);
 
 /* Runs count frames of sim; fails the test at the first error. */
