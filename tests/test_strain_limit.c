@@ -642,6 +642,38 @@ START_TEST(feasible_step)
 }
 END_TEST
 
+/* The early answer of cloth__strain_tri_alpha_upto changes nothing the line search sees:
+ * min(upto, .) equals min(upto, the full bisection) bit for bit, over triangles near and
+ * far from their limit, long and short steps, and upto below and at 1; both the early
+ * answer (the bound) and the bisection are taken many times, so neither side is vacuous. */
+START_TEST(feasible_step_upto_is_the_same_below_upto)
+{
+    rng r = {4242};
+    const double tau = 0.1, eta = 0.1;
+    int early = 0, bisected = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        tri t;
+        double s1 = uniform(&r, 0.9, 1.11); /* a few start past the limit 1.1 */
+        make_tri(&r, 0.1, s1, uniform(&r, 0.5, s1), &t);
+        double d[9], scale = pow(10, uniform(&r, -4, -0.5));
+        for (int k = 0; k < 9; k++)
+            d[k] = uniform(&r, -scale, scale);
+        double upto = trial % 2 ? 1.0 : uniform(&r, 0.01, 1);
+        double full = cloth__strain_tri_alpha(t.x, d, t.Dm_inv, tau, eta);
+        double fast = cloth__strain_tri_alpha_upto(t.x, d, t.Dm_inv, tau, eta, upto);
+        ck_assert_msg(fmin(upto, fast) == fmin(upto, full),
+                      "trial %d: min(upto, .) %.17g against %.17g (upto %g)", trial,
+                      fmin(upto, fast), fmin(upto, full), upto);
+        if (isinf(fast) && isfinite(full))
+            early++;
+        else
+            bisected++;
+    }
+    ck_assert_int_gt(early, 200);
+    ck_assert_int_gt(bisected, 200);
+}
+END_TEST
+
 /* ------------------------------------------------------------ stiffness weight */
 
 /* An edge held by its own spring: w = (l/2)(-u, u) gives w^T H w = k l^2 =
@@ -694,6 +726,7 @@ Suite *suite_strain_limit(void)
     tcase_add_test(tc, band);
     tcase_add_test(tc, hessians_are_psd);
     tcase_add_test(tc, feasible_step);
+    tcase_add_test(tc, feasible_step_upto_is_the_same_below_upto);
     tcase_add_test(tc, kappa_weight);
     suite_add_tcase(s, tc);
     return s;

@@ -360,8 +360,10 @@ static double sigma1_along(const double F[6], const double dF[6], double alpha)
     return sigma1_of(G);
 }
 
-double cloth__strain_tri_alpha(const double x[9], const double d[9], const double Dm_inv[4],
-                               double tau, double eta)
+/* The shared body: `upto` > 0 allows the early answer of cloth__strain_tri_alpha_upto,
+ * upto = 0 never takes it. */
+static double tri_alpha(const double x[9], const double d[9], const double Dm_inv[4],
+                        double tau, double eta, double upto)
 {
     double F[6], dF[6];
     cloth__strain_deformation(x, Dm_inv, F);
@@ -373,6 +375,17 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
         return INFINITY;
     /* at or past the limit (rounding can put it there): sigma1 no larger than now */
     double target = g0 > 0 ? 1 + tau - eta * g0 : s1;
+    /* Weyl: sigma1(F + a dF) <= sigma1(F) + a sigma1(dF) <= s1 + a |dF|_F.  When that is
+     * below the target by 1e-9 of it on [0, upto], every sigma1_along below evaluates at
+     * most the target (its rounding is ~1e-15 relative), so the bisection's feasible end
+     * would lie at or past upto: the caller's min(upto, .) is the same. */
+    if (upto > 0) {
+        double frob = 0;
+        for (int k = 0; k < 6; k++)
+            frob += dF[k] * dF[k];
+        if (s1 + upto * sqrt(frob) <= target * (1 - 1e-9))
+            return INFINITY;
+    }
     /* sigma1(alpha) grows like alpha |dF|_2, so doubling brackets the end in a few
      * steps; 2100 doublings pass any double */
     double lo = 0, hi = 1;
@@ -393,6 +406,19 @@ double cloth__strain_tri_alpha(const double x[9], const double d[9], const doubl
             hi = mid;
     }
     return lo;
+}
+
+double cloth__strain_tri_alpha(const double x[9], const double d[9], const double Dm_inv[4],
+                               double tau, double eta)
+{
+    return tri_alpha(x, d, Dm_inv, tau, eta, 0);
+}
+
+double cloth__strain_tri_alpha_upto(const double x[9], const double d[9],
+                                    const double Dm_inv[4], double tau, double eta,
+                                    double upto)
+{
+    return tri_alpha(x, d, Dm_inv, tau, eta, upto);
 }
 
 /* ------------------------------------------------------------ stiffness weight */

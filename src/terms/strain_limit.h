@@ -140,6 +140,16 @@ double cloth__strain_edge_energy(const cloth__strain_band *band, const double xa
 double cloth__strain_tri_alpha(const double x[9], const double d[9], const double Dm_inv[4],
                                double tau, double eta);
 
+/* The same, for a caller that needs the answer only below `upto` (the line search, which
+ * never steps past alpha = 1): returns INFINITY at once when Weyl's inequality,
+ * sigma1(F + alpha dF) <= sigma1(F) + alpha |dF|_F, with a margin for rounding, shows
+ * the bound holds on all of [0, upto]; otherwise cloth__strain_tri_alpha's value.
+ * Either way min(upto, result) equals min(upto, cloth__strain_tri_alpha(...)) bit for
+ * bit (tests/test_strain_project.c). */
+double cloth__strain_tri_alpha_upto(const double x[9], const double d[9],
+                                    const double Dm_inv[4], double tau, double eta,
+                                    double upto);
+
 /* ------------------------------------------------------------ stiffness weight */
 
 /* w^T H w for the element of k = 2 (edge) or 3 (triangle) vertices at x (3k, interleaved),

@@ -14,9 +14,12 @@
 #define MAX_HALVINGS 60
 
 /* Largest alpha that keeps every limited element (edge or triangle, by
- * newton.strain_measure) below its limit: its stretch stays at or below tau - eta g_s0. */
+ * newton.strain_measure) below its limit: its stretch stays at or below tau - eta g_s0.
+ * Only min(upto, .) is exact: both callers of feasible_alpha clamp it to 1, and a
+ * triangle that provably stays within its limit up to there is not bisected
+ * (cloth__strain_tri_alpha_upto; most are, far from their limit). */
 static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
-                           const double *x, const double *dir)
+                           const double *x, const double *dir, double upto)
 {
     const cloth__newton_def *nd = ctx->nd;
     const cloth_mesh *m = ctx->mesh;
@@ -35,8 +38,8 @@ static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
         double xt[9], dt[9];
         cloth__newton_gather(x, m->tris + 3 * t, 3, xt);
         cloth__newton_gather(dir, m->tris + 3 * t, 3, dt);
-        amax = fmin(amax, cloth__strain_tri_alpha(xt, dt, w->tri_dm + 4 * t, nd->strain_limit,
-                                                  nd->eta));
+        amax = fmin(amax, cloth__strain_tri_alpha_upto(xt, dt, w->tri_dm + 4 * t,
+                                                       nd->strain_limit, nd->eta, upto));
     }
     return amax;
 }
@@ -175,7 +178,7 @@ static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
             amax = fmin(amax, body_alpha(w, ctx, xi, di, eta, fmin(amax, 1.0)));
     }
     if (nd->strain_limit > 0)
-        amax = fmin(amax, strain_alpha(w, ctx, x, dir));
+        amax = fmin(amax, strain_alpha(w, ctx, x, dir, fmin(amax, 1.0)));
     if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL && dmax > 0)
         amax = fmin(amax, self_contact_alpha(w, ctx, x, dir));
     if (ctx->self_collision && nd->contact == CLOTH__CONTACT_VERTEX && dmax > 0) {

@@ -501,9 +501,10 @@ double cloth__newton_friction_term(cloth__newton *w, const cloth__newton_ctx *ct
 double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx, double e0,
                                  double slope);
 
-/* The feasibility filter alone: the largest alpha (may exceed 1, INFINITY when nothing
- * limits it) with every gap above eta times its value at x and every limited element
- * under its limit along x + alpha dir.  Uses w->x_trial as scratch. */
+/* The feasibility filter alone: the largest alpha with every gap above eta times its
+ * value at x and every limited element under its limit along x + alpha dir.  Exact
+ * below 1 only: a value >= 1 (INFINITY when nothing limits it) means only that alpha = 1
+ * is feasible, so callers take min(1, .).  Uses w->x_trial as scratch. */
 double cloth__newton_feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                                     const double *x, const double *dir);
 
