@@ -583,6 +583,8 @@ static void newton_start(cloth_sim *sim, void *work)
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
     w->reusable = 0; /* a reset run solves as a fresh one (determinism) */
+    w->reuse_fails = 0;
+    w->reuse_skip = 0;
     if (w->eigs)
         cloth__eigs_forget(w->eigs); /* and finds the same condition numbers */
     w->ipc_set = 0;

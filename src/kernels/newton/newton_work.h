@@ -183,6 +183,9 @@ struct cloth__newton {
     double factor_eps;          /* the shift that factor needed                       */
     int reusable;               /* chol holds the factor of an earlier H (+ eps I) that
                                  * may precondition PCG (newton.factor_reuse)         */
+    int reuse_fails;            /* factor reuse: attempts in a row that failed (at
+                                 * most REUSE_BACKOFF_MAX, newton_system.c) ...       */
+    int reuse_skip;             /* ... and iterations left that factor at once        */
     int spring_exact;           /* H takes the springs' Hessians unprojected (newton.c:
                                  * spring_hessian = adaptive, for the rest of a step)  */
     double *spring_neg;         /* n: with spring_exact, each vertex's sum of 2 k (l0/l
