@@ -3,7 +3,7 @@
  * point the search evaluates; ARPACK's condition numbers are dsyevd's and repeat; a
  * step solved by PCG preconditioned with an earlier
  * factor meets its residual bound, and a run that reuses factors ends where one that
- * factors every iteration does, within the Newton tolerance. */
+ * factors every iteration does, within the Newton tolerance; failed reuse backs off. */
 #include "kernels/newton/newton.h"
 #include "kernels/newton/newton_work.h"
 #include "linalg/sparse.h"
@@ -181,6 +181,39 @@ START_TEST(reused_factor_solves_to_its_tolerance_and_keeps_the_run)
 }
 END_TEST
 
+/* The backoff: with a residual no PCG iteration can reach (reuse_tol = 1e-30, one
+ * iteration allowed) every attempt fails, so the rule of newton_system.c fixes where the
+ * attempts are: iteration 1 has no factor yet, 2 and 3 try, and after f >= 2 failures in
+ * a row the next 2^(f-1) - 1 iterations (f at most 6) factor without trying; attempts at
+ * 2, 3, 5, 9, 17, 33, then every 32nd.  Each failed attempt makes exactly one PCG
+ * iteration (its start residual is |grad E| > 1e-30 |grad E|), and every iteration
+ * factors.  spring_hessian = project: the unprojected path factors without trying. */
+START_TEST(failed_reuse_backs_off)
+{
+    const char *const sets[] = {"run.kernel=newton", "run.substeps=1", "mesh.nx=12",
+                                "mesh.ny=10", "newton.cond=off", "newton.solver=cholmod",
+                                "newton.spring_hessian=project", "newton.factor_reuse=1",
+                                "newton.reuse_tol=1e-30"};
+    cloth_sim *sim = load_sim("../experiments/hanging.ini", sets, 9);
+    cloth_frame f;
+    cloth_error err;
+    for (int frame = 0; frame < 30; frame++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    cloth__newton_profile p;
+    cloth__newton_profile_get(sim->work, &p);
+    long attempts = 0, next = 2, fails = 0;
+    while (next <= p.iterations) {
+        attempts++;
+        fails += fails < 6;
+        next += 1L << (fails - 1); /* the attempt, then 2^(f-1) - 1 skipped */
+    }
+    ck_assert_int_gt(p.iterations, 33); /* the cap of 31 skipped iterations is reached */
+    ck_assert_int_eq(p.factorizations, p.iterations);
+    ck_assert_int_eq(p.lin_iters, attempts);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------- warm-started exact condition numbers */
 
 /* Every newton.csv row's cond of `frames` frames of the drape at 12 x 12 (ARPACK with
@@ -242,6 +275,7 @@ Suite *suite_newton_speed(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
     tcase_add_test(tc, reused_factor_solves_to_its_tolerance_and_keeps_the_run);
+    tcase_add_test(tc, failed_reuse_backs_off);
     tcase_add_test(tc, arpack_condition_numbers_are_exact_and_repeat);
     suite_add_tcase(s, tc);
     return s;

@@ -134,14 +134,13 @@ int cloth__sparse_add_block(cloth__sparse *A, int i, int j, const double *B, int
     int k = find_block(A, i, j);
     if (k < 0)
         return -1;
-    int local = k - A->bstart[j];
-    for (int c = 0; c < 3; c++) {
-        double *col = A->val + A->colp[3 * j + c] + 3 * local;
-        int nr = i == j ? c + 1 : 3;
-        for (int r = 0; r < nr; r++)
-            col[r] += s * B[stride * r + c];
-    }
+    cloth__sparse_add_block_at(A, k, i, j, B, stride, s);
     return 0;
+}
+
+int cloth__sparse_block_index(const cloth__sparse *A, int i, int j)
+{
+    return i <= j ? find_block(A, i, j) : -1;
 }
 
 void cloth__sparse_add_diag(cloth__sparse *A, int q, double s)

@@ -58,6 +58,25 @@ void cloth__sparse_zero(cloth__sparse *A);
 int cloth__sparse_add_block(cloth__sparse *A, int i, int j, const double *B, int stride,
                             double s);
 
+/* The index of block (i, j), i <= j, for cloth__sparse_add_block_at (no search there),
+ * valid while pattern_id stays; -1 when the block is not in the pattern. */
+int cloth__sparse_block_index(const cloth__sparse *A, int i, int j);
+
+/* cloth__sparse_add_block for i <= j at k = cloth__sparse_block_index(A, i, j) >= 0:
+ * the same additions in the same order (inline: assembly calls it for every block of
+ * every spring). */
+static inline void cloth__sparse_add_block_at(cloth__sparse *A, int k, int i, int j,
+                                              const double *B, int stride, double s)
+{
+    int local = k - A->bstart[j];
+    for (int c = 0; c < 3; c++) {
+        double *col = A->val + A->colp[3 * j + c] + 3 * local;
+        int nr = i == j ? c + 1 : 3;
+        for (int r = 0; r < nr; r++)
+            col[r] += s * B[stride * r + c];
+    }
+}
+
 /* Adds s to the scalar diagonal entry (q, q). */
 void cloth__sparse_add_diag(cloth__sparse *A, int q, double s);
 

@@ -583,6 +583,8 @@ static void newton_start(cloth_sim *sim, void *work)
     w->n_rows = 0;
     w->history = 0; /* BDF2 begins again with an implicit Euler step */
     w->reusable = 0; /* a reset run solves as a fresh one (determinism) */
+    w->reuse_fails = 0;
+    w->reuse_skip = 0;
     if (w->eigs)
         cloth__eigs_forget(w->eigs); /* and finds the same condition numbers */
     w->ipc_set = 0;
@@ -703,7 +705,8 @@ static const cloth__key newton_keys[] = {
     {"newton", "factor_reuse", CLOTH__KEY_INT, OFF(factor_reuse), 0, 0, 1000, 0, 0, NULL,
      NULL, "0", "solver = cholmod: solve by at most this many PCG iterations "
      "preconditioned by the last Cholesky factor, and factor H afresh only when they do "
-     "not reach reuse_tol; 0 = factor every iteration"},
+     "not reach reuse_tol (after two such failures in a row the next 1, 3, 7 ... 31 "
+     "iterations do not try); 0 = factor every iteration"},
     {"newton", "reuse_tol", CLOTH__KEY_DOUBLE, OFF(reuse_tol), 0, 0, 1, 1, 1, NULL, NULL,
      "1e-6", "factor_reuse: PCG's relative residual |r| <= reuse_tol |grad E|"},
     {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",

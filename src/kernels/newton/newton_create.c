@@ -77,6 +77,7 @@ void cloth__newton_destroy(void *work)
     free(w->step);
     free(w->body_gap);
     free(w->spring_neg);
+    free(w->spring_blk);
     cloth__newton_system_destroy(w);
     cloth__spatial_hash_destroy(w->hash);
     cloth__broad_phase_destroy(w->bp);
@@ -135,7 +136,9 @@ static int alloc_step(cloth__newton *w, const cloth_mesh *m)
     w->step = malloc(nd * sizeof(double));
     w->body_gap = malloc(((size_t)w->n + 1) * sizeof(double));
     w->spring_neg = malloc(((size_t)w->n + 1) * sizeof(double));
-    return w->body_gap && w->spring_neg && w->x_n && w->z_x && w->z_v && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
+    w->spring_blk = malloc((3 * (size_t)m->n_springs + 1) * sizeof(int));
+    w->spring_blk_ok = 0;
+    return w->body_gap && w->spring_neg && w->spring_blk && w->x_n && w->z_x && w->z_v && w->v_n && w->x_hat && w->x_tilde && w->y && w->x_prev && w->v_prev &&
            w->v_last && w->f_ext && w->u_n && w->x && w->x_trial && w->dir &&
            w->grad && w->grad_b && w->step;
 }

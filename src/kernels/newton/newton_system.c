@@ -204,10 +204,35 @@ static cloth_status chol_precondition(void *chol, const double *r, double *z,
  * by at most reuse_tol in that relative residual.  When factor_reuse iterations do not
  * get there, H is factored afresh and solved directly, and that factor is the next
  * preconditioner.  1 when the reuse solved the step. */
+/* Backoff: in contact the barriers' Hessians change so much between iterations that an
+ * old factor never gets PCG to reuse_tol within factor_reuse iterations (30 x 30 and
+ * 64 x 64 drapes: no attempt succeeded, each costing factor_reuse solves on top of the
+ * factorisation).  After the second failure in a row the next 1, 3, 7, ... 2^(f-1) - 1
+ * iterations (f failures in a row, at most REUSE_BACKOFF_MAX) factor without trying;
+ * one success resets it.  The contact-free hanging scene's pattern, the first iteration
+ * of a step failing and the next ones succeeding, never backs off.  Counts only, so a
+ * run is as deterministic as before. */
+#define REUSE_BACKOFF_MAX 6
+
+static void reuse_outcome(cloth__newton *w, int solved)
+{
+    if (solved) {
+        w->reuse_fails = 0;
+        return;
+    }
+    if (w->reuse_fails < REUSE_BACKOFF_MAX)
+        w->reuse_fails++;
+    w->reuse_skip = (1 << (w->reuse_fails - 1)) - 1;
+}
+
 static int solve_reusing(cloth__newton *w, const cloth__newton_def *nd, int *lin_iters)
 {
     if (nd->factor_reuse <= 0 || !w->reusable || !w->pcg) /* pcg: sized at create */
         return 0;
+    if (w->reuse_skip > 0) {
+        w->reuse_skip--;
+        return 0;
+    }
     double t0 = cloth__newton_now_ms();
     for (int k = 0; k < w->ndof; k++)
         w->rhs[k] = -w->grad[k];
@@ -218,6 +243,7 @@ static int solve_reusing(cloth__newton *w, const cloth__newton_def *nd, int *lin
                                             lin_iters, &converged, &ignored);
     w->profile.solve_ms += cloth__newton_now_ms() - t0;
     w->profile.lin_iters += *lin_iters;
+    reuse_outcome(w, st == CLOTH_OK && converged);
     return st == CLOTH_OK && converged;
 }
 

@@ -183,12 +183,20 @@ struct cloth__newton {
     double factor_eps;          /* the shift that factor needed                       */
     int reusable;               /* chol holds the factor of an earlier H (+ eps I) that
                                  * may precondition PCG (newton.factor_reuse)         */
+    int reuse_fails;            /* factor reuse: attempts in a row that failed (at
+                                 * most REUSE_BACKOFF_MAX, newton_system.c) ...       */
+    int reuse_skip;             /* ... and iterations left that factor at once        */
     int spring_exact;           /* H takes the springs' Hessians unprojected (newton.c:
                                  * spring_hessian = adaptive, for the rest of a step)  */
     double *spring_neg;         /* n: with spring_exact, each vertex's sum of 2 k (l0/l
                                  * - 1)+ over its compressed springs (scratch)        */
     double spring_shift;        /* their largest: lambda_max of what projection adds
                                  * to H is at most this (Gershgorin)                  */
+    int *spring_blk;            /* 3 n_springs: each spring's blocks (a, a), (b, b) and
+                                 * its off-diagonal one as H's block indices (-1: a
+                                 * pinned end), so assembly adds without searching    */
+    unsigned long spring_blk_id; /* the H pattern_id they were found for              */
+    int spring_blk_ok;          /* 0 until found (and after a reset)                  */
 
     /* the sphere within a step (newton_contacts.c) */
     double sphere_from[3];      /* its centre at the step's start                     */
@@ -294,7 +302,9 @@ static inline void cloth__newton_add_block(const cloth__newton *w, cloth__sparse
                                            int vb, const double *B, int stride, double s)
 {
     int da = w->dof[va], db = w->dof[vb];
-    if (da >= 0 && db >= 0)
+    /* H keeps the upper triangle: a block below it adds nothing (sparse.h), so it is
+     * not even looked up */
+    if (da >= 0 && db >= 0 && da <= db)
         cloth__sparse_add_block(H, da / 3, db / 3, B, stride, s);
 }
 
