@@ -576,6 +576,8 @@ typedef struct cloth_kernel_facts {
     const char *cond_off;       /* "KEY=VALUE" that stops computing them, or NULL     */
     int frame_substeps;         /* steps per 1/60 s frame it needs on the example
                                  * cloths (k ~ 500 N/m, 10 g vertices)                */
+    const char *interactive_set; /* "KEY=VALUE" a viewer applies for its frame rate
+                                 * (below interactive_max), or NULL                   */
 } cloth_kernel_facts;
 
 /* Fills *out with the facts of kernel i (0 <= i < cloth_kernel_count()); CLOTH_EINVAL,

@@ -233,6 +233,16 @@ START_TEST(set_kernel_uses_its_facts)
                  f.name);
         assert_taken(json);
         ck_assert_str_eq(cloth_sim_scene(sim)->run.kernel, f.name);
+        if (f.interactive_set) { /* applied: KEY=VALUE reads back as VALUE */
+            char name[128], value[64];
+            const char *eq = strchr(f.interactive_set, '=');
+            ck_assert(eq);
+            snprintf(name, sizeof name, "%s.%.*s", f.name, (int)(eq - f.interactive_set),
+                     f.interactive_set);
+            ck_assert(cloth_scene_get(cloth_sim_scene(sim), name, value, sizeof value, NULL) ==
+                      CLOTH_OK);
+            ck_assert_str_eq(value, eq + 1);
+        }
         cJSON *o = state_json();
         const cJSON *it = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "params"), "iterations");
         ck_assert(f.iteration_key ? cJSON_IsNumber(it) : cJSON_IsNull(it));

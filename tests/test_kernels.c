@@ -146,6 +146,11 @@ START_TEST(facts_match_the_kernel)
         ck_assert_msg(cloth_scene_set(&s, a, 1, &err) == CLOTH_OK, "%s", err.msg);
     }
     ck_assert(!f.cond_off || f.reports_cond);
+    if (f.interactive_set) { /* a key of its own that a viewer may set */
+        ck_assert(f.interactive_max > 0);
+        snprintf(a, sizeof a, "%s.%s", f.name, f.interactive_set);
+        ck_assert_msg(cloth_scene_set(&s, a, 1, &err) == CLOTH_OK, "%s", err.msg);
+    }
 
     cloth_sim *sim = cloth_for(_i, "pins = top-row");
     cloth_frame fr;

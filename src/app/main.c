@@ -137,14 +137,15 @@ static int cmd_stability(int argc, char **argv)
 /* cloth list --kernels: the kernel table's facts, one CSV row a kernel, for scripts. */
 static int list_kernel_facts(void)
 {
+    /* frame_substeps stays last: plots/make_figures.sh reads it as $NF */
     printf("name,interactive_max,dense_max,iteration_key,stiffness_key,stiffness_max,"
-           "reports_cond,cond_off,frame_substeps\n");
+           "reports_cond,cond_off,interactive_set,frame_substeps\n");
     cloth_kernel_facts f;
     for (int i = 0; cloth_kernel_info(i, &f) == CLOTH_OK; i++)
-        printf("%s,%d,%d,%s,%s,%.17g,%d,%s,%d\n", f.name, f.interactive_max, f.dense_max,
+        printf("%s,%d,%d,%s,%s,%.17g,%d,%s,%s,%d\n", f.name, f.interactive_max, f.dense_max,
                f.iteration_key ? f.iteration_key : "", f.stiffness_key ? f.stiffness_key : "",
                f.stiffness_max, f.reports_cond, f.cond_off ? f.cond_off : "",
-               f.frame_substeps);
+               f.interactive_set ? f.interactive_set : "", f.frame_substeps);
     return 0;
 }
 

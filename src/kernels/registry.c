@@ -98,6 +98,7 @@ cloth_status cloth_kernel_info(int i, cloth_kernel_facts *out)
     out->reports_cond = k->reports_cond;
     out->cond_off = k->cond_off;
     out->frame_substeps = k->frame_substeps;
+    out->interactive_set = k->interactive_set;
     return CLOTH_OK;
 }
 

@@ -68,6 +68,8 @@ typedef struct cloth__kernel {
     const char *cond_off;       /* "key=value" that stops computing them, or NULL     */
     int frame_substeps;         /* steps per 1/60 s frame it needs on the example
                                  * cloths (k ~ 500 N/m, 10 g vertices; the bench)     */
+    const char *interactive_set; /* "key=value" a viewer applies for its frame rate
+                                 * (below interactive_max; measured), or NULL         */
     int avatar;                 /* 1: it collides with an [avatar] (cloth__push_out)  */
     int collide_stage;          /* 1: run.self_collision = on is the robust stage of
                                  * kernels/collide_stage.h (the sim refuses a start with

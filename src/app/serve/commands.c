@@ -177,7 +177,8 @@ static int set_iterations(cloth__viewer *v, double n, cloth__reply *r)
 
 /* A kernel with an interactive limit is refused on a larger cloth: the server would stop
  * answering for seconds a frame.  The viewer shows no condition numbers, so a kernel
- * that computes them is told not to. */
+ * that computes them is told not to, and a kernel's setting for interactive speed
+ * (its interactive_set: newton's PCG) is applied. */
 static int set_kernel(cloth__viewer *v, const char *name, cloth__reply *r)
 {
     cloth_kernel_facts k;
@@ -192,8 +193,11 @@ static int set_kernel(cloth__viewer *v, const char *name, cloth__reply *r)
                                k.interactive_max);
             return 0;
         }
-        if (k.cond_off) {
-            snprintf(a, sizeof a, "%s.%s", k.name, k.cond_off);
+        const char *sets[] = {k.cond_off, k.interactive_set};
+        for (int i = 0; i < 2; i++) {
+            if (!sets[i])
+                continue;
+            snprintf(a, sizeof a, "%s.%s", k.name, sets[i]);
             if (!apply(v, a, r))
                 return 0;
         }

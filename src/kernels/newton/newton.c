@@ -740,6 +740,12 @@ const cloth__kernel cloth__newton_kernel = {
     .stiffness_max = 0,
     .reports_cond = 1,
     .cond_off = "cond=off",
+    /* Below interactive_max PCG wins or ties (issue 34, docs/viewer.md): the viewer's
+     * 30 x 24 scene while the sphere passes, 13.3 ms of CPU a frame against CHOLMOD's
+     * 32.2 (which caps it under 30 frames/s even on an idle machine); the 30 x 30 drape
+     * in self-contact 17-20 ms an iteration both.  PCG keeps compressed springs'
+     * Hessians projected (newton.spring_hessian), which a viewer does not miss. */
+    .interactive_set = "solver=pcg",
     .avatar = 1,
     .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
 };
