@@ -305,7 +305,7 @@ bench: deps
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/avatar_bench | tee $(BENCH_OUT)-avatar.csv
 
 $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_bench \
-		$(BUILD)/cond_bench: $(BUILD)/%: \
+		$(BUILD)/cond_bench $(BUILD)/chol_bench: $(BUILD)/%: \
 		tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)

@@ -251,6 +251,41 @@ static void bench_cond(int nx, int warm)
     cloth_sim_destroy(sim);
 }
 
+/* Writes H of the drape (drape = 1) or of drape3 (2) at nx x nx after `frames` frames
+ * (cholmod, cond off) to `path`
+ * for chol_bench: n, nnz (int32, int64), then colp, rowi and val as stored (upper
+ * triangle, CSC).  0 on failure. */
+static int dump_matrix(int drape, int nx, int frames, const char *path)
+{
+    cloth_scene s;
+    cloth_sim *sim;
+    cloth_error err;
+    if (!make_scene(&s, drape, nx, nx, "cholmod", "off") ||
+        cloth_sim_create(&s, &sim, &err) != CLOTH_OK)
+        return 0;
+    cloth_frame f;
+    int ok = 1;
+    for (int k = 0; k < frames && ok; k++)
+        ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK;
+    const cloth__sparse *H = cloth__newton_matrix(sim->work);
+    FILE *out = ok && H ? fopen(path, "wb") : NULL;
+    if (out) {
+        int n = H->n;
+        long nnz = H->nnz;
+        ok = fwrite(&n, sizeof n, 1, out) == 1 && fwrite(&nnz, sizeof nnz, 1, out) == 1 &&
+             fwrite(H->colp, sizeof *H->colp, (size_t)n + 1, out) == (size_t)n + 1 &&
+             fwrite(H->rowi, sizeof *H->rowi, (size_t)nnz, out) == (size_t)nnz &&
+             fwrite(H->val, sizeof *H->val, (size_t)nnz, out) == (size_t)nnz;
+        ok = fclose(out) == 0 && ok;
+    } else {
+        ok = 0;
+    }
+    if (!ok)
+        fprintf(stderr, "newton_bench: dump %dx%d to %s failed\n", nx, nx, path);
+    cloth_sim_destroy(sim);
+    return ok;
+}
+
 /* With the argument "cond", only the condition-number rows; with "drape N", only the
  * drape's rows at N x N; with "small", only the rows of 30 x 24 and 30 x 30, and the
  * hanging scene with the default exact condition numbers too. */
@@ -259,6 +294,10 @@ int main(int argc, char **argv)
     double t0 = now_s();
     int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
     int small = argc > 1 && strcmp(argv[1], "small") == 0;
+    /* dump N FRAMES FILE, dump3 N FRAMES FILE: H for chol_bench */
+    if (argc > 4 && (strcmp(argv[1], "dump") == 0 || strcmp(argv[1], "dump3") == 0))
+        return dump_matrix(strcmp(argv[1], "dump3") == 0 ? 2 : 1, atoi(argv[2]),
+                           atoi(argv[3]), argv[4]) ? 0 : 1;
     printf(HEADER);
     if (argc > 2 && (strcmp(argv[1], "drape") == 0 || strcmp(argv[1], "drape3") == 0)) {
         int nx = atoi(argv[2]), three = strcmp(argv[1], "drape3") == 0;
