@@ -119,6 +119,13 @@ int main(int argc, char **argv)
         cloth__chol_destroy(ch);
     } else {
         c.supernodal = CHOLMOD_AUTO;
+        /* supernodal amalgamation, to measure: CHOL_NRELAX="4 16 48", CHOL_ZRELAX="0.8 0.1
+         * 0.05" (CHOLMOD's defaults) */
+        const char *nr = getenv("CHOL_NRELAX"), *zr = getenv("CHOL_ZRELAX");
+        if (nr)
+            sscanf(nr, "%zu %zu %zu", &c.nrelax[0], &c.nrelax[1], &c.nrelax[2]);
+        if (zr)
+            sscanf(zr, "%lf %lf %lf", &c.zrelax[0], &c.zrelax[1], &c.zrelax[2]);
         c.final_ll = 1;
         c.quick_return_if_not_posdef = 1;
         if (strcmp(order, "default") != 0) {
