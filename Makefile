@@ -295,10 +295,12 @@ check-slurm: deps-slurm
 # on 10^3 .. 10^5 random points (src/garment); avatar_bench: the body's field,
 # back-transform, IK and the avatar scenes (docs/avatar.md); cond_bench: the exact condition
 # number by dsyevd against ARPACK, size by size (newton.cond_exact_max).  One thread.
+# chol_bench (built, not run): one CHOLMOD factorisation of a matrix that
+# `newton_bench dump` wrote, by ordering (docs/kernels/newton.md, issue 34).
 BENCH_OUT = tests/bench/results/$$(uname -m)-$$(nproc)cores
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench \
-	  $(BUILD)/avatar_bench $(BUILD)/cond_bench
+	  $(BUILD)/avatar_bench $(BUILD)/cond_bench $(BUILD)/chol_bench
 	@mkdir -p tests/bench/results
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/bench | tee $(BENCH_OUT).csv
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/newton_bench | tee $(BENCH_OUT)-newton.csv
@@ -307,7 +309,7 @@ bench: deps
 	OPENBLAS_NUM_THREADS=1 ./$(BUILD)/avatar_bench | tee $(BENCH_OUT)-avatar.csv
 
 $(BUILD)/bench $(BUILD)/newton_bench $(BUILD)/delaunay_bench $(BUILD)/avatar_bench \
-		$(BUILD)/cond_bench: $(BUILD)/%: \
+		$(BUILD)/cond_bench $(BUILD)/chol_bench: $(BUILD)/%: \
 		tests/bench/%.c $(BUILD)/libcloth.a $(HEADERS)
 	@echo "  LD   $@"
 	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcloth.a $(LDLIBS)

@@ -19,6 +19,7 @@ struct cloth__chol {
     const cloth__sparse *analysed;  /* the matrix whose pattern L is for ...            */
     unsigned long pattern_id;       /* ... and that pattern's id                        */
     long analyses;                  /* cholmod_analyze calls since create               */
+    long pattern_factors;           /* numeric factorisations since the last analyse    */
     int factored;                   /* 1 while L holds a factor of the last matrix      */
     cholmod_dense *X, *Y, *E;       /* cholmod_solve2's solution and workspaces, reused */
 };
@@ -74,10 +75,71 @@ static int factorize(cloth__chol *ch, double beta)
     omp_set_max_active_levels(0);
 #endif
     int ok = cholmod_factorize_p(&ch->A, b, NULL, 0, ch->L, &ch->c);
+    ch->pattern_factors++;
 #ifdef _OPENMP
     omp_set_max_active_levels(levels);
 #endif
     return ok;
+}
+
+/* ------------------------------------------------------------------ ordering */
+
+/* METIS is tried besides AMD from this many flops per entry of L (AMD's) ... */
+#define METIS_FLOPS_PER_ENTRY 300.0
+/* ... when the pattern last analysed lived for at least this many factorisations */
+#define METIS_MIN_FACTORS 20
+
+/* The symbolic factor of the matrix at ch->A, in the fill-reducing ordering that needs
+ * the fewest flops of AMD's and METIS's.
+ *
+ * cholmod_analyze with its default strategy (nmethods = 0) orders by AMD and tries METIS
+ * only where AMD gives at least 500 flops per entry of L and 5 entries of L per entry of
+ * A, then keeps the ordering with fewer entries in L (SuiteSparse 5.12,
+ * Cholesky/cholmod_analyze.c).  On the drape's Newton matrices (issue 34, one thread,
+ * tests/bench/chol_bench.c) the 128 x 128 cloth falls just below that line (495 flops an
+ * entry) although METIS's nested dissection needs 20 % fewer flops (4.20e9 against
+ * 5.23e9) and 6 % fewer entries (9.94 M against 10.57 M), one factorisation 18 % less
+ * CPU (196 against 240 ms); at 256 x 256 CHOLMOD already picks METIS (48.5 M entries
+ * against AMD's 50.6 M); at 64 x 64 (240 flops an entry) and on the three sheets of
+ * drape3 before contact (240) AMD is the better one (METIS: 7 % and 6 % more entries).
+ * Planar meshes are where nested dissection is known to win asymptotically (George 1973,
+ * "Nested dissection of a regular finite element mesh": O(n log n) fill, O(n^1.5)
+ * flops), so past METIS_FLOPS_PER_ENTRY this also tries METIS and keeps whichever needs
+ * fewer flops (the factorisation's time; CHOLMOD's own choice goes by entries).
+ *
+ * METIS's analysis costs about three factorisations at 49 k unknowns (700 against 240 ms
+ * for AMD's analysis and factorisation alike), and it saves a fifth of one on every
+ * factorisation: it pays back after about 15 factorisations of one pattern.  So after
+ * the first analysis of a context it is tried only when the last pattern was factorised
+ * METIS_MIN_FACTORS times or more: a scene whose contacts change the pattern every few
+ * iterations keeps AMD's cheaper analysis.  Where METIS is not kept (or not tried) the
+ * ordering, and so every result, is the one cholmod_analyze's default gives. */
+static cholmod_factor *analyse_ordered(cloth__chol *ch)
+{
+    ch->c.nmethods = 0;
+    cholmod_factor *L = cholmod_analyze(&ch->A, &ch->c);
+    if (!L || L->ordering != CHOLMOD_AMD || ch->c.lnz < 5 * ch->c.anz ||
+        ch->c.fl < METIS_FLOPS_PER_ENTRY * ch->c.lnz ||
+        ch->c.fl >= 500 * ch->c.lnz || /* CHOLMOD tried METIS itself, and kept AMD */
+        (ch->analyses > 0 && ch->pattern_factors < METIS_MIN_FACTORS))
+        return L;
+    double fl_amd = ch->c.fl, lnz_amd = ch->c.lnz;
+    int ordering = ch->c.method[0].ordering;
+    ch->c.nmethods = 1;
+    ch->c.method[0].ordering = CHOLMOD_METIS;
+    cholmod_factor *M = cholmod_analyze(&ch->A, &ch->c);
+    ch->c.nmethods = 0;
+    ch->c.method[0].ordering = ordering;
+    /* CHOLMOD falls back to AMD when METIS fails (CHOLMOD_NOT_INSTALLED, out of memory) */
+    if (M && M->ordering == CHOLMOD_METIS && ch->c.fl < fl_amd) {
+        cholmod_free_factor(&L, &ch->c);
+        return M;
+    }
+    cholmod_free_factor(&M, &ch->c);
+    ch->c.status = CHOLMOD_OK;
+    ch->c.fl = fl_amd; /* the statistics of the factor kept */
+    ch->c.lnz = lnz_amd;
+    return L;
 }
 
 /* ------------------------------------------------------------------ create, destroy */
@@ -155,12 +217,13 @@ cloth_status cloth__chol_analyse(cloth__chol *ch, const cloth__sparse *A, cloth_
     ch->factored = 0;
     ch->analysed = NULL;
     point_at(ch, A);
-    ch->L = cholmod_analyze(&ch->A, &ch->c);
+    ch->L = analyse_ordered(ch);
     if (!ch->L)
         return fail_cholmod(ch, "analyse", err);
     ch->analysed = A;
     ch->pattern_id = A->pattern_id;
     ch->analyses++;
+    ch->pattern_factors = 0;
     return CLOTH_OK;
 }
 

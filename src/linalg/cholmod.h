@@ -32,7 +32,7 @@ cloth_status cloth__chol_create(int n, cloth__chol **out, cloth_error *err);
 void cloth__chol_destroy(cloth__chol *ch);
 
 /* Fill-reducing ordering and symbolic factor of A's pattern (cholmod_analyze: AMD, and
- * METIS too where AMD's fill is poor), only when A is another object than the one last
+ * METIS too where AMD's fill is poor; the one with fewer flops, cholmod.c), only when A is another object than the one last
  * analysed or has another pattern_id; otherwise a no-op.  As the address and the id are
  * the key, a context must not outlive its matrix: one created later at the same address
  * could carry the same id with another pattern (destroy and create both together).

@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+char *openblas_get_corename(void); /* OpenBLAS's own, not in LAPACKE's headers */
+
 #define HEADER "scene,nx,ny,unknowns,solver,iterations,nnz,factor_nnz,assembly_ms,analyse_ms," \
     "factor_ms,solve_ms,cond_ms,line_search_ms,total_ms,lin_iters,broad_ms,distance_ms," \
     "ccd_ms,ccd_queries,factor1_ms,iter_factors,factors_step,threads\n"
@@ -251,20 +253,86 @@ static void bench_cond(int nx, int warm)
     cloth_sim_destroy(sim);
 }
 
-/* With the argument "cond", only the condition-number rows; with "drape N", only the
- * drape's rows at N x N; with "small", only the rows of 30 x 24 and 30 x 30, and the
+/* Writes H of the drape (drape = 1) or of drape3 (2) at nx x nx after `frames` frames
+ * (cholmod, cond off) to `path`
+ * for chol_bench: n, nnz (int32, int64), then colp, rowi and val as stored (upper
+ * triangle, CSC).  0 on failure. */
+static int dump_matrix(int drape, int nx, int frames, const char *path)
+{
+    cloth_scene s;
+    cloth_sim *sim;
+    cloth_error err;
+    if (!make_scene(&s, drape, nx, nx, "cholmod", "off") ||
+        cloth_sim_create(&s, &sim, &err) != CLOTH_OK)
+        return 0;
+    cloth_frame f;
+    int ok = 1;
+    for (int k = 0; k < frames && ok; k++)
+        ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK;
+    const cloth__sparse *H = cloth__newton_matrix(sim->work);
+    FILE *out = ok && H ? fopen(path, "wb") : NULL;
+    if (out) {
+        int n = H->n;
+        long nnz = H->nnz;
+        ok = fwrite(&n, sizeof n, 1, out) == 1 && fwrite(&nnz, sizeof nnz, 1, out) == 1 &&
+             fwrite(H->colp, sizeof *H->colp, (size_t)n + 1, out) == (size_t)n + 1 &&
+             fwrite(H->rowi, sizeof *H->rowi, (size_t)nnz, out) == (size_t)nnz &&
+             fwrite(H->val, sizeof *H->val, (size_t)nnz, out) == (size_t)nnz;
+        ok = fclose(out) == 0 && ok;
+    } else {
+        ok = 0;
+    }
+    if (!ok)
+        fprintf(stderr, "newton_bench: dump %dx%d to %s failed\n", nx, nx, path);
+    cloth_sim_destroy(sim);
+    return ok;
+}
+
+/* The kernels OpenBLAS picked for this CPU.  Debian's OpenBLAS 0.3.21 falls back to its
+ * generic Prescott kernels on a CPU it does not know (this machine's AMD EPYC on some
+ * hosts; on others it picks Cooperlake), and those factorise the 256 x 256 drape's H in
+ * 3.7 s of CPU against 1.4-1.6 s with its Haswell, SkylakeX, Zen or Cooperlake kernels
+ * (issue 34, docs/kernels/newton.md).  So that the table measures the machine and not
+ * the fallback, the bench runs itself again once with OPENBLAS_CORETYPE=Haswell (AVX2 and
+ * FMA) when OpenBLAS reports Prescott on a CPU that has both and the variable is unset;
+ * setting OPENBLAS_CORETYPE (to Prescott, say) keeps the choice as it is. */
+static void use_fast_blas_core(char **argv)
+{
+    const char *core = openblas_get_corename();
+    if (getenv("OPENBLAS_CORETYPE") || !core || strcmp(core, "Prescott") != 0)
+        return;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        return;
+    fprintf(stderr, "newton_bench: OpenBLAS chose its generic kernels (Prescott) on a CPU "
+                    "with AVX2 and FMA: running again with OPENBLAS_CORETYPE=Haswell\n");
+    setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+    execv("/proc/self/exe", argv);
+    unsetenv("OPENBLAS_CORETYPE"); /* exec failed: go on with the generic kernels */
+}
+
+/* With the argument "cond", only the condition-number rows; with "drape N [SOLVER]",
+ * only the drape's rows at N x N (of that solver); with "small", only the rows of 30 x 24 and 30 x 30, and the
  * hanging scene with the default exact condition numbers too. */
 int main(int argc, char **argv)
 {
     double t0 = now_s();
     int cond_only = argc > 1 && strcmp(argv[1], "cond") == 0;
     int small = argc > 1 && strcmp(argv[1], "small") == 0;
+    /* dump N FRAMES FILE, dump3 N FRAMES FILE: H for chol_bench */
+    if (argc > 4 && (strcmp(argv[1], "dump") == 0 || strcmp(argv[1], "dump3") == 0))
+        return dump_matrix(strcmp(argv[1], "dump3") == 0 ? 2 : 1, atoi(argv[2]),
+                           atoi(argv[3]), argv[4]) ? 0 : 1;
+    use_fast_blas_core(argv);
+    fprintf(stderr, "newton_bench: OpenBLAS core %s, %d thread(s)\n", openblas_get_corename(),
+            blas_threads());
     printf(HEADER);
     if (argc > 2 && (strcmp(argv[1], "drape") == 0 || strcmp(argv[1], "drape3") == 0)) {
         int nx = atoi(argv[2]), three = strcmp(argv[1], "drape3") == 0;
         for (int k = 0; k < 2 && nx >= 2; k++)
-            bench_row(argv[1], three ? 2 : 1, nx, nx, k ? "pcg" : "cholmod", "off",
-                      three ? 9 : 5, nx <= 64 ? 10 : 4);
+            if (argc < 4 || strcmp(argv[3], k ? "pcg" : "cholmod") == 0)
+                bench_row(argv[1], three ? 2 : 1, nx, nx, k ? "pcg" : "cholmod", "off",
+                          three ? 9 : 5, nx <= 64 ? 10 : 4);
         return 0;
     }
     static const char *const solvers[] = {"cholmod", "pcg", "dense"};
