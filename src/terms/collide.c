@@ -24,7 +24,11 @@ struct cloth__collide {
     int *size;                  /* n: a root's zone size                              */
     int *start, *order;         /* n + 1, n: the zones' vertices grouped by root      */
     /* the candidates of one stage call (reuse_candidates) */
-    double *x1_ref;             /* 3n: the end positions the last query boxed         */
+    double *xq;                 /* 3n: the start positions the last query boxed, its
+                                 * boxes over xq -> xq + dx (query)                   */
+    double q_thickness;         /* the thickness it was made for                      */
+    int ahead;                  /* the steps of motion its boxes reach beyond x1      */
+    int carried;                /* calls that kept the last call's list (for tests)   */
     double slack, tol;          /* its boxes' slack beyond the passes' reach and the
                                  * drift of x1 allowed, in units of the thickness     */
     double slack_next;          /* the slack the next call starts with                */
@@ -33,7 +37,7 @@ struct cloth__collide {
     double *x1_prop;            /* 3n: the proposed end positions of this call        */
     double need;                /* the largest |x1 - x1_prop|_inf seen (m)            */
     cloth__broad_pairs cand;    /* the candidates (the broad phase's lists)           */
-    int queried;                /* 1: the broad phase holds this call's candidates    */
+    int queried;                /* 1: the broad phase holds the stage's candidates    */
     int cand_overflow;          /* that query ran out of room                         */
     double *d0_pt, *d0_ee;      /* a candidate's distance at x0, NAN until computed   */
     double *g0_pt, *g0_ee;      /* and as the CCD computes it (ccd_clear), NAN too     */
@@ -63,12 +67,13 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->dx = malloc(3 * n * sizeof *c->dx);
     c->x1_pre = malloc(3 * n * sizeof *c->x1_pre);
     c->v_pre = malloc(3 * n * sizeof *c->v_pre);
-    c->fixed = malloc(n);
+    c->fixed = calloc(n, 1);
     c->parent = malloc(n * sizeof *c->parent);
     c->size = malloc(n * sizeof *c->size);
     c->start = malloc((n + 1) * sizeof *c->start);
     c->order = malloc(n * sizeof *c->order);
-    c->x1_ref = malloc(3 * n * sizeof *c->x1_ref);
+    c->xq = malloc(3 * n * sizeof *c->xq);
+    c->ahead = CLOTH__COLLIDE_AHEAD;
     c->stamp = malloc(n * sizeof *c->stamp);
     c->ob_hit = calloc(n, 1);
     c->ob_normal = calloc(3 * n, sizeof *c->ob_normal);
@@ -94,7 +99,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->n_close = -1;
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
-        !c->start || !c->order || !c->x1_ref || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
+        !c->start || !c->order || !c->xq || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
         !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
@@ -124,7 +129,7 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->size);
     free(c->start);
     free(c->order);
-    free(c->x1_ref);
+    free(c->xq);
     free(c->x1_prop);
     free(c->stamp);
     free(c->d0_pt);
@@ -359,55 +364,53 @@ int cloth__collide_ccd_clear(int edge_edge, const double x0[12], const double x1
 
 /* ------------------------------------------------------------ candidates */
 
-/* One broad-phase query serves the whole stage call: the proximity impulses, every
- * collision pass and every search of the impact zones read the same candidate list.
+/* One broad-phase query serves the whole stage call, and the calls after it while it
+ * can: the proximity impulses, every collision pass and every search of the impact zones
+ * read the same candidate list, and so do the next steps' calls.
  *
- * Why it is sound.  The query boxes each vertex's motion x0_i -> r_i (r = x1_ref, the end
- * positions when it ran) grown by g = max(delta / 2, eta delta / 2 + s) on every side
- * (s = slack * delta, the slack beyond the passes' reach), and lists every pair whose
- * primitives' boxes meet (broad_phase.h: the exact set).  A later pass asks for the pairs
- * whose boxes over x0 -> x1 grown by eta delta / 2 meet, x1 its current end positions.
- * While every coordinate of x1 lies within s of r (|x1 - r|_inf <= tol < s, checked over
- * all vertices before each pass and search), the box of x0_i -> x1_i lies in the box of
- * x0_i -> r_i grown by s, so a primitive's box grown by eta delta / 2 lies in its query
- * box, and two such boxes that meet make query boxes that meet: every pair the pass
- * wants is a candidate.  The proximity impulses want pairs closer than delta at x0,
- * whose static boxes grown by delta / 2 lie in the query boxes too.  When a vertex has
- * left (an impulse or a zone moved it by more than tol), the list is queried afresh
- * over x0 -> x1.  tol = 0.9 s leaves 0.1 s for the rounding of the boxes' arithmetic.
- * The argument holds for any slack, so the slack may adapt (collide.h): each call starts
- * with what the last one's corrections needed, and a query again doubles it.
+ * Why it is sound.  The query boxes each vertex's motion q_i -> q_i + (1 + A)(r_i - q_i)
+ * (q = xq, r the end positions when it ran, A = ahead: the steps of motion beyond r that
+ * the boxes reach, so that the next calls of a sheet moving on as it did stay inside;
+ * B_i that box) grown by g = max(1, eta) delta / 2 + s on every side (s = slack *
+ * delta), and lists every pair whose primitives' boxes meet (broad_phase.h: the exact
+ * set).  A collision pass asks for the pairs whose boxes over x0 -> x1 grown by
+ * eta delta / 2 meet, the proximity impulses for those whose boxes at x0 grown by
+ * delta / 2 meet, x0 and x1 the current call's.  While every coordinate of x0 and of x1
+ * lies within tol < s of B_i's (checked over all vertices: x0 when a call starts, x1
+ * before each pass and search), the box of x0_i -> x1_i, and the point x0_i, lie in B_i
+ * grown by s, so a primitive's box grown by max(1, eta) delta / 2 lies in its query box,
+ * and two such boxes that meet make query boxes that meet: every pair a pass or the
+ * proximity impulses want is a candidate.  When a vertex has left (a correction, a change
+ * of course), the list is queried afresh over x0 -> x1.  tol = 0.9 s leaves 0.1 s for
+ * the rounding of the boxes' arithmetic.  The argument holds for any slack and any A, so
+ * the slack may adapt (collide.h): each query starts with what the last call's
+ * corrections needed, and a query again within a call doubles it.  A call starts afresh
+ * too when the list overflowed, the thickness changed or a vertex was pinned or freed
+ * (the query leaves out pairs of fixed vertices).
  *
  * Each use filters the candidates by the broad phase's own test (boxes_meet, the same
  * arithmetic), so a pass looks at exactly the pairs a fresh query would list, in the
- * sorted order of cloth__broad_phase_sort (which does not depend on the grid, nor on
- * when the list was queried): the stage's results do not depend on the slack.
- * tests/test_collide.c compares the filtered list with fresh queries on random motions,
- * and catches a slack smaller than the tolerance.
+ * sorted order of cloth__broad_phase_sort (a total order on the pairs' indices, which does
+ * not depend on the grid, nor on when or with which boxes the list was queried): the
+ * stage's results do not depend on the slack, on A, nor on which call queried.
+ * tests/test_collide.c compares the filtered list with fresh queries on random motions
+ * and on sequences of calls, and catches a slack smaller than the tolerance.
  *
  * Two more savings, neither changing a result.  A candidate's distance at x0 (the CCD's
- * dmin, the proximity impulse's d) is computed once a query.  A candidate that a pass
+ * dmin, the proximity impulse's d) is computed once a call.  A candidate that a pass
  * found not hitting (or whose boxes do not meet) is not tested again until one of its
  * vertices moves (a vertex's stamp is the clock of its last change of x1; the CCD of
  * the same positions gives the same answer). */
 
-/* The room of the boxes around x1_ref (m): s = slack * delta, and the drift allowed. */
+/* The room of the boxes around B (m): s = slack * delta. */
 static double slack_of(const cloth__collide *c, double delta)
 {
     return c->slack * delta;
 }
 
-static void query(cloth__collide *c, const cloth__collide_def *def, const double *x0,
-                  const double *x1)
+/* The per-call values of the candidates (x0 is the call's): none known yet. */
+static void forget(cloth__collide *c)
 {
-    double delta = def->thickness;
-    size_t n3 = 3 * (size_t)c->mesh->n;
-    for (size_t k = 0; k < n3; k++)
-        c->dx[k] = x1[k] - x0[k];
-    memcpy(c->x1_ref, x1, n3 * sizeof *x1);
-    double reach = fmax(delta, CLOTH__COLLIDE_ETA * delta + 2 * slack_of(c, delta));
-    cloth__broad_phase_query_cells(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
-    c->cand_overflow = c->cand.overflow;
     for (int k = 0; k < c->cand.n_pt; k++) {
         c->d0_pt[k] = c->g0_pt[k] = NAN;
         c->seen_pt[k] = 0;
@@ -417,8 +420,36 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
         c->seen_ee[k] = 0;
     }
     c->n_close = -1;
+}
+
+static void query(cloth__collide *c, const cloth__collide_def *def, const double *x0,
+                  const double *x1)
+{
+    double delta = def->thickness, stretch = 1.0 + c->ahead;
+    size_t n3 = 3 * (size_t)c->mesh->n;
+    for (size_t k = 0; k < n3; k++)
+        c->dx[k] = stretch * (x1[k] - x0[k]);
+    memcpy(c->xq, x0, n3 * sizeof *x0);
+    double reach = fmax(1.0, CLOTH__COLLIDE_ETA) * delta + 2 * slack_of(c, delta);
+    cloth__broad_phase_query_cells(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
+    c->cand_overflow = c->cand.overflow;
+    c->q_thickness = delta;
+    forget(c);
     c->queried = 1;
     c->queries++;
+}
+
+/* 1 when every coordinate of x lies within tol of its vertex's box B (above), with the
+ * broad phase's arithmetic of the box's ends. */
+static int inside_boxes(const cloth__collide *c, const double *x, double tol)
+{
+    for (int k = 0; k < 3 * c->mesh->n; k++) {
+        double p = c->xq[k], e = p + c->dx[k];
+        double lo = e < p ? e : p, hi = e > p ? e : p;
+        if (!(x[k] >= lo - tol && x[k] <= hi + tol))
+            return 0;
+    }
+    return 1;
 }
 
 /* The candidates for a pass at end positions x1: queried afresh when a vertex has left
@@ -426,20 +457,43 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
 static void ensure(cloth__collide *c, const cloth__collide_def *def, const double *x0,
                    const double *x1, cloth__collide_result *res)
 {
-    double tol = c->tol * def->thickness, drift = 0, need = c->need;
+    double tol = c->tol * def->thickness, need = c->need;
     for (int k = 0; k < 3 * c->mesh->n; k++) {
-        double a = fabs(x1[k] - c->x1_ref[k]), b = fabs(x1[k] - c->x1_prop[k]);
-        drift = a > drift ? a : drift;
+        double b = fabs(x1[k] - c->x1_prop[k]);
         need = b > need ? b : need;
     }
     c->need = need;
-    if (!c->queried || !(drift <= tol)) {
+    if (!c->queried || !inside_boxes(c, x1, tol)) {
         /* corrections larger than the slack: a larger one for the rest of the call */
         c->slack = fmax(c->slack, fmin(2 * c->slack, c->slack_cap));
         c->tol = 0.9 * c->slack;
         query(c, def, x0, x1);
     }
     res->overflow |= c->cand_overflow;
+}
+
+/* 1 when a call over x0 -> x1 may keep the list (above). */
+static int still_holds(const cloth__collide *c, const cloth__collide_def *def,
+                       const double *x0, const double *x1)
+{
+    double tol = c->tol * def->thickness;
+    return c->queried && !c->cand_overflow && c->q_thickness == def->thickness &&
+           inside_boxes(c, x0, tol) && inside_boxes(c, x1, tol);
+}
+
+/* A call's candidates: the last call's list when x0 and x1 lie in its boxes (above),
+ * else a query with the slack the last call's corrections needed. */
+static void begin_call(cloth__collide *c, const cloth__collide_def *def, const double *x0,
+                       const double *x1, int fixed_changed)
+{
+    if (!fixed_changed && still_holds(c, def, x0, x1)) {
+        forget(c);
+        c->carried++;
+        return;
+    }
+    c->slack = fmin(c->slack_next, c->slack_cap);
+    c->tol = 0.9 * c->slack;
+    query(c, def, x0, x1);
 }
 
 /* Candidate k of the list (point-triangle first), with its cached distance at x0 and its
@@ -909,8 +963,12 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     for (int k = 0; k < 3 * m->n; k++)
         if (!isfinite(x0[k]) || !isfinite(x1[k]) || !isfinite(v[k]))
             return -1;
-    for (int i = 0; i < m->n; i++)
-        c->fixed[i] = !(inv_mass[i] > 0);
+    int fixed_changed = 0;
+    for (int i = 0; i < m->n; i++) {
+        unsigned char f = !(inv_mass[i] > 0);
+        fixed_changed |= f != c->fixed[i];
+        c->fixed[i] = f;
+    }
     if (m->n_tris == 0) {
         res->resolved = 1;
         return 0;
@@ -918,13 +976,11 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     memset(c->stamp, 0, (size_t)m->n * sizeof *c->stamp);
     c->clock = 1;
     c->slack_cap = slack_cap(c, x0, def->thickness);
-    c->slack = fmin(c->slack_next, c->slack_cap);
-    c->tol = 0.9 * c->slack;
     c->need = 0;
     memcpy(c->x1_prop, x1, 3 * (size_t)m->n * sizeof *x1);
     if (def->scene)
         memset(c->ob_hit, 0, (size_t)m->n);
-    query(c, def, x0, x1);
+    begin_call(c, def, x0, x1, fixed_changed);
     unsigned since = c->clock;
     proximity(c, def, h, x0, x1, v, inv_mass, 0, res);
     /* (d): the obstacles' impulses after the proximity impulses, and the proximity
@@ -974,6 +1030,7 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
 {
     c->slack = c->slack_cap = slack;
     c->tol = tol;
+    c->ahead = 0;
     for (int i = 0; i < c->mesh->n; i++)
         c->fixed[i] = !(inv_mass[i] > 0);
     cloth__collide_def def = {.thickness = thickness, .passes = 1, .zone_iterations = 1};
@@ -992,6 +1049,42 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
         unsigned *seen;
         pair pr = candidate(c, k, &d0, &seen);
         if (!boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
+            continue;
+        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
+        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
+        if (*n == cap)
+            return -1;
+        list[2 * *n] = src[0];
+        list[2 * *n + 1] = src[1];
+        (*n)++;
+    }
+    return 0;
+}
+
+int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, int ahead, const double *xq, const double *x1q,
+                                   const double *x0, const double *x1, const double *inv_mass,
+                                   int at_start, int *pt, int *n_pt, int *ee, int *n_ee,
+                                   int cap)
+{
+    c->slack = c->slack_cap = slack;
+    c->tol = tol;
+    c->ahead = ahead;
+    for (int i = 0; i < c->mesh->n; i++)
+        c->fixed[i] = !(inv_mass[i] > 0);
+    cloth__collide_def def = {.thickness = thickness, .passes = 1, .zone_iterations = 1};
+    query(c, &def, xq, x1q);
+    *n_pt = *n_ee = 0;
+    if (c->cand_overflow)
+        return -1;
+    if (!still_holds(c, &def, x0, x1))
+        return 1;
+    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
+        double *d0;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (at_start ? !boxes_meet(&pr, x0, NULL, 0.5 * thickness)
+                     : !boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
             continue;
         int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
         const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
