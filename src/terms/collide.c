@@ -338,15 +338,21 @@ static int pair_hits(const pair *pr, const double *x0, const double *x1, double 
     double a[12], b[12];
     gather(pr, x0, a);
     gather(pr, x1, b);
-    if (isnan(*d0)) /* x0 does not change during a call: once a query */
-        *d0 = pair_distance(pr, x0);
-    double dmin = fmin(CLOTH__COLLIDE_ETA * delta, 0.5 * *d0);
-    if (isnan(*g0)) {
+    if (isnan(*g0)) { /* x0 does not change during a call: once a call */
         double r[12];
         memcpy(r, a, sizeof r);
         *g0 = ccd_start_distance(pr, r);
     }
-    if (ccd_clear(pr->kind, a, b, dmin, *g0))
+    /* dmin <= eta delta, and the skip test is monotone in dmin (its gap g0 - dmin only
+     * grows as dmin falls, and rounding keeps that order): a pair clear against eta delta
+     * is clear against dmin, without the distance d0 (most candidates end here) */
+    double dmax = CLOTH__COLLIDE_ETA * delta;
+    if (ccd_clear(pr->kind, a, b, dmax, *g0))
+        return 0;
+    if (isnan(*d0))
+        *d0 = pair_distance(pr, x0);
+    double dmin = fmin(dmax, 0.5 * *d0);
+    if (dmin != dmax && ccd_clear(pr->kind, a, b, dmin, *g0))
         return 0;
     return cloth__ccd(pr->kind, a, b, dmin, toi, NULL) != 0;
 }
