@@ -574,6 +574,27 @@ static void proximity_pair(cloth__collide *c, const cloth__collide_def *def, dou
     }
 }
 
+/* 1 when candidate k is surely no closer than delta at x0, by the CCD's start distance g0
+ * (cached for the call: the collision passes need it too), so that pair_geometry, which
+ * would find d >= delta and skip the pair, need not run.  g0 is computed in the frame of
+ * the pair's first vertex, pair_geometry's d in the world's: the same distance up to
+ * rounding, a few units of DBL_EPSILON of the coordinates (ccd.h), far below the margin
+ * 1e-6 delta + 1e-9 L (L the pair's largest coordinate).  A pair skipped here keeps
+ * d0 = NAN; the passes compute it if they need it, and it is then >= delta, so their
+ * dmin = min(eta delta, d0 / 2) is eta delta either way. */
+static int surely_apart(cloth__collide *c, int k, const pair *pr, const double *x0,
+                        double delta)
+{
+    double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
+    double a[12], L = 0;
+    gather(pr, x0, a);
+    for (int j = 0; j < 12; j++)
+        L = fabs(a[j]) > L ? fabs(a[j]) : L;
+    if (isnan(*g0))
+        *g0 = ccd_start_distance(pr, a);
+    return *g0 >= delta + 1e-6 * delta + 1e-9 * L;
+}
+
 static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
                      const double *x0, double *x1, double *v, const double *inv_mass,
                      unsigned since, cloth__collide_result *res)
@@ -600,7 +621,8 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
         unsigned *seen;
         pair pr = candidate(c, k, &d0, &seen);
         if ((since && unchanged(c, &pr, since)) ||
-            !boxes_meet(&pr, x0, NULL, 0.5 * def->thickness))
+            !boxes_meet(&pr, x0, NULL, 0.5 * def->thickness) ||
+            surely_apart(c, k, &pr, x0, def->thickness))
             continue;
         double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
         *d0 = d;
