@@ -51,6 +51,12 @@ struct cloth__collide {
     int *close_k;               /* room close_cap; n_close < 0: not found this query  */
     double *close_geo;          /* 8 each: c (4), n (3), the distance                 */
     int n_close, close_cap;
+    /* the motions of one pass (motion_spread): a vertex's |x1 - x0 - D| (D the mean
+     * motion), valid for vertices not changed since the clock spread_clock, and a bound
+     * of the CCD's coordinate scale L for any pair */
+    double *spread;             /* n                                                  */
+    unsigned spread_clock;
+    double spread_L;
     unsigned char *ob_hit;      /* n: (d) the obstacle that last moved a vertex       */
     double *ob_normal;          /* 3n: its outward normal there                       */
 };
@@ -76,6 +82,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->ahead = CLOTH__COLLIDE_AHEAD;
     c->stamp = malloc(n * sizeof *c->stamp);
     c->ob_hit = calloc(n, 1);
+    c->spread = malloc(n * sizeof *c->spread);
     c->ob_normal = calloc(3 * n, sizeof *c->ob_normal);
     if (max_pairs <= 0) {
         long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
@@ -100,7 +107,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
         !c->start || !c->order || !c->xq || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
-        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal)
+        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal || !c->spread)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
     if (st == CLOTH_OK)
@@ -141,6 +148,7 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->close_k);
     free(c->close_geo);
     free(c->ob_hit);
+    free(c->spread);
     free(c->ob_normal);
     free(c);
 }
@@ -458,6 +466,56 @@ static int inside_boxes(const cloth__collide *c, const double *x, double tol)
     return 1;
 }
 
+/* For surely_clear: with D the mean of the motions d_i = x1_i - x0_i, each vertex's
+ * e_i = |d_i - D|, and L <= 2 max |x0|_inf + 2 max |d|_inf, a bound of the largest
+ * coordinate in the CCD's frame (relative to a vertex's start, over the motion less the
+ * pair's mean: |a + p|_inf <= 2 max |x0|_inf + 2 max |d|_inf).  Valid until a vertex's
+ * x1 changes (its stamp passes spread_clock). */
+static void motion_spread(cloth__collide *c, const double *x0, const double *x1)
+{
+    int n = c->mesh->n;
+    double mean[3] = {0, 0, 0}, big = 0;
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            double d = x1[3 * i + a] - x0[3 * i + a];
+            mean[a] += d;
+            big = fmax(big, 2 * fabs(x0[3 * i + a]) + 2 * fabs(d));
+        }
+    for (int a = 0; a < 3; a++)
+        mean[a] /= n > 0 ? n : 1;
+    for (int i = 0; i < n; i++) {
+        double r[3];
+        for (int a = 0; a < 3; a++)
+            r[a] = x1[3 * i + a] - x0[3 * i + a] - mean[a];
+        c->spread[i] = cloth__norm(r);
+    }
+    c->spread_L = big;
+    c->spread_clock = c->clock;
+}
+
+/* 1 when the CCD's skip test (ccd_clear against eta delta, whose answer pair_hits would
+ * reach) surely says clear, without the pair's motion: its g0 known, its vertices
+ * unchanged since motion_spread.  With p_k = d_k less the pair's mean motion,
+ * |p_k| <= e_k + max_j e_j <= 2 e (e the pair's largest e_k), so the CCD's closing speed
+ * l_p <= 4 e, and its rounding allowance is CLOTH__CCD_ROUNDING L <= that of spread_L.
+ * The test asks gap = g0 - dmax > 4 slack and 0.9 (gap - slack) >= l_p; this asks the
+ * same of the bounds, with a margin of 1e-9 delta (some 1e-12 m, where the rounding of
+ * these sums is near 1e-16 m), so where it says clear the skip test does too, and
+ * pair_hits would answer no hit. */
+static int surely_clear(const cloth__collide *c, const pair *pr, double g0, double delta)
+{
+    double e = 0;
+    for (int k = 0; k < 4; k++) {
+        int i = pr->v[k];
+        if (c->stamp[i] > c->spread_clock)
+            return 0;
+        e = c->spread[i] > e ? c->spread[i] : e;
+    }
+    double slack = 2 * CLOTH__CCD_ROUNDING * c->spread_L, margin = 1e-9 * delta;
+    double gap = g0 - CLOTH__COLLIDE_ETA * delta;
+    return gap - 4 * slack > margin && 0.9 * (gap - slack) >= 4 * e + margin;
+}
+
 /* The candidates for a pass at end positions x1: queried afresh when a vertex has left
  * the boxes of the last query (above). */
 static void ensure(cloth__collide *c, const cloth__collide_def *def, const double *x0,
@@ -476,6 +534,7 @@ static void ensure(cloth__collide *c, const cloth__collide_def *def, const doubl
         query(c, def, x0, x1);
     }
     res->overflow |= c->cand_overflow;
+    motion_spread(c, x0, x1);
 }
 
 /* 1 when a call over x0 -> x1 may keep the list (above). */
@@ -651,9 +710,10 @@ static int candidate_hits(cloth__collide *c, int k, const pair *pr, double *d0, 
 {
     if (unchanged(c, pr, *seen))
         return 0;
+    double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
     if (!boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
-        !pair_hits(pr, x0, x1, def->thickness, d0,
-                   k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt), toi)) {
+        (!isnan(*g0) && surely_clear(c, pr, *g0, def->thickness)) ||
+        !pair_hits(pr, x0, x1, def->thickness, d0, g0, toi)) {
         *seen = c->clock;
         return 0;
     }
