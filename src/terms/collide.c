@@ -55,6 +55,13 @@ struct cloth__collide {
      * motion), valid for vertices not changed since the clock spread_clock, and a bound
      * of the CCD's coordinate scale L for any pair */
     double *spread;             /* n                                                  */
+    /* lower bounds of g0 carried from call to call (g0_lower): a candidate's g0 when it
+     * was last computed and the least drift of its vertices then; each vertex's drift,
+     * the sum over the calls of |its x0's move less the mean move| */
+    double *lb, *lb_drift;      /* per candidate (both kinds), NAN: none              */
+    double *drift;              /* n                                                  */
+    double *x0_last;            /* 3n: the last call's x0                             */
+    double x0_scale;            /* max |x0|_inf of this call                          */
     unsigned spread_clock;
     double spread_L;
     unsigned char *ob_hit;      /* n: (d) the obstacle that last moved a vertex       */
@@ -83,6 +90,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->stamp = malloc(n * sizeof *c->stamp);
     c->ob_hit = calloc(n, 1);
     c->spread = malloc(n * sizeof *c->spread);
+    c->drift = malloc(n * sizeof *c->drift);
+    c->x0_last = malloc(3 * n * sizeof *c->x0_last);
     c->ob_normal = calloc(3 * n, sizeof *c->ob_normal);
     if (max_pairs <= 0) {
         long room = CLOTH__COLLIDE_PAIRS * ((long)mesh->n + 3L * mesh->n_tris) + 1024;
@@ -96,6 +105,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->g0_ee = malloc(cap * sizeof *c->g0_ee);
     c->seen_pt = malloc(cap * sizeof *c->seen_pt);
     c->seen_ee = malloc(cap * sizeof *c->seen_ee);
+    c->lb = malloc(2 * cap * sizeof *c->lb);
+    c->lb_drift = malloc(2 * cap * sizeof *c->lb_drift);
     c->slack_next = CLOTH__COLLIDE_SLACK_MIN;
     c->x1_prop = malloc(3 * n * sizeof *c->x1_prop);
     /* the close pairs of a query: most candidates of a sheet are its own neighbours,
@@ -107,7 +118,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
         !c->start || !c->order || !c->xq || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
-        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal || !c->spread)
+        !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal || !c->spread ||
+        !c->drift || !c->x0_last || !c->lb || !c->lb_drift)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
                          mesh->n);
     if (st == CLOTH_OK)
@@ -149,6 +161,10 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->close_geo);
     free(c->ob_hit);
     free(c->spread);
+    free(c->drift);
+    free(c->x0_last);
+    free(c->lb);
+    free(c->lb_drift);
     free(c->ob_normal);
     free(c);
 }
@@ -449,6 +465,11 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
     c->cand_overflow = c->cand.overflow;
     c->q_thickness = delta;
     forget(c);
+    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++)
+        c->lb[k] = NAN;
+    for (int i = 0; i < c->mesh->n; i++)
+        c->drift[i] = 0;
+    memcpy(c->x0_last, x0, n3 * sizeof *x0);
     c->queried = 1;
     c->queries++;
 }
@@ -494,8 +515,9 @@ static void motion_spread(cloth__collide *c, const double *x0, const double *x1)
 }
 
 /* 1 when the CCD's skip test (ccd_clear against eta delta, whose answer pair_hits would
- * reach) surely says clear, without the pair's motion: its g0 known, its vertices
- * unchanged since motion_spread.  With p_k = d_k less the pair's mean motion,
+ * reach) surely says clear, without the pair's motion: g0 (or a lower bound of it:
+ * the test only gets easier as g0 grows) known, its vertices unchanged since
+ * motion_spread.  With p_k = d_k less the pair's mean motion,
  * |p_k| <= e_k + max_j e_j <= 2 e (e the pair's largest e_k), so the CCD's closing speed
  * l_p <= 4 e, and its rounding allowance is CLOTH__CCD_ROUNDING L <= that of spread_L.
  * The test asks gap = g0 - dmax > 4 slack and 0.9 (gap - slack) >= l_p; this asks the
@@ -537,6 +559,28 @@ static void ensure(cloth__collide *c, const cloth__collide_def *def, const doubl
     motion_spread(c, x0, x1);
 }
 
+/* A kept list's call: each vertex's drift grows by |its x0's move less the mean move|
+ * (distances do not change when every vertex moves alike, so a pair's distance at x0
+ * has changed by at most the sum of the drifts its two primitives' vertices took since:
+ * g0_lower).  Rounded up by a relative 1e-12. */
+static void add_drift(cloth__collide *c, const double *x0)
+{
+    int n = c->mesh->n;
+    double mean[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++)
+            mean[a] += x0[3 * i + a] - c->x0_last[3 * i + a];
+    for (int a = 0; a < 3; a++)
+        mean[a] /= n > 0 ? n : 1;
+    for (int i = 0; i < n; i++) {
+        double r[3];
+        for (int a = 0; a < 3; a++)
+            r[a] = x0[3 * i + a] - c->x0_last[3 * i + a] - mean[a];
+        c->drift[i] += cloth__norm(r) * (1 + 1e-12);
+    }
+    memcpy(c->x0_last, x0, 3 * (size_t)n * sizeof *x0);
+}
+
 /* 1 when a call over x0 -> x1 may keep the list (above). */
 static int still_holds(const cloth__collide *c, const cloth__collide_def *def,
                        const double *x0, const double *x1)
@@ -551,7 +595,11 @@ static int still_holds(const cloth__collide *c, const cloth__collide_def *def,
 static void begin_call(cloth__collide *c, const cloth__collide_def *def, const double *x0,
                        const double *x1, int fixed_changed)
 {
+    c->x0_scale = 0;
+    for (int k = 0; k < 3 * c->mesh->n; k++)
+        c->x0_scale = fmax(c->x0_scale, fabs(x0[k]));
     if (!fixed_changed && still_holds(c, def, x0, x1)) {
+        add_drift(c, x0);
         forget(c);
         c->carried++;
         return;
@@ -633,25 +681,58 @@ static void proximity_pair(cloth__collide *c, const cloth__collide_def *def, dou
     }
 }
 
-/* 1 when candidate k is surely no closer than delta at x0, by the CCD's start distance g0
- * (cached for the call: the collision passes need it too), so that pair_geometry, which
- * would find d >= delta and skip the pair, need not run.  g0 is computed in the frame of
- * the pair's first vertex, pair_geometry's d in the world's: the same distance up to
- * rounding, a few units of DBL_EPSILON of the coordinates (ccd.h), far below the margin
- * 1e-6 delta + 1e-9 L (L the pair's largest coordinate).  A pair skipped here keeps
- * d0 = NAN; the passes compute it if they need it, and it is then >= delta, so their
- * dmin = min(eta delta, d0 / 2) is eta delta either way. */
+/* Candidate k's g0, the CCD's distance at x0 (ccd_start_distance), computed once a call
+ * and kept, with the least drift of its vertices, as the lower bound of later calls. */
+static double start_distance(cloth__collide *c, int k, const pair *pr, const double *x0)
+{
+    double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
+    if (isnan(*g0)) {
+        double a[12], least = INFINITY;
+        gather(pr, x0, a);
+        *g0 = ccd_start_distance(pr, a);
+        for (int j = 0; j < 4; j++)
+            least = fmin(least, c->drift[pr->v[j]]);
+        c->lb[k] = *g0;
+        c->lb_drift[k] = least;
+    }
+    return *g0;
+}
+
+/* A lower bound of candidate k's g0 in this call: g0 itself when computed, else the g0 of
+ * the call that last computed it less 2 (D - least), D the largest drift of its vertices
+ * now and least the smallest then (each vertex drifted by at most D - least since, and
+ * the distance loses at most one vertex's drift on each primitive: ccd.h's l_p), less
+ * 1e-9 delta for the rounding of the two distances (a few units of DBL_EPSILON of the
+ * coordinates, ccd.h); -INFINITY when there is none. */
+static double g0_lower(const cloth__collide *c, int k, const pair *pr, double delta)
+{
+    double g0 = k < c->cand.n_pt ? c->g0_pt[k] : c->g0_ee[k - c->cand.n_pt];
+    if (!isnan(g0))
+        return g0;
+    if (isnan(c->lb[k]))
+        return -INFINITY;
+    double most = 0;
+    for (int j = 0; j < 4; j++)
+        most = fmax(most, c->drift[pr->v[j]]);
+    return c->lb[k] - 2 * (most - c->lb_drift[k]) - 1e-9 * delta;
+}
+
+/* 1 when candidate k is surely no closer than delta at x0, by a lower bound of the CCD's
+ * start distance g0 (g0_lower, else g0 computed and cached for the call: the collision
+ * passes need it too), so that pair_geometry, which would find d >= delta and skip the
+ * pair, need not run.  g0 is computed in the frame of the pair's first vertex,
+ * pair_geometry's d in the world's: the same distance up to rounding, a few units of
+ * DBL_EPSILON of the coordinates (ccd.h), far below the margin 1e-6 delta + 1e-9 L (L the
+ * call's largest coordinate).  A pair skipped here keeps d0 = NAN; the passes compute it
+ * if they need it, and it is then >= delta, so their dmin = min(eta delta, d0 / 2) is
+ * eta delta either way. */
 static int surely_apart(cloth__collide *c, int k, const pair *pr, const double *x0,
                         double delta)
 {
-    double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
-    double a[12], L = 0;
-    gather(pr, x0, a);
-    for (int j = 0; j < 12; j++)
-        L = fabs(a[j]) > L ? fabs(a[j]) : L;
-    if (isnan(*g0))
-        *g0 = ccd_start_distance(pr, a);
-    return *g0 >= delta + 1e-6 * delta + 1e-9 * L;
+    double enough = delta + 1e-6 * delta + 1e-9 * c->x0_scale;
+    if (g0_lower(c, k, pr, delta) >= enough)
+        return 1;
+    return start_distance(c, k, pr, x0) >= enough;
 }
 
 static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
@@ -712,7 +793,8 @@ static int candidate_hits(cloth__collide *c, int k, const pair *pr, double *d0, 
         return 0;
     double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
     if (!boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
-        (!isnan(*g0) && surely_clear(c, pr, *g0, def->thickness)) ||
+        surely_clear(c, pr, g0_lower(c, k, pr, def->thickness), def->thickness) ||
+        surely_clear(c, pr, start_distance(c, k, pr, x0), def->thickness) ||
         !pair_hits(pr, x0, x1, def->thickness, d0, g0, toi)) {
         *seen = c->clock;
         return 0;
