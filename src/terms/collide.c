@@ -527,6 +527,8 @@ static void motion_spread(cloth__collide *c, const double *x0, const double *x1)
 static int surely_clear(const cloth__collide *c, const pair *pr, double g0, double delta)
 {
     double e = 0;
+    if (!(g0 > -INFINITY))
+        return 0;
     for (int k = 0; k < 4; k++) {
         int i = pr->v[k];
         if (c->stamp[i] > c->spread_clock)
@@ -717,22 +719,18 @@ static double g0_lower(const cloth__collide *c, int k, const pair *pr, double de
     return c->lb[k] - 2 * (most - c->lb_drift[k]) - 1e-9 * delta;
 }
 
-/* 1 when candidate k is surely no closer than delta at x0, by a lower bound of the CCD's
- * start distance g0 (g0_lower, else g0 computed and cached for the call: the collision
- * passes need it too), so that pair_geometry, which would find d >= delta and skip the
- * pair, need not run.  g0 is computed in the frame of the pair's first vertex,
- * pair_geometry's d in the world's: the same distance up to rounding, a few units of
- * DBL_EPSILON of the coordinates (ccd.h), far below the margin 1e-6 delta + 1e-9 L (L the
- * call's largest coordinate).  A pair skipped here keeps d0 = NAN; the passes compute it
- * if they need it, and it is then >= delta, so their dmin = min(eta delta, d0 / 2) is
- * eta delta either way. */
-static int surely_apart(cloth__collide *c, int k, const pair *pr, const double *x0,
-                        double delta)
+/* The distance at x0 beyond which a candidate is surely no closer than delta at x0, for
+ * a lower bound of the CCD's start distance g0 (g0_lower, else g0 computed and cached
+ * for the call: the collision passes need it too), so that pair_geometry, which would
+ * find d >= delta and skip the pair, need not run.  g0 is computed in the frame of the
+ * pair's first vertex, pair_geometry's d in the world's: the same distance up to
+ * rounding, a few units of DBL_EPSILON of the coordinates (ccd.h), far below the margin
+ * 1e-6 delta + 1e-9 L (L the call's largest coordinate).  A pair skipped so keeps
+ * d0 = NAN; the passes compute it if they need it, and it is then >= delta, so their
+ * dmin = min(eta delta, d0 / 2) is eta delta either way. */
+static double apart_enough(const cloth__collide *c, double delta)
 {
-    double enough = delta + 1e-6 * delta + 1e-9 * c->x0_scale;
-    if (g0_lower(c, k, pr, delta) >= enough)
-        return 1;
-    return start_distance(c, k, pr, x0) >= enough;
+    return delta + 1e-6 * delta + 1e-9 * c->x0_scale;
 }
 
 static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
@@ -760,9 +758,11 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
         double *d0;
         unsigned *seen;
         pair pr = candidate(c, k, &d0, &seen);
+        /* the bound first: a pair it settles is skipped whatever its boxes say */
         if ((since && unchanged(c, &pr, since)) ||
+            g0_lower(c, k, &pr, def->thickness) >= apart_enough(c, def->thickness) ||
             !boxes_meet(&pr, x0, NULL, 0.5 * def->thickness) ||
-            surely_apart(c, k, &pr, x0, def->thickness))
+            start_distance(c, k, &pr, x0) >= apart_enough(c, def->thickness))
             continue;
         double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
         *d0 = d;
@@ -792,8 +792,9 @@ static int candidate_hits(cloth__collide *c, int k, const pair *pr, double *d0, 
     if (unchanged(c, pr, *seen))
         return 0;
     double *g0 = k < c->cand.n_pt ? c->g0_pt + k : c->g0_ee + (k - c->cand.n_pt);
-    if (!boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
-        surely_clear(c, pr, g0_lower(c, k, pr, def->thickness), def->thickness) ||
+    /* the bound first: boxes apart and a clear skip test both mean no hit */
+    if (surely_clear(c, pr, g0_lower(c, k, pr, def->thickness), def->thickness) ||
+        !boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
         surely_clear(c, pr, start_distance(c, k, pr, x0), def->thickness) ||
         !pair_hits(pr, x0, x1, def->thickness, d0, g0, toi)) {
         *seen = c->clock;
