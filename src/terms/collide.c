@@ -29,6 +29,7 @@ struct cloth__collide {
     double q_thickness;         /* the thickness it was made for                      */
     int ahead;                  /* the steps of motion its boxes reach beyond x1      */
     int carried;                /* calls that kept the last call's list (for tests)   */
+    int plain;                  /* 1: no kept list and no bounds (for tests)          */
     double slack, tol;          /* its boxes' slack beyond the passes' reach and the
                                  * drift of x1 allowed, in units of the thickness     */
     double slack_next;          /* the slack the next call starts with                */
@@ -600,7 +601,7 @@ static void begin_call(cloth__collide *c, const cloth__collide_def *def, const d
     c->x0_scale = 0;
     for (int k = 0; k < 3 * c->mesh->n; k++)
         c->x0_scale = fmax(c->x0_scale, fabs(x0[k]));
-    if (!fixed_changed && still_holds(c, def, x0, x1)) {
+    if (!c->plain && !fixed_changed && still_holds(c, def, x0, x1)) {
         add_drift(c, x0);
         forget(c);
         c->carried++;
@@ -709,6 +710,8 @@ static double start_distance(cloth__collide *c, int k, const pair *pr, const dou
 static double g0_lower(const cloth__collide *c, int k, const pair *pr, double delta)
 {
     double g0 = k < c->cand.n_pt ? c->g0_pt[k] : c->g0_ee[k - c->cand.n_pt];
+    if (c->plain)
+        return -INFINITY;
     if (!isnan(g0))
         return g0;
     if (isnan(c->lb[k]))
@@ -762,7 +765,7 @@ static int proximity(cloth__collide *c, const cloth__collide_def *def, double h,
         if ((since && unchanged(c, &pr, since)) ||
             g0_lower(c, k, &pr, def->thickness) >= apart_enough(c, def->thickness) ||
             !boxes_meet(&pr, x0, NULL, 0.5 * def->thickness) ||
-            start_distance(c, k, &pr, x0) >= apart_enough(c, def->thickness))
+            (!c->plain && start_distance(c, k, &pr, x0) >= apart_enough(c, def->thickness)))
             continue;
         double cw[4], n[3], d = pair_geometry(&pr, x0, NULL, cw, n);
         *d0 = d;
@@ -795,7 +798,7 @@ static int candidate_hits(cloth__collide *c, int k, const pair *pr, double *d0, 
     /* the bound first: boxes apart and a clear skip test both mean no hit */
     if (surely_clear(c, pr, g0_lower(c, k, pr, def->thickness), def->thickness) ||
         !boxes_meet(pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * def->thickness) ||
-        surely_clear(c, pr, start_distance(c, k, pr, x0), def->thickness) ||
+        (!c->plain && surely_clear(c, pr, start_distance(c, k, pr, x0), def->thickness)) ||
         !pair_hits(pr, x0, x1, def->thickness, d0, g0, toi)) {
         *seen = c->clock;
         return 0;
@@ -1266,4 +1269,11 @@ int cloth__collide_next_candidates(cloth__collide *c, double thickness, double s
         (*n)++;
     }
     return 0;
+}
+
+int cloth__collide_plain(cloth__collide *c, int plain)
+{
+    c->plain = plain;
+    c->queried = 0;
+    return c->carried;
 }

@@ -210,6 +210,12 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
  * at: with at_start, the proximity impulses' (boxes at x0 grown by half the thickness),
  * else a collision pass's.  Returns 0, 1 when that call would query afresh (nothing
  * listed), -1 when out of room. */
+/* For the tests: plain = 1 makes every call query afresh and leaves out the bounds that
+ * skip work (collide.c: the kept list, g0_lower, surely_clear, apart_enough), so that a
+ * test can compare the stage's results with and without them; returns the calls that
+ * kept the last call's list so far. */
+int cloth__collide_plain(cloth__collide *c, int plain);
+
 int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
                                    double tol, int ahead, const double *xq, const double *x1q,
                                    const double *x0, const double *x1, const double *inv_mass,
