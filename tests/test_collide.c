@@ -443,7 +443,7 @@ END_TEST
  * to 2 m/s, each vertex's velocity jittered by up to 5 % of that (so that pairs drift
  * apart and together), h = 5 ms, 40 calls a trial, x0 of a call the last call's end;
  * thickness 5 mm, friction 0.2.  The trials keep lists, and the sheets meet.  A bound
- * made unsound (g0_lower without the drift) fails here at the first trial's 7th call. */
+ * made unsound (g0_lower without the drift) fails here at the first trial's 32nd call. */
 START_TEST(savings_change_no_result)
 {
     unsigned long seed = 777;
@@ -490,7 +490,7 @@ START_TEST(savings_change_no_result)
         cloth__collide_destroy(a);
         cloth__collide_destroy(b);
     }
-    ck_assert_int_ge(kept, 60);
+    ck_assert_int_ge(kept, 30);
     ck_assert_int_ge(acted, 20);
 }
 END_TEST
