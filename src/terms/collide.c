@@ -90,6 +90,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->order = malloc(n * sizeof *c->order);
     c->xq = malloc(3 * n * sizeof *c->xq);
     c->ahead = c->ahead_max = CLOTH__COLLIDE_AHEAD;
+    c->calm = 1; /* a run starts with no pair closer than the thickness */
     c->stamp = malloc(n * sizeof *c->stamp);
     c->ob_hit = calloc(n, 1);
     c->spread = malloc(n * sizeof *c->spread);

@@ -119,8 +119,9 @@
 #define CLOTH__COLLIDE_SLACK_MAX 4.0
 /* and at most this fraction of the mean edge length */
 #define CLOTH__COLLIDE_SLACK_EDGE 0.125
-/* the steps of motion beyond the call's own that the query's boxes reach (collide.c): a
- * sheet that moves on as it did keeps its candidate list for the next calls */
+/* the steps of motion beyond the call's own that the query's boxes reach after a call
+ * that corrected nothing (collide.c): a sheet that moves on as it did keeps its candidate
+ * list for the next calls */
 #define CLOTH__COLLIDE_AHEAD 8
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
