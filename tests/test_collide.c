@@ -436,6 +436,160 @@ START_TEST(reused_candidates_match_a_fresh_query)
 }
 END_TEST
 
+/* The stage's savings change no result: the same sequences of calls run through a stage
+ * with them (the list kept from call to call, the bounds of g0 carried along, the skip
+ * tests' bounds) and through one without (cloth__collide_plain) end bitwise equal after
+ * every call.  Two 4 x 4 sheets 2 cm apart, the upper one falling onto the lower at 0.5
+ * to 2 m/s, each vertex's velocity jittered by up to 5 % of that (so that pairs drift
+ * apart and together), h = 5 ms, 40 calls a trial, x0 of a call the last call's end;
+ * thickness 5 mm, friction 0.2.  The trials keep lists, and the sheets meet.  A bound
+ * made unsound (g0_lower without the drift) fails here at the first trial's 32nd call. */
+START_TEST(savings_change_no_result)
+{
+    unsigned long seed = 777;
+    int kept = 0, acted = 0;
+    for (int trial = 0; trial < 6; trial++) {
+        static test_mesh m, p;
+        init_mesh(&m, 32);
+        add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
+        add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
+        for (int i = 0; i < 32; i++)
+            m.w[i] = 1 / (0.5 + 1.5 * next_random(&seed));
+        p = m;
+        p.mesh.tris = p.tris;
+        cloth__collide *a, *b;
+        cloth_error err;
+        ck_assert_int_eq(cloth__collide_create(&m.mesh, 0, &a, &err), CLOTH_OK);
+        ck_assert_int_eq(cloth__collide_create(&p.mesh, 0, &b, &err), CLOTH_OK);
+        cloth__collide_plain(b, 1);
+        cloth__collide_def def = {.thickness = 0.005, .friction = 0.2, .passes = 2,
+                                  .zone_iterations = 1000};
+        double speed = 0.5 + 1.5 * next_random(&seed), h = 0.005;
+        double vel[96];
+        for (int i = 0; i < 32; i++)
+            for (int a3 = 0; a3 < 3; a3++)
+                vel[3 * i + a3] = (i >= 16 && a3 == 1 ? -speed : 0) +
+                                  0.05 * speed * (2 * next_random(&seed) - 1);
+        for (int call = 0; call < 40; call++) {
+            for (int k = 0; k < 96; k++) {
+                m.v[k] = p.v[k] = vel[k];
+                m.x1[k] = p.x1[k] = m.x0[k] + h * vel[k];
+            }
+            cloth__collide_result ra, rb;
+            ck_assert_int_eq(cloth__collide_step(a, &def, h, m.x0, m.x1, m.v, m.w, &ra), 0);
+            ck_assert_int_eq(cloth__collide_step(b, &def, h, p.x0, p.x1, p.v, p.w, &rb), 0);
+            ck_assert_msg(memcmp(m.x1, p.x1, sizeof m.x1) == 0 &&
+                              memcmp(m.v, p.v, sizeof m.v) == 0,
+                          "trial %d, call %d: the savings changed the result", trial, call);
+            acted += ra.proximity + ra.impulses > 0;
+            memcpy(m.x0, m.x1, sizeof m.x0);
+            memcpy(p.x0, p.x1, sizeof p.x0);
+            memcpy(vel, m.v, sizeof vel);
+        }
+        kept += cloth__collide_plain(a, 0);
+        cloth__collide_destroy(a);
+        cloth__collide_destroy(b);
+    }
+    ck_assert_int_ge(kept, 30);
+    ck_assert_int_ge(acted, 20);
+}
+END_TEST
+
+/* The list kept from call to call (collide.c): after a query over xq -> x1q whose boxes
+ * reach `ahead` steps further, a later call over x0 -> x1 that keeps it looks at exactly
+ * the pairs a fresh query lists, both the proximity impulses' (boxes at x0 grown by
+ * delta / 2) and a pass's (over x0 -> x1, eta delta / 2), in the same sorted order.
+ * Returns the mismatches, counting both lists. */
+static int next_mismatches(test_mesh *m, cloth__collide *c, cloth__broad_phase *bp,
+                           double delta, double slack, double tol, int ahead,
+                           const double *xq, const double *x1q, int *requeried)
+{
+    static int pt[2 * 20000], ee[2 * 20000];
+    int bad = 0;
+    for (int at_start = 0; at_start < 2; at_start++) {
+        int n_pt, n_ee;
+        int st = cloth__collide_next_candidates(c, delta, slack, tol, ahead, xq, x1q, m->x0,
+                                                m->x1, m->w, at_start, pt, &n_pt, ee, &n_ee,
+                                                20000);
+        ck_assert_int_ge(st, 0);
+        *requeried = st == 1;
+        if (st == 1)
+            return 0;
+        double dx[3 * MAXV];
+        for (int k = 0; k < 3 * m->mesh.n; k++)
+            dx[k] = m->x1[k] - m->x0[k];
+        cloth__broad_pairs fresh;
+        if (at_start)
+            cloth__broad_phase_query(bp, m->x0, NULL, delta, NULL, &fresh);
+        else
+            cloth__broad_phase_query(bp, m->x0, dx, CLOTH__COLLIDE_ETA * delta, NULL, &fresh);
+        cloth__broad_phase_sort(bp);
+        ck_assert(!fresh.overflow);
+        bad += abs(fresh.n_pt - n_pt) + abs(fresh.n_ee - n_ee);
+        for (int k = 0; k < 2 * n_pt && k < 2 * fresh.n_pt; k++)
+            bad += pt[k] != fresh.pt[k];
+        for (int k = 0; k < 2 * n_ee && k < 2 * fresh.n_ee; k++)
+            bad += ee[k] != fresh.ee[k];
+    }
+    return bad;
+}
+
+/* Sequences of calls: the query over xq -> x1q = xq + d, then the calls k = 1..4 after
+ * it, over x0 = xq + k d -> x1 = xq + (k + 1) d (a sheet moving on as it did), every
+ * coordinate of both moved by up to the drift allowed (in one sequence of three by
+ * twice it).  Same sheets as above, d up to 1 cm a coordinate (the sheets meet and pass
+ * within the four calls), boxes reaching two steps ahead (CLOTH__COLLIDE_AHEAD): the
+ * calls k = 1, 2 may keep the list, the later ones leave its boxes.  A sabotaged slack
+ * (boxes not grown by the drift allowed) is caught. */
+START_TEST(kept_candidates_match_a_fresh_query)
+{
+    static test_mesh m;
+    const double delta = 0.005, slack = 1.0, tol = 0.9 * slack;
+    const int ahead = 2;
+    unsigned long seed = 4242;
+    init_mesh(&m, 32);
+    add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
+    add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
+    cloth__collide *c;
+    cloth__broad_phase *bp;
+    cloth_error err;
+    ck_assert_int_eq(cloth__collide_create(&m.mesh, 20000, &c, &err), CLOTH_OK);
+    ck_assert_int_eq(cloth__broad_phase_create(&m.mesh, 20000, &bp, &err), CLOTH_OK);
+    double base[3 * MAXV], xq[3 * MAXV], x1q[3 * MAXV], d[3 * MAXV];
+    memcpy(base, m.x0, sizeof base);
+    int kept = 0, requeried = 0, caught = 0;
+    for (int trial = 0; trial < 100; trial++) {
+        for (int k = 0; k < 3 * 32; k++) {
+            xq[k] = base[k] + 0.006 * (next_random(&seed) - 0.5);
+            d[k] = 0.01 * (next_random(&seed) - 0.5);
+            x1q[k] = xq[k] + d[k];
+        }
+        double amp = (trial % 3 == 2 ? 2.0 : next_random(&seed)) * tol * delta;
+        for (int step = 1; step <= 4; step++) {
+            for (int k = 0; k < 3 * 32; k++) {
+                m.x0[k] = xq[k] + step * d[k] + amp * (2 * next_random(&seed) - 1);
+                m.x1[k] = xq[k] + (step + 1) * d[k] + amp * (2 * next_random(&seed) - 1);
+            }
+            int again;
+            int bad = next_mismatches(&m, c, bp, delta, slack, tol, ahead, xq, x1q, &again);
+            ck_assert_msg(bad == 0, "trial %d, call %d: %d candidates differ from a fresh query",
+                          trial, step, bad);
+            kept += !again;
+            requeried += again;
+            /* sabotage: boxes with no slack, the same drift allowed */
+            bad = next_mismatches(&m, c, bp, delta, 0, tol, ahead, xq, x1q, &again);
+            caught += bad > 0;
+        }
+    }
+    /* both branches were tested, and the sabotaged slack was caught */
+    ck_assert_int_ge(kept, 100);
+    ck_assert_int_ge(requeried, 100);
+    ck_assert_int_ge(caught, 10);
+    cloth__broad_phase_destroy(bp);
+    cloth__collide_destroy(c);
+}
+END_TEST
+
 /* The stage's cell query (broad_phase.h cloth__broad_phase_query_cells) lists exactly
  * the point-triangle and edge-edge pairs whose grown boxes meet (sharing no vertex, not
  * all fixed), in sorted order: an all-pairs loop over random triangle soups is the
@@ -790,6 +944,8 @@ Suite *suite_collide(void)
     tcase_add_test(tc, zone_of_three_keeps_momentum);
     tcase_add_test(tc, random_throws_end_without_crossings);
     tcase_add_test(tc, reused_candidates_match_a_fresh_query);
+    tcase_add_test(tc, kept_candidates_match_a_fresh_query);
+    tcase_add_test(tc, savings_change_no_result);
     tcase_add_loop_test(tc, cell_query_matches_all_pairs, 0, 6);
     tcase_add_test(tc, ccd_skip_only_when_the_ccd_finds_no_hit);
     tcase_add_test(tc, obstacle_holds_a_sheet_pressed_by_an_impulse);

@@ -19,6 +19,19 @@ static double pair_distance(cloth__ccd_pair pair, const double x[12])
                                            NULL, NULL));
 }
 
+/* fmax(a, b) without the call (GCC calls libm's fmax): the same value for every a and b
+ * (a NaN gives the other; of two equal values a, whose sign of zero the callers, which
+ * take norms and absolute values, never see).  relative_motion and closing_speed_bound
+ * run for most candidates of every collision pass (collide.c). */
+static inline double max_of(double a, double b)
+{
+    if (a != a)
+        return b;
+    if (b != b)
+        return a;
+    return b > a ? b : a;
+}
+
 /* l_p of ccd.h: the point (vertex 0) against the triangle (1..3), or edge (0, 1) against
  * edge (2, 3) */
 static double closing_speed_bound(cloth__ccd_pair pair, const double p[12])
@@ -27,8 +40,8 @@ static double closing_speed_bound(cloth__ccd_pair pair, const double p[12])
     for (int i = 0; i < 4; i++)
         n[i] = cloth__norm(p + 3 * i);
     if (pair == CLOTH__CCD_POINT_TRIANGLE)
-        return n[0] + fmax(n[1], fmax(n[2], n[3]));
-    return fmax(n[0], n[1]) + fmax(n[2], n[3]);
+        return n[0] + max_of(n[1], max_of(n[2], n[3]));
+    return max_of(n[0], n[1]) + max_of(n[2], n[3]);
 }
 
 /* The motion in the frame of ccd.h: a = x0 - x0 of vertex 0, p = x1 - x0 less its mean;
@@ -46,7 +59,7 @@ static int relative_motion(const double x0[12], const double x1[12], double a[12
     *L = 0;
     for (int k = 0; k < 12; k++) {
         p[k] -= mean[k % 3];
-        *L = fmax(*L, fmax(fabs(a[k]), fabs(a[k] + p[k])));
+        *L = max_of(*L, max_of(fabs(a[k]), fabs(a[k] + p[k])));
     }
     return isfinite(*L);
 }

@@ -119,6 +119,10 @@
 #define CLOTH__COLLIDE_SLACK_MAX 4.0
 /* and at most this fraction of the mean edge length */
 #define CLOTH__COLLIDE_SLACK_EDGE 0.125
+/* the steps of motion beyond the call's own that the query's boxes reach after a call
+ * that corrected nothing (collide.c): a sheet that moves on as it did keeps its candidate
+ * list for the next calls */
+#define CLOTH__COLLIDE_AHEAD 8
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
 #define CLOTH__COLLIDE_PAIRS 16
@@ -200,6 +204,24 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
                                    double tol, const double *x0, const double *x1_ref,
                                    const double *x1, const double *inv_mass, int *pt,
                                    int *n_pt, int *ee, int *n_ee, int cap);
+
+/* For the tests of the list kept from call to call (collide.c): queries the candidates
+ * as a call over xq -> x1q does (slack and tol as above, boxes reaching `ahead` steps
+ * beyond x1q), then lists those a later call over x0 -> x1 that keeps the list would look
+ * at: with at_start, the proximity impulses' (boxes at x0 grown by half the thickness),
+ * else a collision pass's.  Returns 0, 1 when that call would query afresh (nothing
+ * listed), -1 when out of room. */
+/* For the tests: plain = 1 makes every call query afresh and leaves out the bounds that
+ * skip work (collide.c: the kept list, g0_lower, surely_clear, apart_enough), so that a
+ * test can compare the stage's results with and without them; returns the calls that
+ * kept the last call's list so far. */
+int cloth__collide_plain(cloth__collide *c, int plain);
+
+int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
+                                   double tol, int ahead, const double *xq, const double *x1q,
+                                   const double *x0, const double *x1, const double *inv_mass,
+                                   int at_start, int *pt, int *n_pt, int *ee, int *n_ee,
+                                   int cap);
 
 /* For the tests of the collision passes' shortcut (collide.c ccd_clear): 1 when the
  * stage skips the CCD of the pair (point-triangle, or edge-edge when edge_edge) over
