@@ -170,14 +170,19 @@ double cloth__newton_stencil_gap(const cloth__newton *w, const cloth__newton_ctx
     for (int i = 0; hess && i < 12; i++)
         for (int j = 0; j < 12; j++)
             hess[12 * i + j] = h2[12 * i + j] / (2 * d) - g2[i] * g2[j] / (4 * d * d * d);
-    if (ee && mollifier) {
-        const double *r = ctx->mesh->rest;
-        double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
-                                                      r + 3 * v[3]);
-        *mollifier = cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2],
-                                                x + 3 * v[3], eps_x, mgrad, mhess);
-    }
+    if (ee && mollifier)
+        *mollifier = cloth__newton_stencil_mollifier(ctx, v, x, mgrad, mhess);
     return d - ctx->thickness;
+}
+
+double cloth__newton_stencil_mollifier(const cloth__newton_ctx *ctx, const int v[4],
+                                       const double *x, double *mgrad, double *mhess)
+{
+    const double *r = ctx->mesh->rest;
+    double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
+                                                  r + 3 * v[3]);
+    return cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2], x + 3 * v[3],
+                                      eps_x, mgrad, mhess);
 }
 
 int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v[4],
@@ -187,15 +192,28 @@ int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v
     return stencil_distance2(ctx->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
 }
 
+int cloth__newton_cand_near_at_rest(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const int v[4], int edge_edge, int k)
+{
+    signed char *known = edge_edge ? w->cand_rest_ee : w->cand_rest_pt;
+    if (known[k] < 0)
+        known[k] = (signed char)cloth__newton_stencil_near_at_rest(ctx, v, edge_edge);
+    return known[k];
+}
+
 /* The point-triangle and edge-edge terms at x: broad phase, then distances.  While x
  * lies on the line search's segment (w->cand_valid) its candidates hold every pair within
- * reach there, and the broad phase is not repeated. */
+ * reach there, and the broad phase is not repeated, nor the rest-shape test of a
+ * candidate already tested.  Each term's gap d - thickness goes with it
+ * (w->contact_gap): the same operations on the same d as cloth__newton_stencil_gap, so
+ * the energy need not compute it again. */
 static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
     double reach = ctx->thickness + ctx->nd->dhat;
     double t0 = cloth__newton_now_ms();
     cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
-    if (!w->cand_valid)
+    int kept = w->cand_valid;
+    if (!kept)
         cloth__broad_phase_query(w->bp, x, NULL, reach, ctx->mesh->pinned, &bp);
     if (bp.overflow)
         w->contact_overflows++;
@@ -205,9 +223,15 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, ctx, &c, v);
-            if (stencil_distance2(x, v, kind, NULL, NULL) < reach * reach &&
-                !cloth__newton_stencil_near_at_rest(ctx, v, kind))
-                push_contact(w, c.kind, c.a, c.b, c.elem);
+            double d2 = stencil_distance2(x, v, kind, NULL, NULL);
+            if (!(d2 < reach * reach) ||
+                (kept ? cloth__newton_cand_near_at_rest(w, ctx, v, kind, k)
+                      : cloth__newton_stencil_near_at_rest(ctx, v, kind)))
+                continue;
+            int before = w->n_contacts;
+            push_contact(w, c.kind, c.a, c.b, c.elem);
+            if (w->n_contacts > before)
+                w->contact_gap[before] = sqrt(d2) - ctx->thickness;
         }
     }
     w->profile.broad_ms += t1 - t0;

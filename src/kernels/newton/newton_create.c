@@ -83,7 +83,10 @@ void cloth__newton_destroy(void *work)
     cloth__broad_phase_destroy(w->bp);
     free(w->cand_pt);
     free(w->cand_ee);
+    free(w->cand_rest_pt);
+    free(w->cand_rest_ee);
     free(w->contacts);
+    free(w->contact_gap);
     free(w->friction);
     free_store(&w->kappa);
     free_store(&w->kappa_prev);
@@ -162,10 +165,11 @@ static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
         slots <<= 1;
     w->pair_mask = slots - 1;
     w->contacts = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contacts);
+    w->contact_gap = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contact_gap);
     w->friction = malloc(((size_t)w->contact_cap + 1) * sizeof *w->friction);
     w->row_cap = ctx->nd->max_iters * ctx->substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    return w->contacts && w->friction && w->rows && alloc_store(&w->kappa, m, slots) &&
+    return w->contacts && w->contact_gap && w->friction && w->rows && alloc_store(&w->kappa, m, slots) &&
            alloc_store(&w->kappa_prev, m, slots);
 }
 
@@ -252,7 +256,10 @@ cloth_status cloth__newton_create(const cloth_sim *sim, void **work, cloth_error
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
         w->cand_pt = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_pt);
         w->cand_ee = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_ee);
-        if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee))
+        w->cand_rest_pt = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_pt);
+        w->cand_rest_ee = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_ee);
+        if (st == CLOTH_OK &&
+            (!w->cand_pt || !w->cand_ee || !w->cand_rest_pt || !w->cand_rest_ee))
             goto fail_alloc;
     }
     if (st == CLOTH_OK && w->ndof > 0)
