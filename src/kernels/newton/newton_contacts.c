@@ -201,16 +201,40 @@ int cloth__newton_cand_near_at_rest(cloth__newton *w, const cloth__newton_ctx *c
     return known[k];
 }
 
+/* The terms the last collection from the same candidates found, when it was at x (bit
+ * for bit): the collection is a function of x and the candidates alone (the mesh, the
+ * thickness and g^ are fixed), so they are the terms it would find again.  0 when there
+ * is none to reuse. */
+static int reuse_full(cloth__newton *w, const double *x)
+{
+    if (!w->cand_valid || !w->full_valid ||
+        memcmp(x, w->full_x, sizeof(double) * 3 * (size_t)w->n) != 0)
+        return 0;
+    for (int k = 0; k < w->n_full; k++) {
+        const cloth__contact *c = &w->full_terms[k];
+        int before = w->n_contacts;
+        push_contact(w, c->kind, c->a, c->b, c->elem);
+        if (w->n_contacts > before)
+            w->contact_gap[before] = w->full_gap[k];
+    }
+    return 1;
+}
+
 /* The point-triangle and edge-edge terms at x: broad phase, then distances.  While x
  * lies on the line search's segment (w->cand_valid) its candidates hold every pair within
  * reach there, and the broad phase is not repeated, nor the rest-shape test of a
- * candidate already tested.  Each term's gap d - thickness goes with it
- * (w->contact_gap): the same operations on the same d as cloth__newton_stencil_gap, so
- * the energy need not compute it again. */
+ * candidate already tested, nor the whole collection at the point the last one was at
+ * (reuse_full: the iterate after an accepted trial point).  Each term's gap d -
+ * thickness goes with it (w->contact_gap): the same operations on the same d as
+ * cloth__newton_stencil_gap, so the energy need not compute it again. */
 static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
     double reach = ctx->thickness + ctx->nd->dhat;
     double t0 = cloth__newton_now_ms();
+    if (reuse_full(w, x)) {
+        w->profile.distance_ms += cloth__newton_now_ms() - t0;
+        return;
+    }
     cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
     int kept = w->cand_valid;
     if (!kept)
@@ -218,6 +242,8 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
     if (bp.overflow)
         w->contact_overflows++;
     double t1 = cloth__newton_now_ms();
+    w->full_valid = 0;
+    w->n_full = 0;
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
@@ -229,10 +255,20 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
                       : cloth__newton_stencil_near_at_rest(ctx, v, kind)))
                 continue;
             int before = w->n_contacts;
+            double g = sqrt(d2) - ctx->thickness;
             push_contact(w, c.kind, c.a, c.b, c.elem);
             if (w->n_contacts > before)
-                w->contact_gap[before] = sqrt(d2) - ctx->thickness;
+                w->contact_gap[before] = g;
+            if (kept && w->n_full < w->self_cap) {
+                w->full_terms[w->n_full] = c;
+                w->full_gap[w->n_full] = g;
+            }
+            w->n_full++;
         }
+    }
+    if (kept && w->n_full <= w->self_cap) {
+        memcpy(w->full_x, x, sizeof(double) * 3 * (size_t)w->n);
+        w->full_valid = 1;
     }
     w->profile.broad_ms += t1 - t0;
     w->profile.distance_ms += cloth__newton_now_ms() - t1;

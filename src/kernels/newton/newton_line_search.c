@@ -84,6 +84,7 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     memcpy(w->cand_ee, bp.ee, 2 * (size_t)bp.n_ee * sizeof *bp.ee);
     memset(w->cand_rest_pt, -1, (size_t)bp.n_pt * sizeof *w->cand_rest_pt);
     memset(w->cand_rest_ee, -1, (size_t)bp.n_ee * sizeof *w->cand_rest_ee);
+    w->full_valid = 0;
     double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {

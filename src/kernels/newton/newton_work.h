@@ -232,6 +232,14 @@ struct cloth__newton {
     double *contact_gap;        /* contact_cap: each term's gap at that x (the
                                  * stencils' from their collection, the rest's from
                                  * cloth__newton_energy), so it is computed once      */
+    /* the last collection of point-triangle and edge-edge terms from the kept
+     * candidates: the accepted trial point of a line search is the next iterate, bit for
+     * bit, and its terms need not be collected twice (newton_contacts.c) */
+    int full_valid;             /* 1 while the fields below hold such a collection    */
+    double *full_x;             /* 3n: the x it was at                                */
+    cloth__contact *full_terms; /* self_cap: its terms, in their order                */
+    double *full_gap;           /* self_cap: and their gaps                           */
+    int n_full;
     long contact_overflows;     /* active terms dropped for want of room (an error)   */
     long pair_overflows;        /* queries that had more pairs than pair_cap          */
 
