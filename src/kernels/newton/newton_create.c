@@ -88,6 +88,7 @@ void cloth__newton_destroy(void *work)
     free(w->full_x);
     free(w->full_terms);
     free(w->full_gap);
+    free(w->speed);
     free(w->contacts);
     free(w->contact_gap);
     free(w->friction);
@@ -264,9 +265,10 @@ cloth_status cloth__newton_create(const cloth_sim *sim, void **work, cloth_error
         w->full_x = malloc((3 * (size_t)m->n + 1) * sizeof *w->full_x);
         w->full_terms = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_terms);
         w->full_gap = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_gap);
+        w->speed = malloc(((size_t)m->n + 1) * sizeof *w->speed);
         if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee || !w->cand_rest_pt ||
                                !w->cand_rest_ee || !w->full_x || !w->full_terms ||
-                               !w->full_gap))
+                               !w->full_gap || !w->speed))
             goto fail_alloc;
     }
     if (st == CLOTH_OK && w->ndof > 0)

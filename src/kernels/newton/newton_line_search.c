@@ -86,6 +86,8 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     memset(w->cand_rest_ee, -1, (size_t)bp.n_ee * sizeof *w->cand_rest_ee);
     w->full_valid = 0;
     double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
+    for (int i = 0; i < w->n; i++)
+        w->speed[i] = sqrt(cloth__dot3(dir + 3 * i, dir + 3 * i));
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
@@ -97,7 +99,7 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
              * keeps it clear over [0, alpha] */
             double speed[4], dmin = thickness + eta * (d0 - thickness);
             for (int i = 0; i < 4; i++)
-                speed[i] = sqrt(cloth__dot3(dir + 3 * v[i], dir + 3 * v[i]));
+                speed[i] = w->speed[v[i]];
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
             if (d0 - alpha * (first + second) > dmin ||

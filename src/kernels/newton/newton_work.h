@@ -240,6 +240,7 @@ struct cloth__newton {
     cloth__contact *full_terms; /* self_cap: its terms, in their order                */
     double *full_gap;           /* self_cap: and their gaps                           */
     int n_full;
+    double *speed;              /* n: |dir| of each vertex (the feasibility filter's)  */
     long contact_overflows;     /* active terms dropped for want of room (an error)   */
     long pair_overflows;        /* queries that had more pairs than pair_cap          */
 
