@@ -1,6 +1,7 @@
 /* The newton kernel's speed levers (issue 34) keep its results: the line search's kept
  * contact candidates miss no pair that a broad phase of its own would find at any
- * point the search evaluates; ARPACK's condition numbers are dsyevd's and repeat; a
+ * point the search evaluates; stored gaps, rest-shape tests and collections are the
+ * computed ones, bit for bit; ARPACK's condition numbers are dsyevd's and repeat; a
  * step solved by PCG preconditioned with an earlier
  * factor meets its residual bound, and a run that reuses factors ends where one that
  * factors every iteration does, within the Newton tolerance; failed reuse backs off. */
@@ -114,6 +115,105 @@ START_TEST(kept_candidates_miss_no_pair_on_the_segment)
     free(xt);
     free(a);
     free(b);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* ------------------------------------------- work done once is the work done again */
+
+/* The same scene at frame 14.  Three shortcuts of the contact collection must give what
+ * computing afresh gives, bit for bit, since each replays the same operations on the
+ * same values: a term's gap stored at its collection (w->contact_gap) is
+ * cloth__newton_stencil_gap at that x; a candidate's stored rest-shape test
+ * (w->cand_rest_*) is cloth__newton_stencil_near_at_rest; and a collection at the point
+ * the last one from the same candidates was at (the iterate after an accepted trial
+ * point) finds the same terms with the same gaps, and so the same E, as one made
+ * afresh. */
+static int same_terms(const cloth__newton *w, const cloth__contact *c, const double *g, int n)
+{
+    if (w->n_contacts != n)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (contact_cmp(&w->contacts[k], &c[k]) != 0 ||
+            memcmp(&w->contact_gap[k], &g[k], sizeof *g) != 0)
+            return 0;
+    return 1;
+}
+
+START_TEST(stored_gaps_and_collections_are_computed_ones)
+{
+    static const char *const sets[] = {"newton.cond=off", "newton.tol=1e-2"};
+    cloth_sim *sim = load_sim("../experiments/self_contact_drape3.ini", sets, 2);
+    cloth_frame f;
+    cloth_error err;
+    for (int k = 0; k < 14; k++)
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+    cloth__newton *w = sim->work;
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, 0);
+    int n = w->n, stencils = 0, rest_known = 0, reused = 0;
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    double *dir = malloc(sizeof(double) * 3 * (size_t)n);
+    double *xt = malloc(sizeof(double) * 3 * (size_t)n);
+    cloth__contact *c = malloc((size_t)w->contact_cap * sizeof *c);
+    double *g = malloc((size_t)w->contact_cap * sizeof *g);
+    memcpy(x, cloth_sim_positions(sim), sizeof(double) * 3 * (size_t)n);
+    unsigned long seed = 341;
+    for (int trial = 0; trial < 6; trial++) {
+        for (int i = 0; i < 3 * n; i++)
+            dir[i] = w->dof[i / 3] >= 0 ? 0.01 * (2 * tu_random(&seed) - 1) : 0;
+        double top = fmin(1.0, cloth__newton_feasible_alpha(w, &ctx, x, dir));
+        ck_assert(w->cand_valid);
+        for (int i = 0; i < 3 * n; i++)
+            xt[i] = x[i] + 0.5 * top * dir[i];
+        cloth__newton_energy(w, &ctx, xt, NULL, 0, 0);
+        for (int k = 0; k < w->n_contacts; k++) {
+            const cloth__contact *ck = &w->contacts[k];
+            if (!cloth__newton_is_stencil(ck->kind))
+                continue;
+            double fresh = cloth__newton_stencil_gap(w, &ctx, ck, xt, NULL, NULL, NULL, NULL,
+                                                     NULL);
+            ck_assert_msg(memcmp(&fresh, &w->contact_gap[k], sizeof fresh) == 0,
+                          "term %d: stored gap %.17g, computed %.17g", k, w->contact_gap[k],
+                          fresh);
+            stencils++;
+        }
+        for (int kind = 0; kind < 2; kind++) {
+            int count = kind ? w->n_cand_ee : w->n_cand_pt;
+            const signed char *known = kind ? w->cand_rest_ee : w->cand_rest_pt;
+            cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
+            for (int k = 0; k < count; k++) {
+                if (known[k] < 0)
+                    continue;
+                cloth__contact ck = cloth__newton_broad_pair(&bp, kind, k);
+                int v[4];
+                cloth__newton_stencil(w, &ctx, &ck, v);
+                ck_assert_int_eq(known[k], cloth__newton_stencil_near_at_rest(&ctx, v, kind));
+                rest_known++;
+            }
+        }
+        /* the same point again: reused; then afresh */
+        ck_assert(w->full_valid);
+        int nc = w->n_contacts;
+        memcpy(c, w->contacts, (size_t)nc * sizeof *c);
+        memcpy(g, w->contact_gap, (size_t)nc * sizeof *g);
+        double e_reused = cloth__newton_energy(w, &ctx, xt, NULL, 0, 0);
+        ck_assert(same_terms(w, c, g, nc));
+        w->full_valid = 0;
+        double e_fresh = cloth__newton_energy(w, &ctx, xt, NULL, 0, 0);
+        ck_assert(same_terms(w, c, g, nc));
+        ck_assert_msg(memcmp(&e_reused, &e_fresh, sizeof e_fresh) == 0, "E %.17g reused, "
+                      "%.17g afresh", e_reused, e_fresh);
+        reused += nc > 0;
+    }
+    ck_assert_int_gt(stencils, 0); /* there were gaps, tests and terms to compare */
+    ck_assert_int_gt(rest_known, 0);
+    ck_assert_int_gt(reused, 0);
+    free(x);
+    free(dir);
+    free(xt);
+    free(c);
+    free(g);
     cloth_sim_destroy(sim);
 }
 END_TEST
@@ -274,6 +374,7 @@ Suite *suite_newton_speed(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
+    tcase_add_test(tc, stored_gaps_and_collections_are_computed_ones);
     tcase_add_test(tc, reused_factor_solves_to_its_tolerance_and_keeps_the_run);
     tcase_add_test(tc, failed_reuse_backs_off);
     tcase_add_test(tc, arpack_condition_numbers_are_exact_and_repeat);

@@ -17,6 +17,10 @@ typedef struct grid {
     int *cell;                  /* 3 per primitive: the cell of its lower corner      */
     int *start;                 /* buckets + 1: counting-sort offsets                 */
     int *slot;                  /* count: primitive ids sorted by bucket              */
+    int *slot_cell;             /* 3 per slot: the cell of its primitive              */
+    double *slot_box;           /* 6 per slot: the box of its primitive (a bucket's
+                                 * scan reads these in order, not box and cell at
+                                 * random places)                                     */
     int *big;                   /* primitives too large for a cell                    */
     int n_big;
     double ext_max;             /* the largest extent of a box in the grid (<= s)     */
@@ -80,13 +84,16 @@ static int grid_alloc(grid *g, int count, int verts, const int *vert)
     unsigned buckets = 1;
     while (buckets < 2u * (unsigned)count)
         buckets <<= 1;
-    *g = (grid){count, verts, vert, NULL, NULL, NULL, NULL, NULL, 0, 0, buckets - 1};
+    *g = (grid){count, verts, vert, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
+                buckets - 1};
     g->box = malloc((6 * (size_t)count + 1) * sizeof *g->box);
     g->cell = malloc((3 * (size_t)count + 1) * sizeof *g->cell);
     g->start = malloc(((size_t)buckets + 1) * sizeof *g->start);
     g->slot = malloc(((size_t)count + 1) * sizeof *g->slot);
+    g->slot_cell = malloc((3 * (size_t)count + 1) * sizeof *g->slot_cell);
+    g->slot_box = malloc((6 * (size_t)count + 1) * sizeof *g->slot_box);
     g->big = malloc(((size_t)count + 1) * sizeof *g->big);
-    return g->box && g->cell && g->start && g->slot && g->big;
+    return g->box && g->cell && g->start && g->slot && g->slot_cell && g->slot_box && g->big;
 }
 
 static void grid_free(grid *g)
@@ -95,6 +102,8 @@ static void grid_free(grid *g)
     free(g->cell);
     free(g->start);
     free(g->slot);
+    free(g->slot_cell);
+    free(g->slot_box);
     free(g->big);
 }
 
@@ -228,6 +237,10 @@ static void grid_fill(grid *g, const double *x, const double *dx, double half, d
     for (unsigned k = buckets; k > 0; k--)
         g->start[k] = g->start[k - 1];
     g->start[0] = 0;
+    for (int k = 0; k < g->start[buckets]; k++) {
+        memcpy(g->slot_cell + 3 * k, g->cell + 3 * g->slot[k], 3 * sizeof *g->slot_cell);
+        memcpy(g->slot_box + 6 * k, g->box + 6 * g->slot[k], 6 * sizeof *g->slot_box);
+    }
 }
 
 /* ------------------------------------------------------------------ pairs */
@@ -262,14 +275,15 @@ static int all_fixed(const unsigned char *fixed, const int *a, int ka, const int
     return 1;
 }
 
-/* Records (query, p) when their boxes overlap and they share no vertex. */
-static void consider(query *q, const grid *g, int p, const double qbox[6])
+/* Records (query, p) when their boxes overlap (pbox p's) and they share no vertex. */
+static void consider_box(query *q, const grid *g, int p, const double pbox[6],
+                         const double qbox[6])
 {
     cloth__broad_phase *bp = q->bp;
     const int *pv = g->vert + g->verts * p;
     if (q->qk == 2 && p <= q->qid)
         return; /* each edge pair once, from its lower edge */
-    if (!overlap(qbox, g->box + 6 * p) || shares_vertex(q->qv, q->qk, pv, g->verts) ||
+    if (!overlap(qbox, pbox) || shares_vertex(q->qv, q->qk, pv, g->verts) ||
         all_fixed(q->fixed, q->qv, q->qk, pv, g->verts))
         return;
     int *list = q->qk == 1 ? bp->pt : bp->ee, *n = q->qk == 1 ? &bp->n_pt : &bp->n_ee;
@@ -280,6 +294,11 @@ static void consider(query *q, const grid *g, int p, const double qbox[6])
     list[2 * *n] = q->qid;
     list[2 * *n + 1] = p;
     (*n)++;
+}
+
+static void consider(query *q, const grid *g, int p, const double qbox[6])
+{
+    consider_box(q, g, p, g->box + 6 * p, qbox);
 }
 
 /* Every primitive of g whose box overlaps qbox, each once. */
@@ -308,10 +327,15 @@ static void search(query *q, const grid *g, const double qbox[6], double s)
             for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++) {
                 unsigned b = bucket_of(c, g->mask);
                 for (int k = g->start[b]; k < g->start[b + 1]; k++) {
+                    /* consider's own first tests, before the call: most entries fail
+                     * one of them */
+                    const int *pc = g->slot_cell + 3 * k;
+                    const double *pbox = g->slot_box + 6 * k;
                     int p = g->slot[k];
-                    const int *pc = g->cell + 3 * p;
-                    if (pc[0] == c[0] && pc[1] == c[1] && pc[2] == c[2])
-                        consider(q, g, p, qbox);
+                    if (pc[0] != c[0] || pc[1] != c[1] || pc[2] != c[2] ||
+                        (q->qk == 2 && p <= q->qid) || !overlap(qbox, pbox))
+                        continue;
+                    consider_box(q, g, p, pbox, qbox);
                 }
             }
     for (int k = 0; k < g->n_big; k++)

@@ -170,14 +170,19 @@ double cloth__newton_stencil_gap(const cloth__newton *w, const cloth__newton_ctx
     for (int i = 0; hess && i < 12; i++)
         for (int j = 0; j < 12; j++)
             hess[12 * i + j] = h2[12 * i + j] / (2 * d) - g2[i] * g2[j] / (4 * d * d * d);
-    if (ee && mollifier) {
-        const double *r = ctx->mesh->rest;
-        double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
-                                                      r + 3 * v[3]);
-        *mollifier = cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2],
-                                                x + 3 * v[3], eps_x, mgrad, mhess);
-    }
+    if (ee && mollifier)
+        *mollifier = cloth__newton_stencil_mollifier(ctx, v, x, mgrad, mhess);
     return d - ctx->thickness;
+}
+
+double cloth__newton_stencil_mollifier(const cloth__newton_ctx *ctx, const int v[4],
+                                       const double *x, double *mgrad, double *mhess)
+{
+    const double *r = ctx->mesh->rest;
+    double eps_x = cloth__edge_edge_mollifier_eps(r + 3 * v[0], r + 3 * v[1], r + 3 * v[2],
+                                                  r + 3 * v[3]);
+    return cloth__edge_edge_mollifier(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2], x + 3 * v[3],
+                                      eps_x, mgrad, mhess);
 }
 
 int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v[4],
@@ -187,28 +192,83 @@ int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v
     return stencil_distance2(ctx->mesh->rest, v, edge_edge, NULL, NULL) < reach * reach;
 }
 
+int cloth__newton_cand_near_at_rest(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const int v[4], int edge_edge, int k)
+{
+    signed char *known = edge_edge ? w->cand_rest_ee : w->cand_rest_pt;
+    if (known[k] < 0)
+        known[k] = (signed char)cloth__newton_stencil_near_at_rest(ctx, v, edge_edge);
+    return known[k];
+}
+
+/* The terms the last collection from the same candidates found, when it was at x (bit
+ * for bit): the collection is a function of x and the candidates alone (the mesh, the
+ * thickness and g^ are fixed), so they are the terms it would find again.  0 when there
+ * is none to reuse. */
+static int reuse_full(cloth__newton *w, const double *x)
+{
+    if (!w->cand_valid || !w->full_valid ||
+        memcmp(x, w->full_x, sizeof(double) * 3 * (size_t)w->n) != 0)
+        return 0;
+    for (int k = 0; k < w->n_full; k++) {
+        const cloth__contact *c = &w->full_terms[k];
+        int before = w->n_contacts;
+        push_contact(w, c->kind, c->a, c->b, c->elem);
+        if (w->n_contacts > before)
+            w->contact_gap[before] = w->full_gap[k];
+    }
+    return 1;
+}
+
 /* The point-triangle and edge-edge terms at x: broad phase, then distances.  While x
  * lies on the line search's segment (w->cand_valid) its candidates hold every pair within
- * reach there, and the broad phase is not repeated. */
+ * reach there, and the broad phase is not repeated, nor the rest-shape test of a
+ * candidate already tested, nor the whole collection at the point the last one was at
+ * (reuse_full: the iterate after an accepted trial point).  Each term's gap d -
+ * thickness goes with it (w->contact_gap): the same operations on the same d as
+ * cloth__newton_stencil_gap, so the energy need not compute it again. */
 static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x)
 {
     double reach = ctx->thickness + ctx->nd->dhat;
     double t0 = cloth__newton_now_ms();
+    if (reuse_full(w, x)) {
+        w->profile.distance_ms += cloth__newton_now_ms() - t0;
+        return;
+    }
     cloth__broad_pairs bp = {w->cand_pt, w->n_cand_pt, w->cand_ee, w->n_cand_ee, 0};
-    if (!w->cand_valid)
+    int kept = w->cand_valid;
+    if (!kept)
         cloth__broad_phase_query(w->bp, x, NULL, reach, ctx->mesh->pinned, &bp);
     if (bp.overflow)
         w->contact_overflows++;
     double t1 = cloth__newton_now_ms();
+    w->full_valid = 0;
+    w->n_full = 0;
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, ctx, &c, v);
-            if (stencil_distance2(x, v, kind, NULL, NULL) < reach * reach &&
-                !cloth__newton_stencil_near_at_rest(ctx, v, kind))
-                push_contact(w, c.kind, c.a, c.b, c.elem);
+            double d2 = stencil_distance2(x, v, kind, NULL, NULL);
+            if (!(d2 < reach * reach) ||
+                (kept ? cloth__newton_cand_near_at_rest(w, ctx, v, kind, k)
+                      : cloth__newton_stencil_near_at_rest(ctx, v, kind)))
+                continue;
+            int before = w->n_contacts;
+            double g = sqrt(d2) - ctx->thickness;
+            push_contact(w, c.kind, c.a, c.b, c.elem);
+            if (w->n_contacts > before)
+                w->contact_gap[before] = g;
+            if (kept && w->n_full < w->self_cap) {
+                w->full_terms[w->n_full] = c;
+                w->full_gap[w->n_full] = g;
+            }
+            w->n_full++;
         }
+    }
+    if (kept && w->n_full <= w->self_cap) {
+        memcpy(w->full_x, x, sizeof(double) * 3 * (size_t)w->n);
+        w->full_valid = 1;
     }
     w->profile.broad_ms += t1 - t0;
     w->profile.distance_ms += cloth__newton_now_ms() - t1;

@@ -83,7 +83,14 @@ void cloth__newton_destroy(void *work)
     cloth__broad_phase_destroy(w->bp);
     free(w->cand_pt);
     free(w->cand_ee);
+    free(w->cand_rest_pt);
+    free(w->cand_rest_ee);
+    free(w->full_x);
+    free(w->full_terms);
+    free(w->full_gap);
+    free(w->speed);
     free(w->contacts);
+    free(w->contact_gap);
     free(w->friction);
     free_store(&w->kappa);
     free_store(&w->kappa_prev);
@@ -162,10 +169,11 @@ static int alloc_contacts(cloth__newton *w, const cloth__newton_ctx *ctx)
         slots <<= 1;
     w->pair_mask = slots - 1;
     w->contacts = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contacts);
+    w->contact_gap = malloc(((size_t)w->contact_cap + 1) * sizeof *w->contact_gap);
     w->friction = malloc(((size_t)w->contact_cap + 1) * sizeof *w->friction);
     w->row_cap = ctx->nd->max_iters * ctx->substeps;
     w->rows = malloc(((size_t)w->row_cap + 1) * sizeof *w->rows);
-    return w->contacts && w->friction && w->rows && alloc_store(&w->kappa, m, slots) &&
+    return w->contacts && w->contact_gap && w->friction && w->rows && alloc_store(&w->kappa, m, slots) &&
            alloc_store(&w->kappa_prev, m, slots);
 }
 
@@ -252,7 +260,15 @@ cloth_status cloth__newton_create(const cloth_sim *sim, void **work, cloth_error
             w->n_edges = cloth__broad_phase_edges(w->bp, &w->edges);
         w->cand_pt = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_pt);
         w->cand_ee = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_ee);
-        if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee))
+        w->cand_rest_pt = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_pt);
+        w->cand_rest_ee = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_ee);
+        w->full_x = malloc((3 * (size_t)m->n + 1) * sizeof *w->full_x);
+        w->full_terms = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_terms);
+        w->full_gap = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_gap);
+        w->speed = malloc(((size_t)m->n + 1) * sizeof *w->speed);
+        if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee || !w->cand_rest_pt ||
+                               !w->cand_rest_ee || !w->full_x || !w->full_terms ||
+                               !w->full_gap || !w->speed))
             goto fail_alloc;
     }
     if (st == CLOTH_OK && w->ndof > 0)

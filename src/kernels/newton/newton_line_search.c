@@ -82,7 +82,12 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     w->n_cand_ee = bp.n_ee;
     memcpy(w->cand_pt, bp.pt, 2 * (size_t)bp.n_pt * sizeof *bp.pt);
     memcpy(w->cand_ee, bp.ee, 2 * (size_t)bp.n_ee * sizeof *bp.ee);
+    memset(w->cand_rest_pt, -1, (size_t)bp.n_pt * sizeof *w->cand_rest_pt);
+    memset(w->cand_rest_ee, -1, (size_t)bp.n_ee * sizeof *w->cand_rest_ee);
+    w->full_valid = 0;
     double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
+    for (int i = 0; i < w->n; i++)
+        w->speed[i] = sqrt(cloth__dot3(dir + 3 * i, dir + 3 * i));
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
@@ -94,11 +99,11 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
              * keeps it clear over [0, alpha] */
             double speed[4], dmin = thickness + eta * (d0 - thickness);
             for (int i = 0; i < 4; i++)
-                speed[i] = sqrt(cloth__dot3(dir + 3 * v[i], dir + 3 * v[i]));
+                speed[i] = w->speed[v[i]];
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
             if (d0 - alpha * (first + second) > dmin ||
-                cloth__newton_stencil_near_at_rest(ctx, v, kind))
+                cloth__newton_cand_near_at_rest(w, ctx, v, kind, k))
                 continue;
             double x0[12], x1[12], toi;
             cloth__newton_gather(x, v, 4, x0);

@@ -305,15 +305,17 @@ static double strain_term(cloth__newton *w, const cloth__newton_ctx *ctx,
  * (gauss-newton, PSD since m >= 0 and psi'' >= 0); exact keeps it as it is (tests). */
 static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
-                           double *grad, cloth__sparse *H, int exact)
+                           double *grad, cloth__sparse *H, int exact, double g)
 {
     const cloth__newton_def *nd = ctx->nd;
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
     cloth__newton_stencil(w, ctx, c, v);
-    double g = cloth__newton_stencil_gap(w, ctx, c, x, derivs ? dg : NULL, H ? d2g : NULL,
-                                         ee ? &m : NULL, ee && derivs ? dm : NULL,
-                                         ee && H ? d2m : NULL);
+    if (derivs) /* the same g, with its derivatives */
+        g = cloth__newton_stencil_gap(w, ctx, c, x, dg, H ? d2g : NULL, ee ? &m : NULL,
+                                      ee ? dm : NULL, ee && H ? d2m : NULL);
+    else if (ee)
+        m = cloth__newton_stencil_mollifier(ctx, v, x, NULL, NULL);
     double psi = cloth__barrier(nd->barrier, g, nd->dhat, &d1, &d2);
     for (int i = 0; grad && i < 4; i++) {
         double g3[3];
@@ -344,15 +346,17 @@ static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
 /* kappa psi(g), and (when asked) kappa psi' dg into grad and kappa (psi'' dg dg^T + psi'
  * d2g) into H.  For contacts the psi' d2g part is negative (psi' < 0, d2g transverse and
  * positive) and dropped unless exact (the cubic-barrier article's pitfall); strain limits
- * keep their full Hessian (strain_term). */
+ * keep their full Hessian (strain_term).  g: the term's gap at x, which a
+ * point-triangle or edge-edge term without derivatives takes as it is (the others
+ * compute it again with theirs). */
 static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
-                           double *grad, cloth__sparse *H, int exact)
+                           double *grad, cloth__sparse *H, int exact, double g_at_x)
 {
     if (cloth__newton_is_strain(c->kind))
         return strain_term(w, ctx, c, x, kappa, grad, H);
     if (cloth__newton_is_stencil(c->kind))
-        return stencil_term(w, ctx, c, x, kappa, grad, H, exact);
+        return stencil_term(w, ctx, c, x, kappa, grad, H, exact, g_at_x);
     const cloth__newton_def *nd = ctx->nd;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
@@ -387,7 +391,8 @@ static const double *contact_barrier_gradient(cloth__newton *w,
     memset(w->grad_b, 0, sizeof(double) * (size_t)w->ndof);
     for (int k = 0; k < w->n_contacts; k++)
         if (!cloth__newton_is_strain(w->contacts[k].kind))
-            barrier_term(w, ctx, &w->contacts[k], x, 1.0, w->grad_b, NULL, 0);
+            barrier_term(w, ctx, &w->contacts[k], x, 1.0, w->grad_b, NULL, 0,
+                         w->contact_gap[k]);
     return w->grad_b;
 }
 
@@ -409,21 +414,24 @@ double cloth__newton_energy(cloth__newton *w, const cloth__newton_ctx *ctx, cons
     e += springs_and_damping(w, ctx, x, grad, hess, exact);
     e += cloth__newton_friction_term(w, ctx, x, grad, hess);
 
+    /* every term's gap at x, once (the stencils' came with their collection) */
     *seen = (cloth__newton_seen){w->n_contacts, 0, INFINITY, 0, INFINITY, NAN};
-    for (int k = 0; k < w->n_contacts; k++)
-        if (!cloth__newton_is_strain(w->contacts[k].kind)) {
-            double g = cloth__newton_contact_gap(w, ctx, &w->contacts[k], x, NULL, NULL);
-            seen->min_gap = fmin(seen->min_gap, g);
-        }
+    for (int k = 0; k < w->n_contacts; k++) {
+        const cloth__contact *c = &w->contacts[k];
+        if (!cloth__newton_is_stencil(c->kind))
+            w->contact_gap[k] = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);
+        if (!cloth__newton_is_strain(c->kind))
+            seen->min_gap = fmin(seen->min_gap, w->contact_gap[k]);
+    }
     if (nd->kappa == CLOTH__KAPPA_IPC && at_iterate && isfinite(seen->min_gap))
         cloth__newton_update_ipc_kappa(w, ctx, grad,
                                        w->ipc_set ? NULL : contact_barrier_gradient(w, ctx, x));
 
     for (int k = 0; k < w->n_contacts; k++) {
         const cloth__contact *c = &w->contacts[k];
-        double g = cloth__newton_contact_gap(w, ctx, c, x, NULL, NULL);
+        double g = w->contact_gap[k];
         double kappa = cloth__newton_kappa_of(w, ctx, c, x, g, at_iterate);
-        double b = barrier_term(w, ctx, c, x, kappa, grad, hess, exact);
+        double b = barrier_term(w, ctx, c, x, kappa, grad, hess, exact, g);
         e += b;
         seen->barrier += b;
         seen->kappa_max = fmax(seen->kappa_max, kappa);
@@ -450,7 +458,7 @@ void cloth__newton_measure_state(cloth__newton *w, const cloth__newton_ctx *ctx)
         const cloth__contact *c = &w->contacts[k];
         double g = cloth__newton_contact_gap(w, ctx, c, ctx->x, NULL, NULL);
         double kappa = cloth__newton_kappa_of(w, ctx, c, ctx->x, g, 0);
-        w->measured.barrier += barrier_term(w, ctx, c, ctx->x, kappa, NULL, NULL, 0);
+        w->measured.barrier += barrier_term(w, ctx, c, ctx->x, kappa, NULL, NULL, 0, g);
         if (c->kind == CLOTH__CONTACT_PAIR || cloth__newton_is_stencil(c->kind))
             w->measured.self_gap = fmin(w->measured.self_gap, g);
     }

@@ -223,9 +223,24 @@ struct cloth__newton {
                                  * from the iterate to the full step                  */
     int n_cand_pt, n_cand_ee;
     int cand_valid;             /* 1 while the points evaluated lie on that segment   */
+    signed char *cand_rest_pt, *cand_rest_ee; /* pair_cap: per candidate, 1 when it is
+                                 * within reach in the rest shape (not a contact), 0
+                                 * when not, -1 not yet known (a pair's is constant)  */
     int self_cap;               /* active self-contacts at most                       */
     cloth__contact *contacts;   /* active terms at the last evaluated x               */
     int n_contacts, contact_cap;
+    double *contact_gap;        /* contact_cap: each term's gap at that x (the
+                                 * stencils' from their collection, the rest's from
+                                 * cloth__newton_energy), so it is computed once      */
+    /* the last collection of point-triangle and edge-edge terms from the kept
+     * candidates: the accepted trial point of a line search is the next iterate, bit for
+     * bit, and its terms need not be collected twice (newton_contacts.c) */
+    int full_valid;             /* 1 while the fields below hold such a collection    */
+    double *full_x;             /* 3n: the x it was at                                */
+    cloth__contact *full_terms; /* self_cap: its terms, in their order                */
+    double *full_gap;           /* self_cap: and their gaps                           */
+    int n_full;
+    double *speed;              /* n: |dir| of each vertex (the feasibility filter's)  */
     long contact_overflows;     /* active terms dropped for want of room (an error)   */
     long pair_overflows;        /* queries that had more pairs than pair_cap          */
 
@@ -397,10 +412,20 @@ double cloth__newton_stencil_gap(const cloth__newton *w, const cloth__newton_ctx
                                  double *hess, double *mollifier, double *mgrad,
                                  double *mhess);
 
+/* IPC's edge-edge mollifier of the edge-edge stencil v at x, with its gradient and
+ * Hessian (mgrad, mhess; NULL to skip). */
+double cloth__newton_stencil_mollifier(const cloth__newton_ctx *ctx, const int v[4],
+                                       const double *x, double *mgrad, double *mhess);
+
 /* 1 when the stencil (vertices v, an edge-edge one when edge_edge) is closer than
  * material.thickness + g^ in the rest shape: no contact term, ever. */
 int cloth__newton_stencil_near_at_rest(const cloth__newton_ctx *ctx, const int v[4],
                                        int edge_edge);
+
+/* The same for the k-th candidate of the given kind (w->cand_pt, w->cand_ee; v its
+ * stencil), worked out once per candidate set (w->cand_rest_*). */
+int cloth__newton_cand_near_at_rest(cloth__newton *w, const cloth__newton_ctx *ctx,
+                                    const int v[4], int edge_edge, int k);
 
 /* CLOTH_EINVAL with a message naming the key when the mesh's initial state is not
  * strictly feasible (every barrier needs a positive gap). */
