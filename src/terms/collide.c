@@ -678,25 +678,35 @@ static int unchanged(const cloth__collide *c, const pair *pr, unsigned seen)
  * or over x0 -> x0 + (x1 - x0) when x1 is not NULL, grown by half on every side, meet.
  * tests/test_collide.c compares the lists it filters with fresh queries (the test made
  * to skip an axis fails them at once). */
+/* Vertex i's coordinate's two ends over the motion (x1 NULL: at x0), low and high. */
+static inline void span(const double *x0, const double *x1, int i, double *lo, double *hi)
+{
+    double p = x0[i], q = x1 ? p + (x1[i] - x0[i]) : p;
+    *lo = q < p ? q : p;
+    *hi = q > p ? q : p;
+}
+
 static int boxes_meet(const pair *pr, const double *x0, const double *x1, double half)
 {
     /* axis by axis, ending at the first that parts them (most candidates that fail, fail
      * on one axis): the same ends, the same growth and the same comparisons as
-     * cloth__box_add, cloth__box_grow and cloth__boxes_meet, so the same answer */
+     * cloth__box_add, cloth__box_grow and cloth__boxes_meet, so the same answer (a box
+     * starts at its first vertex's ends rather than at +-INFINITY: the same for the
+     * finite coordinates the stage holds) */
     int split = pr->kind == CLOTH__CCD_POINT_TRIANGLE ? 1 : 2;
     for (int a = 0; a < 3; a++) {
         double lo[2], hi[2];
         for (int b = 0; b < 2; b++) {
-            double l = INFINITY, h = -INFINITY;
-            for (int k = b ? split : 0; k < (b ? 4 : split); k++) {
-                int i = 3 * pr->v[k] + a;
-                double p = x0[i], q = x1 ? p + (x1[i] - x0[i]) : p;
-                double mn = q < p ? q : p, mx = q > p ? q : p;
-                l = mn < l ? mn : l;
-                h = mx > h ? mx : h;
+            int first = b ? split : 0, last = b ? 4 : split;
+            span(x0, x1, 3 * pr->v[first] + a, lo + b, hi + b);
+            for (int k = first + 1; k < last; k++) {
+                double l, h;
+                span(x0, x1, 3 * pr->v[k] + a, &l, &h);
+                lo[b] = l < lo[b] ? l : lo[b];
+                hi[b] = h > hi[b] ? h : hi[b];
             }
-            lo[b] = l - half;
-            hi[b] = h + half;
+            lo[b] -= half;
+            hi[b] += half;
         }
         if (!(lo[0] <= hi[1] && lo[1] <= hi[0]))
             return 0;
@@ -1151,22 +1161,27 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
  * (the end positions' largest move from the proposal, in thicknesses), within bounds. */
 static void next_slack(cloth__collide *c, const cloth__collide_def *def, const double *x1)
 {
+    int any = 0;
     for (int i = 0; i < c->mesh->n; i++) {
         double most = 0;
-        for (int a = 0; a < 3; a++)
-            most = fmax(most, fabs(x1[3 * i + a] - c->x1_prop[3 * i + a]));
+        for (int a = 0; a < 3; a++) {
+            double d = fabs(x1[3 * i + a] - c->x1_prop[3 * i + a]);
+            most = d > most ? d : most;
+        }
         c->grow[i] = 1.25 * most;
+        any |= most > 0;
     }
     /* the contact front moves on: a vertex next to a corrected one is likely corrected
      * in the next call (two rings, over the triangles) */
-    for (int ring = 0; ring < CLOTH__COLLIDE_RINGS; ring++) {
+    for (int ring = 0; any && ring < CLOTH__COLLIDE_RINGS; ring++) {
         double *g0 = c->grow_ring;
         memcpy(g0, c->grow, (size_t)c->mesh->n * sizeof *g0);
         for (int t = 0; t < c->mesh->n_tris; t++) {
             const int *v = c->mesh->tris + 3 * t;
-            double g = fmax(g0[v[0]], fmax(g0[v[1]], g0[v[2]]));
+            double g = g0[v[0]] > g0[v[1]] ? g0[v[0]] : g0[v[1]];
+            g = g0[v[2]] > g ? g0[v[2]] : g;
             for (int j = 0; j < 3; j++)
-                c->grow[v[j]] = fmax(c->grow[v[j]], g);
+                c->grow[v[j]] = g > c->grow[v[j]] ? g : c->grow[v[j]];
         }
     }
     c->calm = c->need == 0;
