@@ -442,17 +442,20 @@ END_TEST
  * every call.  Two 4 x 4 sheets 2 cm apart, the upper one falling onto the lower at 0.5
  * to 2 m/s, each vertex's velocity jittered by up to 5 % of that (so that pairs drift
  * apart and together), h = 5 ms, 40 calls a trial, x0 of a call the last call's end;
- * thickness 5 mm, friction 0.2.  The trials keep lists, and the sheets meet.  A bound
+ * thickness 5 mm, friction 0.2; six more trials with cells of 1.5 cm (the slack's cap,
+ * an eighth of an edge, is then its least: the vertices' own room in the query's boxes
+ * keeps the list through corrections).  The trials keep lists, and the sheets meet.  A bound
  * made unsound (g0_lower without the drift) fails here at the first trial's 32nd call. */
 START_TEST(savings_change_no_result)
 {
     unsigned long seed = 777;
     int kept = 0, acted = 0;
-    for (int trial = 0; trial < 6; trial++) {
+    for (int trial = 0; trial < 12; trial++) {
         static test_mesh m, p;
+        double s = trial < 6 ? 0.05 : 0.015;
         init_mesh(&m, 32);
-        add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
-        add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
+        add_sheet(&m, 0, 4, s, 0, 0, 0);
+        add_sheet(&m, 16, 4, s, s / 2, 0.02, s / 2);
         for (int i = 0; i < 32; i++)
             m.w[i] = 1 / (0.5 + 1.5 * next_random(&seed));
         p = m;
@@ -540,13 +543,17 @@ static int next_mismatches(test_mesh *m, cloth__collide *c, cloth__broad_phase *
  * twice it).  Same sheets as above, d up to 1 cm a coordinate (the sheets meet and pass
  * within the four calls), boxes reaching two steps ahead (CLOTH__COLLIDE_AHEAD): the
  * calls k = 1, 2 may keep the list, the later ones leave its boxes.  A sabotaged slack
- * (boxes not grown by the drift allowed) is caught. */
+ * (boxes not grown by the drift allowed) is caught.  100 more sequences give every other
+ * vertex its own room in the boxes (cloth__collide_set_room, up to 3 delta) and move it
+ * by up to that room too, as a call's corrections do (134 of their calls keep the list);
+ * a query that boxes the motions without the room while the check reads the grown boxes
+ * fails at the first of them (trial 100, call 2). */
 START_TEST(kept_candidates_match_a_fresh_query)
 {
     static test_mesh m;
     const double delta = 0.005, slack = 1.0, tol = 0.9 * slack;
     const int ahead = 2;
-    unsigned long seed = 4242;
+    unsigned long seed = 4242, seed_room = 99;
     init_mesh(&m, 32);
     add_sheet(&m, 0, 4, 0.05, 0, 0, 0);
     add_sheet(&m, 16, 4, 0.05, 0.025, 0.02, 0.025);
@@ -557,32 +564,45 @@ START_TEST(kept_candidates_match_a_fresh_query)
     ck_assert_int_eq(cloth__broad_phase_create(&m.mesh, 20000, &bp, &err), CLOTH_OK);
     double base[3 * MAXV], xq[3 * MAXV], x1q[3 * MAXV], d[3 * MAXV];
     memcpy(base, m.x0, sizeof base);
-    int kept = 0, requeried = 0, caught = 0;
-    for (int trial = 0; trial < 100; trial++) {
+    int kept = 0, kept_room = 0, requeried = 0, caught = 0;
+    for (int trial = 0; trial < 200; trial++) {
         for (int k = 0; k < 3 * 32; k++) {
             xq[k] = base[k] + 0.006 * (next_random(&seed) - 0.5);
             d[k] = 0.01 * (next_random(&seed) - 0.5);
             x1q[k] = xq[k] + d[k];
         }
         double amp = (trial % 3 == 2 ? 2.0 : next_random(&seed)) * tol * delta;
+        /* the trials from 100 on: half the vertices with their own room (up to 3 delta),
+         * and moved by up to it too (a call's corrections) */
+        double room[MAXV];
+        for (int i = 0; i < 32; i++)
+            room[i] = trial >= 100 && i % 2 ? 3 * delta * next_random(&seed_room) : 0;
+        cloth__collide_set_room(c, room);
         for (int step = 1; step <= 4; step++) {
             for (int k = 0; k < 3 * 32; k++) {
-                m.x0[k] = xq[k] + step * d[k] + amp * (2 * next_random(&seed) - 1);
-                m.x1[k] = xq[k] + (step + 1) * d[k] + amp * (2 * next_random(&seed) - 1);
+                double r = room[k / 3];
+                m.x0[k] = xq[k] + step * d[k] + amp * (2 * next_random(&seed) - 1) +
+                          r * (2 * next_random(&seed_room) - 1);
+                m.x1[k] = xq[k] + (step + 1) * d[k] + amp * (2 * next_random(&seed) - 1) +
+                          r * (2 * next_random(&seed_room) - 1);
             }
             int again;
             int bad = next_mismatches(&m, c, bp, delta, slack, tol, ahead, xq, x1q, &again);
             ck_assert_msg(bad == 0, "trial %d, call %d: %d candidates differ from a fresh query",
                           trial, step, bad);
             kept += !again;
+            kept_room += !again && trial >= 100;
             requeried += again;
             /* sabotage: boxes with no slack, the same drift allowed */
+            if (trial >= 100)
+                continue;
             bad = next_mismatches(&m, c, bp, delta, 0, tol, ahead, xq, x1q, &again);
             caught += bad > 0;
         }
     }
     /* both branches were tested, and the sabotaged slack was caught */
     ck_assert_int_ge(kept, 100);
+    ck_assert_int_ge(kept_room, 100);
     ck_assert_int_ge(requeried, 100);
     ck_assert_int_ge(caught, 10);
     cloth__broad_phase_destroy(bp);

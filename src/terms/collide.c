@@ -26,6 +26,9 @@ struct cloth__collide {
     /* the candidates of one stage call (reuse_candidates) */
     double *xq;                 /* 3n: the start positions the last query boxed, its
                                  * boxes over xq -> xq + dx (query)                   */
+    double *grow;               /* n: a vertex's own room in its query box (m): 1.25
+                                 * times its largest correction in the last call      */
+    double *grow_ring;          /* n: scratch of next_slack                           */
     double q_thickness;         /* the thickness it was made for                      */
     int ahead;                  /* the steps of motion its boxes reach beyond x1      */
     int ahead_max;              /* CLOTH__COLLIDE_AHEAD (0 in some tests)             */
@@ -89,6 +92,8 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->start = malloc((n + 1) * sizeof *c->start);
     c->order = malloc(n * sizeof *c->order);
     c->xq = malloc(3 * n * sizeof *c->xq);
+    c->grow = calloc(n, sizeof *c->grow);
+    c->grow_ring = calloc(n, sizeof *c->grow_ring);
     c->ahead = c->ahead_max = CLOTH__COLLIDE_AHEAD;
     c->calm = 1; /* a run starts with no pair closer than the thickness */
     c->stamp = malloc(n * sizeof *c->stamp);
@@ -121,7 +126,7 @@ cloth_status cloth__collide_create(const cloth_mesh *mesh, int max_pairs,
     c->n_close = -1;
     cloth_status st = CLOTH_OK;
     if (!c->dx || !c->x1_pre || !c->v_pre || !c->fixed || !c->parent || !c->size ||
-        !c->start || !c->order || !c->xq || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
+        !c->start || !c->order || !c->xq || !c->grow || !c->grow_ring || !c->x1_prop || !c->stamp || !c->d0_pt || !c->d0_ee || !c->g0_pt || !c->g0_ee ||
         !c->seen_pt || !c->seen_ee || !c->close_k || !c->close_geo || !c->ob_hit || !c->ob_normal || !c->spread ||
         !c->drift || !c->x0_last || !c->lb || !c->lb_drift)
         st = cloth__fail(err, CLOTH_ENOMEM, "collision stage: out of memory for %d vertices",
@@ -153,6 +158,8 @@ void cloth__collide_destroy(cloth__collide *c)
     free(c->start);
     free(c->order);
     free(c->xq);
+    free(c->grow);
+    free(c->grow_ring);
     free(c->x1_prop);
     free(c->stamp);
     free(c->d0_pt);
@@ -403,9 +410,12 @@ int cloth__collide_ccd_clear(int edge_edge, const double x0[12], const double x1
  * read the same candidate list, and so do the next steps' calls.
  *
  * Why it is sound.  The query boxes each vertex's motion q_i -> q_i + (1 + A)(r_i - q_i)
- * (q = xq, r the end positions when it ran, A = ahead: the steps of motion beyond r that
- * the boxes reach, so that the next calls of a sheet moving on as it did stay inside;
- * B_i that box) grown by g = max(1, eta) delta / 2 + s on every side (s = slack *
+ * (q the start positions and r the end positions when it ran, A = ahead: the steps of
+ * motion beyond r that the boxes reach, so that the next calls of a sheet moving on as it
+ * did stay inside; B_i that box, grown on every side by the vertex's own room grow_i,
+ * which the argument does not need: it lets a vertex corrected in the last call, or near
+ * one, keep the list through this call's corrections; B_i is xq_i -> xq_i + dx_i) grown
+ * by g = max(1, eta) delta / 2 + s on every side (s = slack *
  * delta), and lists every pair whose primitives' boxes meet (broad_phase.h: the exact
  * set).  A collision pass asks for the pairs whose boxes over x0 -> x1 grown by
  * eta delta / 2 meet, the proximity impulses for those whose boxes at x0 grown by
@@ -464,8 +474,23 @@ static void query(cloth__collide *c, const cloth__collide_def *def, const double
     for (size_t k = 0; k < n3; k++)
         c->dx[k] = stretch * (x1[k] - x0[k]);
     memcpy(c->xq, x0, n3 * sizeof *x0);
+    /* a vertex corrected in the last call gets its own room: its box is that of its
+     * motion grown by grow_i on every side, given to the broad phase as the motion from
+     * the box's low corner to its high one (any box is that of its diagonal) */
+    for (int i = 0; !c->plain && i < c->mesh->n; i++) {
+        double g = c->grow[i];
+        if (!(g > 0))
+            continue;
+        for (int a = 0; a < 3; a++) {
+            size_t k = 3 * (size_t)i + a;
+            double p = x0[k], e = p + c->dx[k];
+            double lo = (e < p ? e : p) - g, hi = (e > p ? e : p) + g;
+            c->xq[k] = lo;
+            c->dx[k] = hi - lo;
+        }
+    }
     double reach = fmax(1.0, CLOTH__COLLIDE_ETA) * delta + 2 * slack_of(c, delta);
-    cloth__broad_phase_query_cells(c->bp, x0, c->dx, reach, c->fixed, &c->cand);
+    cloth__broad_phase_query_cells(c->bp, c->xq, c->dx, reach, c->fixed, &c->cand);
     c->cand_overflow = c->cand.overflow;
     c->q_thickness = delta;
     forget(c);
@@ -649,23 +674,44 @@ static int unchanged(const cloth__collide *c, const pair *pr, unsigned seen)
 }
 
 /* The broad phase's test of the pair, with its arithmetic (the box pieces of
- * broad_phase.h, which box_of and overlap use): the boxes of its two primitives at x0, or over x0 -> x0 + (x1 - x0) when x1
- * is not NULL, grown by half on every side, meet. */
+ * broad_phase.h, which box_of and overlap use): the boxes of its two primitives at x0,
+ * or over x0 -> x0 + (x1 - x0) when x1 is not NULL, grown by half on every side, meet.
+ * tests/test_collide.c compares the lists it filters with fresh queries (the test made
+ * to skip an axis fails them at once). */
+/* Vertex i's coordinate's two ends over the motion (x1 NULL: at x0), low and high. */
+static inline void span(const double *x0, const double *x1, int i, double *lo, double *hi)
+{
+    double p = x0[i], q = x1 ? p + (x1[i] - x0[i]) : p;
+    *lo = q < p ? q : p;
+    *hi = q > p ? q : p;
+}
+
 static int boxes_meet(const pair *pr, const double *x0, const double *x1, double half)
 {
+    /* axis by axis, ending at the first that parts them (most candidates that fail, fail
+     * on one axis): the same ends, the same growth and the same comparisons as
+     * cloth__box_add, cloth__box_grow and cloth__boxes_meet, so the same answer (a box
+     * starts at its first vertex's ends rather than at +-INFINITY: the same for the
+     * finite coordinates the stage holds) */
     int split = pr->kind == CLOTH__CCD_POINT_TRIANGLE ? 1 : 2;
-    double box[2][6];
-    for (int b = 0; b < 2; b++) {
-        cloth__box_reset(box[b]);
-        for (int k = b ? split : 0; k < (b ? 4 : split); k++)
-            for (int a = 0; a < 3; a++) {
-                int i = 3 * pr->v[k] + a;
-                double p = x0[i];
-                cloth__box_add(box[b], a, p, x1 ? p + (x1[i] - x0[i]) : p);
+    for (int a = 0; a < 3; a++) {
+        double lo[2], hi[2];
+        for (int b = 0; b < 2; b++) {
+            int first = b ? split : 0, last = b ? 4 : split;
+            span(x0, x1, 3 * pr->v[first] + a, lo + b, hi + b);
+            for (int k = first + 1; k < last; k++) {
+                double l, h;
+                span(x0, x1, 3 * pr->v[k] + a, &l, &h);
+                lo[b] = l < lo[b] ? l : lo[b];
+                hi[b] = h > hi[b] ? h : hi[b];
             }
-        cloth__box_grow(box[b], half);
+            lo[b] -= half;
+            hi[b] += half;
+        }
+        if (!(lo[0] <= hi[1] && lo[1] <= hi[0]))
+            return 0;
     }
-    return cloth__boxes_meet(box[0], box[1]);
+    return 1;
 }
 
 /* ------------------------------------------------------------ stages */
@@ -1113,8 +1159,31 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
 
 /* The slack the next call starts with: 1.25 times what this call's corrections needed
  * (the end positions' largest move from the proposal, in thicknesses), within bounds. */
-static void next_slack(cloth__collide *c, const cloth__collide_def *def)
+static void next_slack(cloth__collide *c, const cloth__collide_def *def, const double *x1)
 {
+    int any = 0;
+    for (int i = 0; i < c->mesh->n; i++) {
+        double most = 0;
+        for (int a = 0; a < 3; a++) {
+            double d = fabs(x1[3 * i + a] - c->x1_prop[3 * i + a]);
+            most = d > most ? d : most;
+        }
+        c->grow[i] = 1.25 * most;
+        any |= most > 0;
+    }
+    /* the contact front moves on: a vertex next to a corrected one is likely corrected
+     * in the next call (two rings, over the triangles) */
+    for (int ring = 0; any && ring < CLOTH__COLLIDE_RINGS; ring++) {
+        double *g0 = c->grow_ring;
+        memcpy(g0, c->grow, (size_t)c->mesh->n * sizeof *g0);
+        for (int t = 0; t < c->mesh->n_tris; t++) {
+            const int *v = c->mesh->tris + 3 * t;
+            double g = g0[v[0]] > g0[v[1]] ? g0[v[0]] : g0[v[1]];
+            g = g0[v[2]] > g ? g0[v[2]] : g;
+            for (int j = 0; j < 3; j++)
+                c->grow[v[j]] = g > c->grow[v[j]] ? g : c->grow[v[j]];
+        }
+    }
     c->calm = c->need == 0;
     double need = 1.25 * c->need / (0.9 * def->thickness);
     c->slack_next = fmin(c->slack_cap, fmax(CLOTH__COLLIDE_SLACK_MIN, need));
@@ -1195,7 +1264,7 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
         if (clean && !overflowed && !moved) {
             /* a pass that changed nothing searched the final motion: no zones needed */
             res->resolved = 1;
-            next_slack(c, def);
+            next_slack(c, def, x1);
             return 0;
         }
         /* a clean pass whose obstacle impulses moved vertices: the next pass checks them */
@@ -1204,7 +1273,7 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     }
     impact_zones(c, def, h, x0, x1, v, inv_mass, res);
     res->inside = count_inside(c, def, x1);
-    next_slack(c, def);
+    next_slack(c, def, x1);
     return 0;
 }
 
@@ -1287,4 +1356,10 @@ int cloth__collide_plain(cloth__collide *c, int plain)
     c->plain = plain;
     c->queried = 0;
     return c->carried;
+}
+
+void cloth__collide_set_room(cloth__collide *c, const double *room)
+{
+    for (int i = 0; i < c->mesh->n; i++)
+        c->grow[i] = room ? room[i] : 0;
 }

@@ -123,6 +123,10 @@
  * that corrected nothing (collide.c): a sheet that moves on as it did keeps its candidate
  * list for the next calls */
 #define CLOTH__COLLIDE_AHEAD 8
+/* a vertex's own room in the query's boxes (collide.c query): 1.25 times its largest
+ * correction of the last call, and the same for the vertices within this many rings of
+ * triangles around it (the contact front moves on from step to step) */
+#define CLOTH__COLLIDE_RINGS 2
 /* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
  * three sheets needs more than 64 per vertex: its edges overlap many edges) */
 #define CLOTH__COLLIDE_PAIRS 16
@@ -216,6 +220,10 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
  * test can compare the stage's results with and without them; returns the calls that
  * kept the last call's list so far. */
 int cloth__collide_plain(cloth__collide *c, int plain);
+
+/* For the tests of the vertices' own room in the query's boxes (collide.c query): sets
+ * it (n values, m; NULL: none) for the next query, as a call's corrections set it. */
+void cloth__collide_set_room(cloth__collide *c, const double *room);
 
 int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
                                    double tol, int ahead, const double *xq, const double *x1q,
