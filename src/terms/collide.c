@@ -1277,6 +1277,31 @@ int cloth__collide_step(cloth__collide *c, const cloth__collide_def *def, double
     return 0;
 }
 
+/* The test hooks' answer: the kept candidates whose boxes meet, by the stage's own box
+ * test (at the start, or over the step), copied into pt and ee; -1 past cap. */
+static int list_meeting(cloth__collide *c, double thickness, const double *x0,
+                        const double *x1, int at_start, int *pt, int *n_pt, int *ee,
+                        int *n_ee, int cap)
+{
+    *n_pt = *n_ee = 0;
+    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
+        double *d0;
+        unsigned *seen;
+        pair pr = candidate(c, k, &d0, &seen);
+        if (at_start ? !boxes_meet(&pr, x0, NULL, 0.5 * thickness)
+                     : !boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
+            continue;
+        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
+        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
+        if (*n == cap)
+            return -1;
+        list[2 * *n] = src[0];
+        list[2 * *n + 1] = src[1];
+        (*n)++;
+    }
+    return 0;
+}
+
 int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
                                    double tol, const double *x0, const double *x1_ref,
                                    const double *x1, const double *inv_mass, int *pt,
@@ -1298,21 +1323,7 @@ int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double s
     *n_pt = *n_ee = 0;
     if (status != 0)
         return status;
-    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
-        double *d0;
-        unsigned *seen;
-        pair pr = candidate(c, k, &d0, &seen);
-        if (!boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
-            continue;
-        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
-        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
-        if (*n == cap)
-            return -1;
-        list[2 * *n] = src[0];
-        list[2 * *n + 1] = src[1];
-        (*n)++;
-    }
-    return 0;
+    return list_meeting(c, thickness, x0, x1, 0, pt, n_pt, ee, n_ee, cap);
 }
 
 int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
@@ -1333,22 +1344,7 @@ int cloth__collide_next_candidates(cloth__collide *c, double thickness, double s
         return -1;
     if (!still_holds(c, &def, x0, x1))
         return 1;
-    for (int k = 0; k < c->cand.n_pt + c->cand.n_ee; k++) {
-        double *d0;
-        unsigned *seen;
-        pair pr = candidate(c, k, &d0, &seen);
-        if (at_start ? !boxes_meet(&pr, x0, NULL, 0.5 * thickness)
-                     : !boxes_meet(&pr, x0, x1, 0.5 * CLOTH__COLLIDE_ETA * thickness))
-            continue;
-        int is_pt = k < c->cand.n_pt, *list = is_pt ? pt : ee, *n = is_pt ? n_pt : n_ee;
-        const int *src = is_pt ? c->cand.pt + 2 * k : c->cand.ee + 2 * (k - c->cand.n_pt);
-        if (*n == cap)
-            return -1;
-        list[2 * *n] = src[0];
-        list[2 * *n + 1] = src[1];
-        (*n)++;
-    }
-    return 0;
+    return list_meeting(c, thickness, x0, x1, at_start, pt, n_pt, ee, n_ee, cap);
 }
 
 int cloth__collide_plain(cloth__collide *c, int plain)
