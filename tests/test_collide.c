@@ -358,13 +358,13 @@ START_TEST(random_throws_end_without_crossings)
 }
 END_TEST
 
-/* The stage's one broad-phase query a call (collide.c): after a query over x0 -> x1_ref,
- * a pass at x1 within the allowed drift looks at exactly the pairs a fresh query over
- * x0 -> x1 at the passes' reach (eta delta) lists, in the same sorted order.  Two 4 x 4
- * sheets (spacing 5 cm) 2 cm apart, every vertex moved by up to 3 mm, random motions of
- * up to 2 cm a coordinate (the sheets meet and pass), then every coordinate of the end
- * moved by up to the drift allowed (0.9 of the slack).  A drift past it makes the stage
- * query again.  A sabotaged slack (a quarter of the drift allowed) misses pairs: the
+/* The stage's one broad-phase query a call (collide_candidates.c): after a query over
+ * x0 -> x1_ref, a pass at x1 within the allowed drift looks at exactly the pairs a fresh
+ * query over x0 -> x1 at the passes' reach (eta delta) lists, in the same sorted order.
+ * Two 4 x 4 sheets (spacing 5 cm) 2 cm apart, every vertex moved by up to 3 mm, random
+ * motions of up to 2 cm a coordinate (the sheets meet and pass), then every coordinate of
+ * the end moved by up to the drift allowed (0.9 of the slack).  A drift past it makes the
+ * stage query again.  A sabotaged slack (a quarter of the drift allowed) misses pairs: the
  * comparison catches it. */
 static int reuse_mismatches(test_mesh *m, cloth__collide *c, cloth__broad_phase *bp,
                             double delta, double slack, double tol, const double *x1_ref,
@@ -498,11 +498,11 @@ START_TEST(savings_change_no_result)
 }
 END_TEST
 
-/* The list kept from call to call (collide.c): after a query over xq -> x1q whose boxes
- * reach `ahead` steps further, a later call over x0 -> x1 that keeps it looks at exactly
- * the pairs a fresh query lists, both the proximity impulses' (boxes at x0 grown by
- * delta / 2) and a pass's (over x0 -> x1, eta delta / 2), in the same sorted order.
- * Returns the mismatches, counting both lists. */
+/* The list kept from call to call (collide_candidates.c): after a query over xq -> x1q
+ * whose boxes reach `ahead` steps further, a later call over x0 -> x1 that keeps it looks
+ * at exactly the pairs a fresh query lists, both the proximity impulses' (boxes at x0
+ * grown by delta / 2) and a pass's (over x0 -> x1, eta delta / 2), in the same sorted
+ * order.  Returns the mismatches, counting both lists. */
 static int next_mismatches(test_mesh *m, cloth__collide *c, cloth__broad_phase *bp,
                            double delta, double slack, double tol, int ahead,
                            const double *xq, const double *x1q, int *requeried)
@@ -722,13 +722,12 @@ START_TEST(cell_query_matches_all_pairs)
 END_TEST
 
 /* The collision passes skip the CCD of a pair whose relative motion cannot close its gap
- * (collide.c ccd_clear): whenever they skip, the CCD finds no hit.  Random point-triangle
- * and edge-edge pairs in a 10 cm box (offset by up to 100 m: the rounding allowance
- * grows with the coordinates), a common motion of up to 1 m and a relative one of
- * 10^-6 to 10 cm, dmin from 0 to 2 cm, so the skip is taken and refused many times;
- * and head-on approaches (a third of the trials) that close from half to 1.5 times
- * their gap, where the skip's bound is tight: a skip past it (at 0.8 of the bound) is
- * caught. */
+ * (collide_passes.c ccd_clear): whenever they skip, the CCD finds no hit.  Random
+ * point-triangle and edge-edge pairs in a 10 cm box (offset by up to 100 m: the rounding
+ * allowance grows with the coordinates), a common motion of up to 1 m and a relative one
+ * of 10^-6 to 10 cm, dmin from 0 to 2 cm, so the skip is taken and refused many times; and
+ * head-on approaches (a third of the trials) that close from half to 1.5 times their gap,
+ * where the skip's bound is tight: a skip past it (at 0.8 of the bound) is caught. */
 START_TEST(ccd_skip_only_when_the_ccd_finds_no_hit)
 {
     unsigned long seed = 4242;

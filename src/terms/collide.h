@@ -70,7 +70,7 @@
  * inelastic impulse, the change dv = (p - x1) / h along the obstacle's normal that puts
  * x1 at its projection p on the surface (cloth__push_out).  A vertex so moved has
  * infinite mass along the obstacle's normal m for the later impulses that would push it
- * in (impulse in collide.c: its share is projected by I - m m^T, and W with it, so the
+ * in (impulse in collide_pair.c: its share is projected by I - m m^T, and W with it, so the
  * other vertices of the pair take the whole stop).  The proximity impulses are swept
  * again over the pairs any impulse changed (Gauss-Seidel; at most
  * CLOTH__COLLIDE_PROXIMITY_SWEEPS, until no impulse moves a pair's end separation and no
@@ -89,78 +89,20 @@
  * vertices that an obstacle moved are flagged, with the normal, for the caller's
  * inelastic velocity rule (cloth__collide_obstacle_hits).
  *
- * Memory is sized at creation for the mesh; a step allocates nothing. */
+ * Memory is sized at creation for the mesh; a step allocates nothing.
+ *
+ * The files, one part a file: collide.c creates the stage and runs a call ((a), (d), (b),
+ * (c) in that order, cloth__collide_step) and the tests' hooks; collide_def.h holds the
+ * constants, the def and the result; collide_state.h the stage's state (private to these
+ * files); collide_pair.c a pair's geometry, the impulse on it and the CCD's start
+ * distance; collide_candidates.c the candidate list's upkeep (one broad-phase query
+ * serving many calls, and why that is sound); collide_proximity.c (a); collide_passes.c
+ * (b), the CCD impulses; collide_zones.c (c) (one zone's rigid motion in rigid_zone.c);
+ * collide_obstacles.c (d). */
 #ifndef CLOTH_COLLIDE_H
 #define CLOTH_COLLIDE_H
 
-#include "cloth.h"
-#include "terms/obstacle.h"
-
-/* the collision passes' distance, as a fraction of the thickness */
-#define CLOTH__COLLIDE_ETA 0.5
-/* Bridson's push out of the thickness: 0.1 of the overlap per step */
-#define CLOTH__COLLIDE_REPULSION 0.1
-/* (d): a zone's translations out of the obstacles at most (each puts the deepest member
- * on the surface and may leave others inside, less deep: on a sphere the depths fall
- * geometrically; a 90-vertex zone draped on drape3's sphere needed up to 29) */
-#define CLOTH__COLLIDE_OBSTACLE_ROUNDS 64
-/* (d): the proximity sweeps end when no impulse moved a pair, nor an obstacle a vertex,
- * by more than this fraction of the thickness (the push is 0.1 of the overlap a step: a
- * shortfall of a thousandth of the thickness is below what it does in a step) */
-#define CLOTH__COLLIDE_OBSTACLE_ENOUGH 1e-3
-/* (d): sweeps of the proximity impulses at most, with obstacles */
-#define CLOTH__COLLIDE_PROXIMITY_SWEEPS 16
-/* the slack of the stage's broad-phase query beyond the passes' reach, in thicknesses
- * (collide.c: a pass queries again only when corrections have moved a vertex's end by
- * more than 0.9 of it), kept between these bounds: each call starts with the slack the
- * previous call's corrections would have needed (1.25 times), a query again within a call
- * doubles it, up to the cap below.  A larger slack costs more candidates, a smaller one more queries. */
-#define CLOTH__COLLIDE_SLACK_MIN 0.25
-#define CLOTH__COLLIDE_SLACK_MAX 4.0
-/* and at most this fraction of the mean edge length */
-#define CLOTH__COLLIDE_SLACK_EDGE 0.125
-/* the steps of motion beyond the call's own that the query's boxes reach after a call
- * that corrected nothing (collide.c): a sheet that moves on as it did keeps its candidate
- * list for the next calls */
-#define CLOTH__COLLIDE_AHEAD 8
-/* a vertex's own room in the query's boxes (collide.c query): 1.25 times its largest
- * correction of the last call, and the same for the vertices within this many rings of
- * triangles around it (the contact front moves on from step to step) */
-#define CLOTH__COLLIDE_RINGS 2
-/* the default room for candidate pairs, per vertex and triangle edge (a draped pile of
- * three sheets needs more than 64 per vertex: its edges overlap many edges) */
-#define CLOTH__COLLIDE_PAIRS 16
-
-typedef struct cloth__collide cloth__collide;
-
-/* What the stage is asked to do. */
-typedef struct cloth__collide_def {
-    double thickness;           /* delta (m): proximity distance and impulses' target  */
-    double friction;            /* mu in [0, 1]: Coulomb friction of the impulses      */
-    int passes;                 /* collision passes at most (b), >= 0                  */
-    int zone_iterations;        /* searches of the impact zones at most (c)            */
-    /* (d): the obstacles the step's end positions must stay out of; scene NULL: none */
-    const cloth_scene *scene;   /* its sphere and floor                               */
-    const double *sphere_c;     /* the sphere's centre at the step's end              */
-    const cloth__push_body *body; /* a body (NULL: none)                              */
-} cloth__collide_def;
-
-/* What one call did. */
-typedef struct cloth__collide_result {
-    int proximity;              /* proximity impulses (a)                              */
-    int impulses;               /* collision impulses over all passes (b)              */
-    int passes;                 /* collision passes made (b)                           */
-    int zone_searches;          /* searches made in (c), the last one finding no hit
-                                 * when resolved                                       */
-    int zones;                  /* impact zones (of two or more vertices) at the end   */
-    int zone_vertices;          /* vertices in them                                    */
-    int resolved;               /* 1: the last search found no pair that hits          */
-    int overflow;               /* 1: a broad-phase query ran out of room (pairs may
-                                 * have been missed: resolved is then 0)               */
-    int obstacle_moves;         /* (d): obstacle impulses and zone translations        */
-    int inside;                 /* (d): free vertices left inside an obstacle (in a
-                                 * zone held by a pin)                                 */
-} cloth__collide_result;
+#include "terms/collide_def.h"
 
 /* For mesh's triangles and their edges, with room for max_pairs candidate pairs of each
  * kind a query; max_pairs <= 0 sizes it as the tunnelled metric does
@@ -196,42 +138,44 @@ int cloth__collide_first_close_pair(cloth__collide *c, const double *x, const do
 
 /* One impact zone's rigid motion: terms/rigid_zone.h (cloth__collide_rigid_zone). */
 
-/* For the tests of the candidates' reuse (collide.c): queries the candidates over
- * x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
- * adaptive, see CLOTH__COLLIDE_SLACK_MIN), then lists those a collision pass at end positions x1 would look
- * at when it may reuse them (a drift of at most tol thicknesses, the stage's 0.9 slack):
- * (vertex, triangle) pairs into pt, (edge, edge) pairs into ee (the broad phase's edge
- * indices), room for cap pairs each, sorted as cloth__broad_phase_sort sorts.  Returns 0,
- * 1 when x1 drifted further (the stage would query afresh: nothing listed), -1 when the
- * query or the lists ran out of room. */
+/* For the tests of the candidates' reuse (collide_candidates.c): queries the candidates
+ * over x0 -> x1_ref with the boxes' slack `slack` (in thicknesses; the stage's is
+ * adaptive, see CLOTH__COLLIDE_SLACK_MIN), then lists those a collision pass at end
+ * positions x1 would look at when it may reuse them (a drift of at most tol thicknesses,
+ * the stage's 0.9 slack): (vertex, triangle) pairs into pt, (edge, edge) pairs into ee
+ * (the broad phase's edge indices), room for cap pairs each, sorted as
+ * cloth__broad_phase_sort sorts.  Returns 0, 1 when x1 drifted further (the stage would
+ * query afresh: nothing listed), -1 when the query or the lists ran out of room. */
 int cloth__collide_pass_candidates(cloth__collide *c, double thickness, double slack,
                                    double tol, const double *x0, const double *x1_ref,
                                    const double *x1, const double *inv_mass, int *pt,
                                    int *n_pt, int *ee, int *n_ee, int cap);
 
-/* For the tests of the list kept from call to call (collide.c): queries the candidates
- * as a call over xq -> x1q does (slack and tol as above, boxes reaching `ahead` steps
- * beyond x1q), then lists those a later call over x0 -> x1 that keeps the list would look
- * at: with at_start, the proximity impulses' (boxes at x0 grown by half the thickness),
- * else a collision pass's.  Returns 0, 1 when that call would query afresh (nothing
- * listed), -1 when out of room. */
-/* For the tests: plain = 1 makes every call query afresh and leaves out the bounds that
- * skip work (collide.c: the kept list, g0_lower, surely_clear, apart_enough), so that a
- * test can compare the stage's results with and without them; returns the calls that
- * kept the last call's list so far. */
-int cloth__collide_plain(cloth__collide *c, int plain);
-
-/* For the tests of the vertices' own room in the query's boxes (collide.c query): sets
- * it (n values, m; NULL: none) for the next query, as a call's corrections set it. */
-void cloth__collide_set_room(cloth__collide *c, const double *room);
-
+/* For the tests of the list kept from call to call (collide_candidates.c): queries the
+ * candidates as a call over xq -> x1q does (slack and tol as above, boxes reaching
+ * `ahead` steps beyond x1q), then lists those a later call over x0 -> x1 that keeps the
+ * list would look at: with at_start, the proximity impulses' (boxes at x0 grown by half
+ * the thickness), else a collision pass's.  Returns 0, 1 when that call would query
+ * afresh (nothing listed), -1 when out of room. */
 int cloth__collide_next_candidates(cloth__collide *c, double thickness, double slack,
                                    double tol, int ahead, const double *xq, const double *x1q,
                                    const double *x0, const double *x1, const double *inv_mass,
                                    int at_start, int *pt, int *n_pt, int *ee, int *n_ee,
                                    int cap);
 
-/* For the tests of the collision passes' shortcut (collide.c ccd_clear): 1 when the
+/* For the tests: plain = 1 makes every call query afresh and leaves out the bounds that
+ * skip work (the kept list and g0_lower in collide_candidates.c, surely_clear in
+ * collide_passes.c, apart_enough in collide_proximity.c), so that a test can compare the
+ * stage's results with and without them; returns the calls that kept the last call's
+ * list so far. */
+int cloth__collide_plain(cloth__collide *c, int plain);
+
+/* For the tests of the vertices' own room in the query's boxes (collide_candidates.c
+ * query): sets it (n values, m; NULL: none) for the next query, as a call's corrections
+ * set it. */
+void cloth__collide_set_room(cloth__collide *c, const double *room);
+
+/* For the tests of the collision passes' shortcut (collide_passes.c ccd_clear): 1 when the
  * stage skips the CCD of the pair (point-triangle, or edge-edge when edge_edge) over
  * x0 -> x1 at dmin as certain to find no hit (cloth__ccd then returns 0), else 0. */
 int cloth__collide_ccd_clear(int edge_edge, const double x0[12], const double x1[12],
