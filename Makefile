@@ -21,9 +21,9 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 WEB_LIBS     = $(shell pkg-config --libs libwebsockets libcjson 2>/dev/null)
 
 # src/ is layered (docs/architecture.md; tests/check_layers.py checks it): core < linalg < terms
-# < body < sim < kernels < garment < harness < app.  The library is every layer but app/;
-# app/ is the CLI and the viewer's server, so libcloth needs no web libraries.
-LAYERS   = core linalg terms body sim kernels garment harness
+# < body < sim < kernels < garment < assemble < harness < app.  The library is every layer
+# but app/; app/ is the CLI and the viewer's server, so libcloth needs no web libraries.
+LAYERS   = core linalg terms body sim kernels garment assemble harness
 LIB_SRC  = $(foreach d,$(LAYERS),$(shell find src/$(d) -name '*.c' | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ = $(filter $(BUILD)/obj/core/%,$(LIB_OBJ))

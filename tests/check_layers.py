@@ -27,7 +27,8 @@ import sys
 from collections import deque
 
 # Lowest first: a layer may use its own and the ones before it.
-LAYERS = ["core", "linalg", "terms", "body", "sim", "kernels", "garment", "harness", "app"]
+LAYERS = ["core", "linalg", "terms", "body", "sim", "kernels", "garment", "assemble", "harness",
+          "app"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 PUBLIC = "cloth.h"
 

@@ -513,8 +513,8 @@ cloth_status cloth_mesh_create(const cloth_scene *s, cloth_mesh **out, cloth_err
         return st;
     if (s->mesh.garment[0])
         return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.garment: a garment is sewn by the "
-                           "simulation (cloth_sim_create, the garment layer); take its mesh "
-                           "from cloth_sim_mesh", s->source);
+                           "simulation (cloth_sim_create); take its mesh from cloth_sim_mesh",
+                           s->source);
     if (s->mesh.obj[0]) {
         st = build_obj(s, &m, &edges, &n_edges, err);
         if (st != CLOTH_OK)

@@ -2,20 +2,13 @@
  * The garment pipeline, from a pattern file to a scene's cloth (garment.h): load, place
  * on the mannequin, sew, weld (the stages: pattern.c, bones.c, sewing.c).  `cloth
  * garment` and a scene's mesh.garment run this one pipeline, so what the CLI writes and
- * what a scene simulates are the same garment.
- *
- * cloth_sim_create (public) is defined here and not with the kernels: a mesh.garment
- * scene is sewn by a sim of its own kernel before its sim is made, so the function that
- * makes a sim from a scene sits above the kernels, in the one layer that sews, and hands
- * the finished mesh down (cloth_sim_create_with_mesh, kernels/registry.c).
+ * what a scene simulates are the same garment (a scene's mesh.garment reaches it through
+ * cloth_sim_create, src/assemble/assemble.c).
  */
 #include "garment/garment.h"
 #include "core/mesh.h"
 #include "core/status.h"
 #include "garment/bones.h"
-
-#include <stdio.h>
-#include <string.h>
 
 cloth_status cloth__garment_make(const char *path, const cloth_scene *scene,
                                  cloth__garment_placed placed, void *ctx,
@@ -71,40 +64,4 @@ cloth_status cloth__garment_cloth(const cloth__garment *g, const cloth_scene *sc
     }
     *out = m;
     return CLOTH_OK;
-}
-
-/* mesh.garment: the pattern (relative to the scene file) through the pipeline, its
- * welded garment the scene's cloth. */
-static cloth_status scene_garment(const cloth_scene *scene, cloth_mesh **out,
-                                  cloth_error *err)
-{
-    const cloth_mesh_def *d = &scene->mesh;
-    if (d->obj[0])
-        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.garment: and mesh.obj: one mesh or the "
-                           "other", scene->source);
-    if (d->pins != CLOTH_PINS_NONE && d->pins != CLOTH_PINS_LIST)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: mesh.pins: a garment has no rows or corners: "
-                           "give vertex indices or none", scene->source);
-    char path[2 * CLOTH_PATH_MAX];
-    const char *slash = strrchr(scene->source, '/');
-    if (d->garment[0] == '/' || !slash)
-        snprintf(path, sizeof path, "%s", d->garment);
-    else
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - scene->source), scene->source,
-                 d->garment);
-    cloth__garment *g;
-    cloth_status st = cloth__garment_make(path, scene, NULL, NULL, &g, err);
-    if (st == CLOTH_OK)
-        st = cloth__garment_cloth(g, scene, out, err);
-    cloth__garment_free(g);
-    return st;
-}
-
-cloth_status cloth_sim_create(const cloth_scene *scene, cloth_sim **out, cloth_error *err)
-{
-    *out = NULL;
-    cloth_mesh *m;
-    cloth_status st = scene->mesh.garment[0] ? scene_garment(scene, &m, err)
-                                             : cloth_mesh_create(scene, &m, err);
-    return st == CLOTH_OK ? cloth_sim_create_with_mesh(scene, m, out, err) : st;
 }

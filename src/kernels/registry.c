@@ -5,7 +5,7 @@
  * cloth__keyset and sims their kernels from a cloth__registry, both handed in.  The
  * public functions of cloth.h that read scenes, list kernels or build a sim from a mesh
  * are defined here, over the table of every kernel (cloth_sim_create, which may first
- * sew a mesh.garment, is the garment layer's).
+ * sew a mesh.garment, is in src/assemble/).
  */
 #include "kernels/registry.h"
 #include "sim/sim.h"

@@ -26,7 +26,7 @@ void cloth__sim_key_where(const cloth_sim *sim, const char *section, const char 
 /* cloth_sim_create_with_mesh with the kernels of reg (kernels/registry.c passes every
  * kernel): mesh, made by the caller, is the sim's from here on (destroyed with it, or
  * here on failure) and the scene's mesh keys are not read; a NULL mesh is the scene's
- * own (cloth_mesh_create; a mesh.garment is sewn above, in garment/garment.c). */
+ * own (cloth_mesh_create; a mesh.garment is sewn above, in assemble/assemble.c). */
 cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scene *scene,
                                     cloth_mesh *mesh, cloth_sim **out, cloth_error *err);
 
