@@ -1,18 +1,14 @@
 /* The skinning back-transform (backtransform.h): cylinders, separation planes, bone
  * planes and the weights they give. */
 #include "body/backtransform.h"
+#include "terms/vec3.h"
 
 #include <math.h>
 #include <string.h>
 
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 static double normalize3(double a[3])
 {
-    double n = sqrt(dot3(a, a));
+    double n = cloth__norm(a);
     if (n > 0)
         for (int k = 0; k < 3; k++)
             a[k] /= n;
@@ -31,7 +27,7 @@ static void widen_over_surface(cloth__backtransform *bt, const cloth__body *body
         cloth__bt_bone *b = &bt->bone[j];
         const double *y = body->verts + 3 * i;
         double d[3] = {y[0] - s->rest[j][0], y[1] - s->rest[j][1], y[2] - s->rest[j][2]};
-        double ax = dot3(d, b->u_rest), r2 = dot3(d, d) - ax * ax;
+        double ax = cloth__dot(d, b->u_rest), r2 = cloth__dot(d, d) - ax * ax;
         b->lo = fmin(b->lo, ax - reach);
         b->hi = fmax(b->hi, ax + reach);
         b->radius = fmax(b->radius, sqrt(r2 > 0 ? r2 : 0) + reach);
@@ -72,7 +68,7 @@ void cloth__bt_init(cloth__backtransform *bt, cloth__body *body, double reach)
             for (int e = 0; e < 2; e++) {
                 const double *q = e ? cp->b : cp->a;
                 double d[3] = {q[0] - s->rest[j][0], q[1] - s->rest[j][1], q[2] - s->rest[j][2]};
-                double ax = dot3(d, b->u_rest), r2 = dot3(d, d) - ax * ax;
+                double ax = cloth__dot(d, b->u_rest), r2 = cloth__dot(d, d) - ax * ax;
                 double r = sqrt(r2 > 0 ? r2 : 0) + cp->r;
                 lo = fmin(lo, ax - cp->r);
                 hi = fmax(hi, ax + cp->r);
@@ -153,10 +149,10 @@ void cloth__bt_set_pose(const cloth__backtransform *bt, const cloth__body *body,
 static int in_cylinder(const cloth__bt_bone *b, const cloth__bt_pose *p, int j, const double x[3])
 {
     double d[3] = {x[0] - p->a[j][0], x[1] - p->a[j][1], x[2] - p->a[j][2]};
-    double ax = dot3(d, p->u[j]);
+    double ax = cloth__dot(d, p->u[j]);
     if (ax < b->lo || ax > b->hi)
         return 0;
-    double r2 = dot3(d, d) - ax * ax;
+    double r2 = cloth__dot(d, d) - ax * ax;
     return r2 <= b->radius * b->radius;
 }
 
@@ -166,13 +162,13 @@ static int on_own_side(const cloth__backtransform *bt, const cloth__bt_pose *p, 
 {
     if (bt->skel->joint[j].parent >= 0) {
         double d[3] = {x[0] - p->a[j][0], x[1] - p->a[j][1], x[2] - p->a[j][2]};
-        if (dot3(d, p->n[j]) < 0)
+        if (cloth__dot(d, p->n[j]) < 0)
             return 0;
     }
     for (int i = 0; i < bt->n_children[j]; i++) {
         int c = bt->child[j][i];
         double d[3] = {x[0] - p->a[c][0], x[1] - p->a[c][1], x[2] - p->a[c][2]};
-        if (dot3(d, p->n[c]) > 0)
+        if (cloth__dot(d, p->n[c]) > 0)
             return 0;
     }
     return 1;
@@ -186,7 +182,7 @@ static int zone(const cloth__backtransform *bt, const cloth__bt_pose *p, int c,
     if (!(w > 0))
         return 0;
     double d[3] = {x[0] - p->a[c][0], x[1] - p->a[c][1], x[2] - p->a[c][2]};
-    double dc = w - dot3(d, p->u[c]), dp = w + dot3(d, p->v[c]);
+    double dc = w - cloth__dot(d, p->u[c]), dp = w + cloth__dot(d, p->v[c]);
     if (!(dc > 0 && dp > 0))
         return 0;
     *w_child = dp / (dp + dc);

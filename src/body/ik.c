@@ -2,6 +2,7 @@
 #include "body/avatar.h"
 #include "body/ik.h"
 #include "core/status.h"
+#include "terms/vec3.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,8 +17,9 @@ void cloth__rot_clamp(double R[9], double limit)
 
 static double dist3(const double a[3], const double b[3])
 {
-    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double d[3];
+    cloth__sub(a, b, d);
+    return cloth__norm(d);
 }
 
 /* World rotation of joint j under pose. */
@@ -48,11 +50,8 @@ int cloth__ik_ccd(const cloth__skeleton *s, cloth__pose *pose, int end, int chai
                 a[i] = pos[end][i] - pos[k][i];
                 b[i] = target[i] - pos[k][i];
             }
-            ax[0] = a[1] * b[2] - a[2] * b[1];
-            ax[1] = a[2] * b[0] - a[0] * b[2];
-            ax[2] = a[0] * b[1] - a[1] * b[0];
-            double sn = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
-            double cs = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+            cloth__cross(a, b, ax);
+            double sn = cloth__norm(ax), cs = cloth__dot(a, b);
             if (sn < 1e-15)
                 continue; /* already on the line (or folded straight back) */
             for (int i = 0; i < 3; i++)
