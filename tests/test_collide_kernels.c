@@ -1,4 +1,4 @@
-/* The robust collision stage (run.self_collision = on, kernels/collide_stage.h; Bridson,
+/* The robust collision stage (run.self_collision = on, the contact stage, sim/contact.h; Bridson,
  * Fedkiw and Anderson 2002) inside explicit, verlet, pbd, bw and pd (issue 32).
  *
  * Flat sheet drop (experiments/flat_sheet_drop.ini, 30 frames instead of 60): two 5 x 5
