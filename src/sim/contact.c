@@ -3,7 +3,6 @@
 #include "body/avatar.h"
 #include "sim/state.h"
 #include "terms/collide.h"
-#include "terms/contact.h"
 #include "terms/obstacle.h"
 
 #include "core/status.h"
@@ -202,12 +201,7 @@ int cloth__contact_obstacle_positions_counted(cloth_sim *sim, double *pos, int s
         double *x = pos + stride * i, normal[3];
         if (sim->mesh->pinned[i])
             continue;
-        double gap = HUGE_VAL;
-        if (s->sphere.enabled)
-            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL,
-                                    NULL);
-        if (s->floor.enabled)
-            gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
+        double gap = cloth__obstacle_gap(s, sim->sphere_c, x);
         if (gap < 0) {
             cloth__push_out(s, sim->sphere_c, NULL, x, normal);
             moved += gap < -tol;

@@ -48,7 +48,8 @@ typedef enum cloth__contact_use {
 #define CLOTH__OBSTACLE_SPHERE 1u
 #define CLOTH__OBSTACLE_FLOOR 2u
 #define CLOTH__OBSTACLE_AVATAR 4u
-#define CLOTH__OBSTACLE_ALL (CLOTH__OBSTACLE_SPHERE | CLOTH__OBSTACLE_FLOOR | CLOTH__OBSTACLE_AVATAR)
+#define CLOTH__OBSTACLE_ALL                                                                \
+    (CLOTH__OBSTACLE_SPHERE | CLOTH__OBSTACLE_FLOOR | CLOTH__OBSTACLE_AVATAR)
 
 typedef struct cloth__kernel {
     const char *name;           /* as in run.kernel                                   */

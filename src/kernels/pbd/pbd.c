@@ -544,11 +544,12 @@ static void collide_self(cloth_sim *sim, cloth__pbd *w, cloth__step_stats *stats
 
 /* The update v = (p - x)/h, x = p, with the robust phase (run.self_collision = on) over
  * the step x -> p between them, after the passes (constraints, strain limit and
- * obstacles).  The velocity is set first and handed to the phase with p: its impulses change p and v alike (p += h dv, v += dv), so v stays
- * the velocity of the corrected positions, and an impact zone's v is its rigid velocity
- * (not the chord of its rotation).  Doing it inside the passes would cost a CCD search
- * a pass, and a later constraint projection could undo the guarantee; after the update
- * the step's start x would be gone.  Then x = p.  The obstacles were projected in the
+ * obstacles).  The velocity is set first and handed to the phase with p: its impulses
+ * change p and v alike (p += h dv, v += dv), so v stays the velocity of the corrected
+ * positions, and an impact zone's v is its rigid velocity (not the chord of its
+ * rotation).  Doing it inside the passes would cost a CCD search a pass, and a later
+ * constraint projection could undo the guarantee; after the update the step's start x
+ * would be gone.  Then x = p.  The obstacles were projected in the
  * passes; the phase keeps every free vertex out of them (sim/contact.h). */
 static void update(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
 {
