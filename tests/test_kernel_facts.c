@@ -86,6 +86,31 @@ START_TEST(declared_modes_are_accepted_and_others_refused)
                       st, err.msg);
         cloth_sim_destroy(sim);
     }
+    /* obstacles and avatar.collision values it does not honour are refused (those it
+     * honours are run by the stage test below; building a body for each would be slow) */
+    unsigned obstacles = kernel->obstacles ? kernel->obstacles
+                         : kernel->contact == CLOTH__CONTACT_OWN ? 0u : CLOTH__OBSTACLE_ALL;
+    static const char *const sections[] = {"[sphere]\nradius = 0.1\ncenter = 0 -1 0",
+                                           "[plane]\nheight = -1", "[avatar]"};
+    for (int o = 0; o < 3; o++)
+        if (!(obstacles & (1u << o))) {
+            cloth_sim *sim;
+            cloth_error err = {""};
+            ck_assert_msg(create(cloth__kernels(), _i, sections[o], &sim, &err) == CLOTH_EINVAL,
+                          "%s: %s accepted", kernel->name, sections[o]);
+        }
+    static const char *const bodies[] = {"sdf", "capsules", "ellipsoids"};
+    for (int b = 0; b < 3 && kernel->avatar_collisions; b++)
+        if (!(kernel->avatar_collisions & (1u << b))) {
+            char extra[64];
+            cloth_sim *sim;
+            cloth_error err = {""};
+            snprintf(extra, sizeof extra, "[avatar]\ncollision = %s", bodies[b]);
+            ck_assert_msg(create(cloth__kernels(), _i, extra, &sim, &err) == CLOTH_EINVAL,
+                          "%s: avatar.collision = %s accepted", kernel->name, bodies[b]);
+            ck_assert_msg(strstr(err.msg, "avatar.collision") && strstr(err.msg, kernel->name),
+                          "%s", err.msg);
+        }
     /* a chain (no triangles) */
     cloth_scene s;
     cloth_sim *sim;

@@ -137,11 +137,9 @@ void cloth__contact_obstacles(cloth_sim *sim, double h)
 {
     cloth__contact *c = sim->contact;
     const cloth_scene *s = &sim->scene;
-    if (!c)
+    if (!c || (!s->sphere.enabled && !s->floor.enabled && !sim->avatar))
         return;
     cloth__contact_reset(c);
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return;
     double start = sim->avatar ? cloth__clock_ms() : 0, vs[3];
     sphere_velocity(sim, h, vs);
     for (int i = 0; i < sim->mesh->n; i++) {
