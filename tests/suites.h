@@ -30,6 +30,7 @@
     X(newton_speed) \
     X(modes) \
     X(kernels) \
+    X(kernel_facts) \
     X(interact) \
     X(commands) \
     X(intersect) \

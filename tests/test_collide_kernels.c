@@ -1,5 +1,6 @@
-/* The robust collision stage (run.self_collision = on, kernels/collide_stage.h; Bridson,
- * Fedkiw and Anderson 2002) inside explicit, verlet, pbd, bw and pd (issue 32).
+/* The robust collision stage (run.self_collision = on: the contact stage's robust phase,
+ * sim/contact.h; Bridson, Fedkiw and Anderson 2002) for explicit, verlet, pbd, bw and pd
+ * (issue 32).
  *
  * Flat sheet drop (experiments/flat_sheet_drop.ini, 30 frames instead of 60): two 5 x 5
  * sheets 3 cm apart, the lower pinned flat at y = 0.  With the vertex pairs (particles)

@@ -33,6 +33,24 @@ typedef struct cloth__step_stats {
                                  * counts in not_converged too                        */
 } cloth__step_stats;
 
+/* How a kernel meets contact (sim/contact.h). */
+typedef enum cloth__contact_use {
+    CLOTH__CONTACT_AFTER = 0,   /* the sim runs the contact stage after each step        */
+    CLOTH__CONTACT_IN_STEP,     /* the kernel calls the stage's phases inside its step   */
+    CLOTH__CONTACT_OWN          /* the kernel handles contact itself (barriers)          */
+} cloth__contact_use;
+
+/* Facts' bits: one per run.self_collision value, one per obstacle. */
+#define CLOTH__SELF_BIT(mode) (1u << (unsigned)(mode))
+#define CLOTH__SELF_ALL                                                                    \
+    (CLOTH__SELF_BIT(CLOTH_SELF_OFF) | CLOTH__SELF_BIT(CLOTH_SELF_PARTICLES) |               \
+     CLOTH__SELF_BIT(CLOTH_SELF_PROXIMITY) | CLOTH__SELF_BIT(CLOTH_SELF_ON))
+#define CLOTH__OBSTACLE_SPHERE 1u
+#define CLOTH__OBSTACLE_FLOOR 2u
+#define CLOTH__OBSTACLE_AVATAR 4u
+#define CLOTH__OBSTACLE_ALL                                                                \
+    (CLOTH__OBSTACLE_SPHERE | CLOTH__OBSTACLE_FLOOR | CLOTH__OBSTACLE_AVATAR)
+
 typedef struct cloth__kernel {
     const char *name;           /* as in run.kernel                                   */
     const char *summary;        /* one line for `cloth list`                          */
@@ -70,11 +88,22 @@ typedef struct cloth__kernel {
                                  * cloths (k ~ 500 N/m, 10 g vertices; the bench)     */
     const char *interactive_set; /* "key=value" a viewer applies for its frame rate
                                  * (below interactive_max; measured), or NULL         */
-    int avatar;                 /* 1: it collides with an [avatar] (cloth__push_out)  */
-    int collide_stage;          /* 1: run.self_collision = on is the robust stage of
-                                 * kernels/collide_stage.h (the sim refuses a start with
-                                 * a point-triangle or edge-edge pair closer than
-                                 * material.thickness); 0: the kernel checks its own   */
+
+    /* What it honours (docs/architecture.md, "What a kernel must declare").  The sim
+     * checks them at creation (cloth__kernel_check) and refuses a scene that asks for
+     * more, naming the kernel, the key and what it supports: nothing is ignored. */
+    cloth__contact_use contact; /* how it meets obstacles and self-contact (sim/contact.h):
+                                 * AFTER (default: the sim runs the contact stage after
+                                 * each step), IN_STEP (it calls the stage's phases), OWN
+                                 * (its own contact handling; the stage is not built)  */
+    unsigned self_modes;        /* the run.self_collision values it honours, bits
+                                 * CLOTH__SELF_BIT(mode); 0 = the stage's (all four), or
+                                 * off alone with contact = OWN                        */
+    unsigned obstacles;         /* the obstacles it honours, CLOTH__OBSTACLE_* bits;
+                                 * 0 = the stage's (all), or none with contact = OWN    */
+    unsigned avatar_collisions; /* the avatar.collision values it honours, bits
+                                 * CLOTH__SELF_BIT-like (1u << value); 0 = all          */
+    int needs_triangles;        /* 1: a mesh without triangles (a chain) is refused     */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller
@@ -87,6 +116,13 @@ typedef struct cloth__registry {
 
 /* The kernel of reg named name, or NULL. */
 const cloth__kernel *cloth__registry_find(const cloth__registry *reg, const char *name);
+
+/* CLOTH_OK when kernel k honours everything scene asks for on a mesh with n_tris
+ * triangles; else CLOTH_EINVAL with "WHERE: KEY = VALUE: kernel K does not honour it
+ * (it supports ...)" (WHERE from keys: the file and line of the key, or the scene).
+ * keys may be NULL. */
+cloth_status cloth__kernel_check(const cloth__kernel *k, const cloth_scene *scene,
+                                 const cloth__keyset *keys, int n_tris, cloth_error *err);
 
 /* Kernel k's place in reg, which is also the scene's settings block that holds its keys
  * (cloth_scene.kernel[slot]); -1 when reg does not hold k. */

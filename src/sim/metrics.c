@@ -65,12 +65,7 @@ static void measure_gaps(const cloth_sim *sim, cloth_frame *f)
         return;
     for (int i = 0; i < m->n; i++) {
         const double *x = sim->x + 3 * i;
-        double gap = HUGE_VAL;
-        if (s->sphere.enabled)
-            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL,
-                                    NULL);
-        if (s->floor.enabled)
-            gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
+        double gap = cloth__obstacle_gap(s, sim->sphere_c, x);
         f->min_gap = fmin(f->min_gap, gap);
         f->penetrations += gap < -tol;
     }

@@ -5,6 +5,7 @@
  */
 #include "core/scene.h"
 #include "core/status.h"
+#include "sim/contact.h"
 #include "sim/interact.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
@@ -70,16 +71,17 @@ void cloth_sim_reset(cloth_sim *sim)
     cloth__sim_move_obstacles(sim, 0);
     if (sim->avatar)
         cloth__avatar_reset(sim->avatar, 0);
+    cloth__contact_reset(sim->contact);
     if (sim->kernel->start)
         sim->kernel->start(sim, sim->work);
     cloth__sim_energy_reference(sim);
 }
 
-/* run.self_collision = on: the robust stage (kernels/collide_stage.h) needs a thickness,
+/* run.self_collision = on: the contact stage's robust phase (contact.h) needs a thickness,
  * and a start where no point-triangle or edge-edge pair (sharing no vertex, not wholly
  * pinned) is closer than it: its CCD measures every pair from the step's start and lets
  * none come closer than half that distance, so a pair that starts too close could never
- * be kept apart by the thickness.  newton (collide_stage = 0) checks its own pairs at
+ * be kept apart by the thickness.  newton (contact = OWN) checks its own pairs at
  * creation, with its rest-distance exemption. */
 static cloth_status check_collide_start(const cloth_sim *sim, cloth_error *err)
 {
@@ -92,7 +94,7 @@ static cloth_status check_collide_start(const cloth_sim *sim, cloth_error *err)
                            "= on needs a thickness > 0 (the contact distance it keeps)", where,
                            s->material.thickness);
     }
-    if (!sim->kernel->collide_stage)
+    if (sim->kernel->contact == CLOTH__CONTACT_OWN)
         return CLOTH_OK;
     cloth__collide *c;
     cloth_status st = cloth__collide_create(m, 0, &c, err);
@@ -188,17 +190,23 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     *out = NULL;
     const cloth__kernel *kernel = cloth__registry_find(reg, scene->run.kernel);
     int slot = kernel ? cloth__registry_slot(reg, kernel) : -1;
-    if (slot < 0 || (scene->avatar.enabled && !kernel->avatar)) {
+    if (slot < 0) {
         cloth_mesh_destroy(mesh);
         if (!kernel)
             return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: unknown kernel '%s'",
                                scene->source, scene->run.kernel);
-        if (slot < 0)
-            return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s is past the scene's "
-                               "%d settings blocks", scene->source, kernel->name,
-                               CLOTH_MAX_KERNELS);
-        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s does not collide with an "
-                           "[avatar]", scene->source, kernel->name);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel: %s is past the scene's "
+                           "%d settings blocks", scene->source, kernel->name,
+                           CLOTH_MAX_KERNELS);
+    }
+    /* what the kernel honours, before anything is built (a mesh of our own: its
+     * triangles are known once it is made, below) */
+    if (mesh) {
+        cloth_status ck = cloth__kernel_check(kernel, scene, &reg->keys, mesh->n_tris, err);
+        if (ck != CLOTH_OK) {
+            cloth_mesh_destroy(mesh);
+            return ck;
+        }
     }
     cloth_sim *sim = calloc(1, sizeof *sim);
     if (!sim) {
@@ -213,6 +221,11 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
     cloth_status st = mesh ? CLOTH_OK : cloth_mesh_create(scene, &sim->mesh, err);
     if (st != CLOTH_OK) {
         free(sim);
+        return st;
+    }
+    if (!mesh && (st = cloth__kernel_check(kernel, scene, &reg->keys, sim->mesh->n_tris,
+                                           err)) != CLOTH_OK) {
+        cloth_sim_destroy(sim);
         return st;
     }
     size_t n3 = 3 * (size_t)sim->mesh->n;
@@ -251,6 +264,8 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
         st = cloth__tunnel_create(sim->mesh, &sim->tunnel, err);
     if (st == CLOTH_OK)
         st = check_self_collision_start(sim, err);
+    if (st == CLOTH_OK)
+        st = cloth__contact_create(sim, &sim->contact, err);
     if (st != CLOTH_OK) {
         cloth_sim_destroy(sim);
         return st;
@@ -271,23 +286,38 @@ cloth_status cloth__sim_rebuild_kernel(cloth_sim *sim, const cloth__kernel *kern
                                        cloth_error *err)
 {
     void *work = NULL;
-    if (sim->avatar && !kernel->avatar)
-        return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s does not collide with an "
-                           "[avatar]", kernel->name);
+    cloth__contact *contact = NULL;
+    cloth_status st = cloth__kernel_check(kernel, &sim->scene, &sim->registry->keys,
+                                          sim->mesh->n_tris, err);
+    if (st != CLOTH_OK)
+        return st;
     int slot = cloth__registry_slot(sim->registry, kernel), old_slot = sim->kernel_slot;
     if (slot < 0)
         return cloth__fail(err, CLOTH_EINVAL, "run.kernel: %s is not in the sim's registry",
                            kernel->name);
+    /* the stage is the new kernel's (built for its contact fact), fresh like its work */
+    const cloth__kernel *old_kernel = sim->kernel;
+    cloth__contact *old_contact = sim->contact;
     sim->kernel_slot = slot;
-    cloth_status st = kernel->create(sim, &work, err);
+    sim->kernel = kernel;
+    st = cloth__contact_create(sim, &contact, err);
+    if (st == CLOTH_OK) {
+        sim->contact = contact;
+        st = kernel->create(sim, &work, err);
+    }
+    sim->kernel = old_kernel;
+    sim->contact = old_contact;
     if (st != CLOTH_OK) {
+        cloth__contact_destroy(contact);
         sim->kernel_slot = old_slot;
         return st;
     }
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
+    cloth__contact_destroy(sim->contact);
     sim->kernel = kernel;
     sim->work = work;
+    sim->contact = contact;
     double h = sim->scene.run.dt / sim->scene.run.substeps;
     for (int i = 0; i < 3 * sim->mesh->n; i++)
         sim->x_prev[i] = sim->x[i] - h * sim->v[i];
@@ -302,6 +332,7 @@ void cloth_sim_destroy(cloth_sim *sim)
         return;
     if (sim->work && sim->kernel->destroy)
         sim->kernel->destroy(sim->work);
+    cloth__contact_destroy(sim->contact);
     cloth__interact_destroy(sim->interact);
     cloth__intersect_destroy(sim->intersect);
     cloth__tunnel_destroy(sim->tunnel);
@@ -373,7 +404,12 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         cloth__sim_move_obstacles(sim, sim->t + h);
         cloth__step_stats st = {0, 0, 0, 0, NAN, NULL, 0};
         cloth_error why = {""};
+        /* the contact stage after the step, unless the kernel calls it (or does its own) */
+        int after = sim->kernel->contact == CLOTH__CONTACT_AFTER;
+        const double *x0 = after ? cloth__contact_save_start(sim) : NULL;
         cloth_status status = sim->kernel->step(sim, sim->work, h, &st, &why);
+        if (status == CLOTH_OK && after)
+            cloth__contact_after_step(sim, h, x0, &st);
         sim->t = (sim->frame * substeps + s + 1) * h;
         iterations += st.iterations;
         not_converged += st.not_converged;

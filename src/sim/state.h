@@ -22,6 +22,9 @@ struct cloth_sim {
     int kernel_slot;            /* its place in the registry: scene.kernel[slot] holds
                                  * its settings (set before its create is called)    */
     void *work;                 /* the kernel's own memory                           */
+    struct cloth__contact *contact; /* the contact stage (contact.h) built for the kernel
+                                 * and the scene; NULL when the kernel's contact is its
+                                 * own                                               */
     int kernel_stale;           /* the pin set changed since the work was built: the
                                  * next frame rebuilds it first                      */
     unsigned stiffness_version; /* live.c adds 1 whenever it changes springs' k (for
@@ -50,8 +53,8 @@ struct cloth_sim {
     cloth__tunnel *tunnel;      /* scratch of the tunnelled count (metrics)          */
     double *x_frame;            /* 3n: positions at the end of the last frame (or of
                                  * the reset), where the tunnelled motion starts      */
-    /* the robust collision stage's counts of the current frame (kernels/collide_stage.h
-     * adds to them, the frame zeroes them first and writes them into its columns) */
+    /* the robust collision phase's counts of the current frame (sim/contact.h adds to
+     * them, the frame zeroes them first and writes them into its columns) */
     int collide_passes;         /* most CCD passes of one step                        */
     long collide_zones;         /* impact zones formed, summed over the steps         */
     double collide_ms;          /* wall time of the stage                             */

@@ -2,6 +2,7 @@
  * velocity of a spinning sphere), and the Verlet cloth web demo's projection onto the
  * surface. */
 #include "terms/obstacle.h"
+#include "terms/contact.h"
 
 #include <math.h>
 #include <time.h>
@@ -108,6 +109,17 @@ static int push_out_sphere_plane(const cloth_scene *scene, const double c[3], do
     }
     return hit;
     /* ASSIGNMENT verlet_provot: push_out END */
+}
+
+double cloth__obstacle_gap(const cloth_scene *scene, const double c[3], const double x[3])
+{
+    double gap = HUGE_VAL;
+    if (scene->sphere.enabled)
+        gap = cloth__gap_sphere(x, c, scene->sphere.radius, scene->sphere.offset, NULL, NULL);
+    if (scene->floor.enabled)
+        gap = fmin(gap, cloth__gap_floor(x, scene->floor.height, scene->floor.offset, NULL,
+                                         NULL));
+    return gap;
 }
 
 int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth__push_body *body,

@@ -44,6 +44,10 @@ typedef struct cloth__push_body {
  * projection): the body first (body may be NULL), then the sphere, then the floor.
  * Returns CLOTH__HIT_NONE if it did not move, else which surface it was put on last,
  * with that surface's outward normal in normal. */
+/* The smaller of x's gaps to the scene's sphere (centre c) and floor, each less its
+ * offset (terms/contact.h); HUGE_VAL with neither. */
+double cloth__obstacle_gap(const cloth_scene *scene, const double c[3], const double x[3]);
+
 int cloth__push_out(const cloth_scene *scene, const double c[3], const cloth__push_body *body,
                     double x[3], double normal[3]);
 

@@ -9,7 +9,8 @@
  *               floor contacts: S_i = I - n n^T), from dv = h M^-1 f_ext
  *   update      v1 = v0 + dv,  x1 = x0 + h v1
  *   limit       Provot's strain limit (bw.strain_limit), as the explicit kernel's
- *   collide     self-collision and obstacles, as the explicit kernel does them
+ *   contact     the contact stage (sim/contact.h), which the sim runs after the step:
+ *               self-collision and obstacles, as for the explicit kernel
  *
  * Forces.  Every condition C (bw_conditions.c) with stiffness k (bw.stiffness: the
  * material's springs' k over the rest area, or bw.k_*) and damping k_d = beta k
@@ -37,23 +38,22 @@
  * a CG that stops at bw.cg_max_iters before the rule counts in lin_capped and
  * not_converged, as does a strain limit still violated after bw.strain_passes.
  *
- * Obstacles, two ways.  After the update, as the explicit kernel: a vertex inside an
- * obstacle goes back on its surface and loses its inward velocity relative to it.  And
- * the paper's way (section 5.3) from then on, for the sphere and the floor: that vertex
- * is a contact of the next step's filter, S = I - n n^T with its normal velocity
+ * Obstacles, two ways.  After the step, the contact stage, as for the explicit kernel: a
+ * vertex inside an obstacle goes back on its surface and loses its inward velocity
+ * relative to it.  And the paper's way (section 5.3) from then on, for the sphere and the
+ * floor: that vertex (the stage's hits, cloth__contact_obstacle_hits, read at the next
+ * step's start) is a contact of the next step's filter, S = I - n n^T with its normal velocity
  * prescribed to the obstacle's, until the constraint's reaction pulls instead of pushes
  * (constraints, release_contacts).
  */
 #include "kernels/bw/bw_conditions.h"
 #include "kernels/bw/bw_def.h"
 #include "kernels/bw/bw_pcg.h"
-#include "kernels/collide_stage.h"
-#include "kernels/obstacles.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
-#include "terms/self_collision.h"
 #include "terms/strain_project.h"
 #include "terms/dihedral.h"
+#include "sim/contact.h"
 #include "sim/sim.h"
 #include "core/status.h"
 
@@ -86,10 +86,6 @@ typedef struct cloth__bw {
     cloth__sparse *A;           /* the system matrix, every vertex a block            */
     cloth__bw_pcg *pcg;         /* the filtered PCG's vectors                         */
     double *b, *dv;             /* 3n: right-hand side, solution                      */
-    double *x_start;            /* 3n: positions at the step's start (self-collision
-                                 * of triangles)                                      */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                  */
     int *limited;               /* strain limit: structural and shear springs with a
                                  * free end                                           */
     int n_limited;
@@ -113,9 +109,6 @@ static void bw_destroy(void *work)
     cloth__bw_pcg_destroy(w->pcg);
     free(w->b);
     free(w->dv);
-    free(w->x_start);
-    cloth__self_collision_destroy(w->self);
-    cloth__collide_stage_destroy(w->stage);
     free(w->limited);
     free(w->x_int);
     free(w->kind);
@@ -181,12 +174,6 @@ static cloth_status bw_create(const cloth_sim *sim, void **work, cloth_error *er
     const cloth_mesh *m = sim->mesh;
     const cloth__bw_def *def = settings(sim);
     *work = NULL;
-    if (m->n_tris == 0) {
-        char where[CLOTH_PATH_MAX + 16];
-        cloth__sim_key_where(sim, "run", "kernel", where, sizeof where);
-        return cloth__fail(err, CLOTH_EINVAL, "%s: run.kernel = bw needs triangles: the mesh "
-                           "has none (a chain); its conditions live on triangles", where);
-    }
     cloth__bw *w = calloc(1, sizeof *w);
     if (!w)
         return cloth__fail(err, CLOTH_ENOMEM, "bw: out of memory");
@@ -197,7 +184,7 @@ static cloth_status bw_create(const cloth_sim *sim, void **work, cloth_error *er
     if (st == CLOTH_OK)
         st = cloth__bw_pcg_create(m->n, &w->pcg, err);
     if (st == CLOTH_OK && (!(w->b = malloc(bytes)) || !(w->dv = malloc(bytes)) ||
-                           !(w->x_start = malloc(bytes)) || !(w->normal = malloc(bytes)) ||
+                           !(w->normal = malloc(bytes)) ||
                            !(w->z = malloc(bytes)) || !(w->q = malloc(bytes)) ||
                            !(w->kind = malloc((size_t)m->n + 1)) ||
                            !(w->contact = malloc((size_t)m->n + 1))))
@@ -213,12 +200,6 @@ static cloth_status bw_create(const cloth_sim *sim, void **work, cloth_error *er
                 w->limited[w->n_limited++] = s;
         }
     }
-    cloth_self_collision self = sim->scene.run.self_collision;
-    if (st == CLOTH_OK && self == CLOTH_SELF_ON)
-        st = cloth__collide_stage_create(sim, &w->stage, err);
-    else if (st == CLOTH_OK && self != CLOTH_SELF_OFF)
-        st = cloth__self_collision_create(m, self, sim->scene.material.thickness, &w->self,
-                                          err);
     if (st != CLOTH_OK) {
         bw_destroy(w);
         return st;
@@ -431,22 +412,18 @@ static void limit_strain(cloth_sim *sim, cloth__bw *w, double h, cloth__step_sta
         stats->not_converged = 1;
 }
 
-/* The collision stage: self-collision's projection, the obstacles (which win where both
- * act), then the self contacts' velocities, in the explicit kernel's order. */
-static void collide(cloth_sim *sim, cloth__bw *w, const double c_old[3], double h,
-                    cloth__step_stats *stats)
+/* The vertices the contact stage put back on an obstacle after the last step become
+ * contacts of this step's filter, with the obstacle's normal there (the others keep
+ * theirs until release_contacts lets them go). */
+static void take_contacts(const cloth_sim *sim, cloth__bw *w)
 {
-    if (w->self) {
-        cloth__self_collision_result r =
-            cloth__self_collision_project(w->self, sim->mesh, sim->x, w->x_start);
-        if (!r.converged || r.overflow)
-            stats->not_converged = 1;
-    }
-    /* a vertex put back on an obstacle: the next step's filter may hold it there */
-    cloth__kernel_obstacles(sim, c_old, h, w->contact, w->normal);
-    if (w->self)
-        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
-                                         sim->scene.material.self_friction);
+    const double *normal;
+    const unsigned char *hit = cloth__contact_obstacle_hits(sim, &normal);
+    for (int i = 0; hit && i < sim->mesh->n; i++)
+        if (hit[i] != CLOTH__HIT_NONE) {
+            w->contact[i] = hit[i];
+            memcpy(w->normal + 3 * i, normal + 3 * i, 3 * sizeof(double));
+        }
 }
 
 static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
@@ -457,7 +434,7 @@ static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_st
     const cloth__bw_def *def = settings(sim);
     double c_old[3];
     cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
-    memcpy(w->x_start, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
+    take_contacts(sim, w);
     assemble(sim, w, h);
     constraints(sim, w, c_old, h);
     guess(sim, w, h);
@@ -474,11 +451,7 @@ static cloth_status bw_step(cloth_sim *sim, void *work, double h, cloth__step_st
     update(sim, w, h);
     if (def->strain_limit > 0)
         limit_strain(sim, w, h, stats);
-    collide(sim, w, c_old, h, stats);
-    /* run.self_collision = on: the robust stage turns the step x_start -> x (strain limit
-     * and obstacles applied) into one that crosses nothing, last, so that nothing undoes
-     * it; its impulses change x and v alike (collide_stage.h) */
-    cloth__collide_stage_apply(w->stage, sim, h, w->x_start, sim->x, sim->v, stats);
+    /* the contact stage follows (sim.c) */
     return CLOTH_OK;
 }
 
@@ -525,18 +498,18 @@ static const cloth__key bw_keys[] = {
 };
 
 const cloth__kernel cloth__bw_kernel = {
-    "bw",
-    "Baraff-Witkin 1998: stretch/shear/bend conditions, one linearised implicit Euler "
-    "step by filtered PCG",
-    bw_keys,
-    (int)(sizeof bw_keys / sizeof bw_keys[0]),
-    bw_create,
-    bw_destroy,
-    bw_start,
-    bw_step,
-    bw_measure,
-    NULL,
-    NULL,
+    .name = "bw",
+    .summary = "Baraff-Witkin 1998: stretch/shear/bend conditions, one linearised implicit "
+               "Euler step by filtered PCG",
+    .keys = bw_keys,
+    .n_keys = (int)(sizeof bw_keys / sizeof bw_keys[0]),
+    .create = bw_create,
+    .destroy = bw_destroy,
+    .start = bw_start,
+    .step = bw_step,
+    .measure = bw_measure,
+    .log = NULL,
+    .begin_frame = NULL,
     .interactive_max = 0,
     .dense_max = 0,
     .iteration_key = "cg_max_iters",
@@ -544,7 +517,8 @@ const cloth__kernel cloth__bw_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
-    .collide_stage = 1,
-    .avatar = 1,
     .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
+    /* contact: the stage after each step; its obstacle hits feed the next step's filter */
+    .contact = CLOTH__CONTACT_AFTER,
+    .needs_triangles = 1, /* its conditions live on triangles */
 };

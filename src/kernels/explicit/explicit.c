@@ -13,19 +13,16 @@
  *                y' = y + h/6 (k1 + 2 k2 + 2 k3 + k4),  y = (x, v), F(y) = (v, a(x, v))
  *   v' *= decay                                      (the explicit mass-spring tutorial)
  *
- * Then pinned vertices return to their prescribed positions, and a vertex inside an
- * obstacle is put back on its surface with its inward normal velocity (relative to the
- * obstacle) removed.
+ * Then pinned vertices return to their prescribed positions.
  *
- * Self-collision.  run.self_collision = on: the robust stage (kernels/collide_stage.h,
- * Bridson, Fedkiw and Anderson 2002) over the step, last of all (explicit_step).
- * particles | proximity (terms/self_collision.h) come after the pins, before the
- * obstacles (which win where both act): the vertex pairs
- * (and vertex-triangle pairs) closer than material.thickness are projected apart, a
- * position correction the integrator knows nothing of, and then the contacts lose their
- * approaching normal velocity and the fraction material.self_friction of the rest of
- * their relative velocity.  An explicit scheme has no constraint solve to put it in;
- * the velocity correction is what keeps a pair from coming back at the next step.
+ * Contact.  The kernel has no contact code: the sim runs the contact stage
+ * (sim/contact.h) after each step, over the step's start and the proposed (x, v), the
+ * pins and the strain limit applied (its `.contact` is the default, AFTER).  A vertex
+ * inside an obstacle is put back on its surface with its inward normal velocity
+ * (relative to the obstacle) removed; self-collision's position and velocity corrections
+ * are ones the integrator knows nothing of (an explicit scheme has no constraint solve
+ * to put them in; the velocity correction is what keeps a pair from coming back at the
+ * next step); run.self_collision = on is the robust phase, last of all.
  *
  * Strain limit (explicit.strain_limit = tau_c > 0): Provot 1995, "Deformation Constraints
  * in a Mass-Spring Model to Describe Rigid Cloth Behavior", the method it was written for
@@ -44,11 +41,7 @@
  */
 #include "kernels/explicit/explicit.h"
 #include "kernels/coloured.h"
-#include "kernels/collide_stage.h"
-#include "kernels/obstacles.h"
 #include "terms/forces.h"
-#include "terms/obstacle.h"
-#include "terms/self_collision.h"
 #include "terms/strain_project.h"
 #include "sim/sim.h"
 
@@ -64,15 +57,12 @@ static inline const cloth__explicit_def *settings(const cloth_sim *sim)
     return cloth__sim_settings(sim);
 }
 
-/* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each; and
- * self-collision's work.  Without either the schemes need only the sim's force buffer
- * (work stays NULL). */
+/* RK4's stages: the state at the step's start and four slopes of (x, v), 3n each; the
+ * coloured order's and the strain limit's work.  Without them the schemes need only the
+ * sim's force buffer (work stays NULL). */
 typedef struct cloth__explicit {
-    double *x0, *v0;            /* the state at the start of the step (RK4, and x0 for
-                                 * self-collision's triangles)                        */
+    double *x0, *v0;            /* the state at the start of the step (RK4)            */
     double *kx[4], *kv[4];      /* RK4's four slopes: dx/dt = v, dv/dt = a            */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *springs;   /* explicit.order = coloured: every spring, coloured  */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *x4, *v4, *f4;       /* ... and x, v, f padded for the spring loop         */
@@ -96,8 +86,6 @@ static void explicit_destroy(void *work)
         free(w->kx[k]);
         free(w->kv[k]);
     }
-    cloth__self_collision_destroy(w->self);
-    cloth__collide_stage_destroy(w->stage);
     cloth__coloured_destroy(w->springs);
     cloth__coloured_tris_destroy(w->tris);
     free(w->x4);
@@ -114,13 +102,12 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
     int rk4 = settings(sim)->scheme == CLOTH__RK4;
     int coloured = settings(sim)->order == CLOTH__ORDER_COLOURED;
     int limit = settings(sim)->strain_limit > 0;
-    cloth_self_collision self = sim->scene.run.self_collision;
-    if (!rk4 && self == CLOTH_SELF_OFF && !coloured && !limit)
+    if (!rk4 && !coloured && !limit)
         return CLOTH_OK;
     size_t bytes = sizeof(double) * 3 * (size_t)sim->mesh->n + 1;
     cloth__explicit *w = calloc(1, sizeof *w);
     int ok = w != NULL;
-    if (ok && (rk4 || self == CLOTH_SELF_PROXIMITY))
+    if (ok && rk4)
         ok = (w->x0 = malloc(bytes)) != NULL;
     if (ok && rk4)
         ok = (w->v0 = malloc(bytes)) != NULL;
@@ -164,21 +151,6 @@ static cloth_status explicit_create(const cloth_sim *sim, void **work, cloth_err
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
         w->stiffness_version = sim->stiffness_version;
-    }
-    if (self == CLOTH_SELF_ON) {
-        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
-        if (st != CLOTH_OK) {
-            explicit_destroy(w);
-            return st;
-        }
-    } else if (self != CLOTH_SELF_OFF) {
-        cloth_status st = cloth__self_collision_create(sim->mesh, self,
-                                                       sim->scene.material.thickness,
-                                                       &w->self, err);
-        if (st != CLOTH_OK) {
-            explicit_destroy(w);
-            return st;
-        }
     }
     *work = w;
     return CLOTH_OK;
@@ -342,30 +314,15 @@ static cloth_status limit_strain(cloth_sim *sim, cloth__explicit *w, double h,
     return CLOTH_OK;
 }
 
-/* Self-collision's position projection (the side of a vertex-triangle contact from the
- * step's start, saved in w->x0). */
-static void collide_self(cloth_sim *sim, cloth__explicit *w, cloth__step_stats *stats)
-{
-    cloth__self_collision_result r =
-        cloth__self_collision_project(w->self, sim->mesh, sim->x, w->x0);
-    if (!r.converged || r.overflow)
-        stats->not_converged = 1;
-}
-
 static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
                                   cloth__step_stats *stats, cloth_error *err)
 {
     cloth__explicit *w = work;
     cloth_status st, integrated = CLOTH_OK;
-    double c_old[3];
     if (w && w->springs && w->stiffness_version != sim->stiffness_version) {
         cloth__coloured_copy_k(w->springs, sim->mesh); /* a live change of k */
         w->stiffness_version = sim->stiffness_version;
     }
-    cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
-    const double *x_start = w ? cloth__collide_stage_save_start(w->stage, sim->x) : NULL;
-    if (w && w->self && sim->scene.run.self_collision == CLOTH_SELF_PROXIMITY)
-        memcpy(w->x0, sim->x, sizeof(double) * 3 * (size_t)sim->mesh->n);
     switch (settings(sim)->scheme) {
     case CLOTH__VELOCITY_VERLET:
         st = velocity_verlet(sim, w, h);
@@ -386,20 +343,8 @@ static cloth_status explicit_step(cloth_sim *sim, void *work, double h,
     stats->iterations = 0;
     if (settings(sim)->strain_limit > 0 && limit_strain(sim, w, h, stats) != CLOTH_OK)
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
-    if (w && w->self)
-        collide_self(sim, w, stats);
-    cloth__kernel_obstacles(sim, c_old, h, NULL, NULL);
-    if (w && w->self)
-        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
-                                         sim->scene.material.self_friction);
-    /* run.self_collision = on: the robust stage turns the proposed step (x_start -> x, with
-     * pins, strain limit and obstacles applied) into one that crosses nothing.  It comes
-     * last, so that no later correction can undo its guarantee; its impulses change x and
-     * v alike (x += h dv, v += dv), which keeps symplectic Euler's x' = x + h v'.  The
-     * obstacles came before; the stage keeps every free vertex out of them
-     * (collide_stage.h). */
-    if (w)
-        cloth__collide_stage_apply(w->stage, sim, h, x_start, sim->x, sim->v, stats);
+    /* the contact stage follows (sim.c): its robust phase's impulses change x and v alike
+     * (x += h dv, v += dv), which keeps symplectic Euler's x' = x + h v' */
     return CLOTH_OK;
 }
 
@@ -427,17 +372,17 @@ static const cloth__key explicit_keys[] = {
 };
 
 const cloth__kernel cloth__explicit_kernel = {
-    "explicit",
-    "mass-spring forces; forward or symplectic Euler, velocity Verlet, RK4",
-    explicit_keys,
-    (int)(sizeof explicit_keys / sizeof explicit_keys[0]),
-    explicit_create,
-    explicit_destroy,
-    explicit_start,
-    explicit_step,
-    NULL,
-    NULL,
-    NULL,
+    .name = "explicit",
+    .summary = "mass-spring forces; forward or symplectic Euler, velocity Verlet, RK4",
+    .keys = explicit_keys,
+    .n_keys = (int)(sizeof explicit_keys / sizeof explicit_keys[0]),
+    .create = explicit_create,
+    .destroy = explicit_destroy,
+    .start = explicit_start,
+    .step = explicit_step,
+    .measure = NULL,
+    .log = NULL,
+    .begin_frame = NULL,
     .interactive_max = 0,
     .dense_max = 0,
     .iteration_key = NULL,
@@ -445,7 +390,8 @@ const cloth__kernel cloth__explicit_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
-    .avatar = 1,
     .frame_substeps = 20, /* conditionally stable: h = 1/1200 s < 2 / omega_max */
-    .collide_stage = 1,
+    /* contact: the stage after each step (AFTER, the default): every obstacle, every
+     * run.self_collision mode, any avatar.collision */
+    .contact = CLOTH__CONTACT_AFTER,
 };

@@ -719,17 +719,18 @@ static const cloth__key newton_keys[] = {
 };
 
 const cloth__kernel cloth__newton_kernel = {
-    "newton",
-    "implicit Euler, BDF2 or implicit midpoint by Newton's method, log (IPC) or cubic (ZOZO) barrier",
-    newton_keys,
-    (int)(sizeof newton_keys / sizeof newton_keys[0]),
-    cloth__newton_create,
-    cloth__newton_destroy,
-    newton_start,
-    newton_step,
-    newton_measure,
-    newton_log,
-    newton_begin_frame,
+    .name = "newton",
+    .summary = "implicit Euler, BDF2 or implicit midpoint by Newton's method, log (IPC) or "
+               "cubic (ZOZO) barrier",
+    .keys = newton_keys,
+    .n_keys = (int)(sizeof newton_keys / sizeof newton_keys[0]),
+    .create = cloth__newton_create,
+    .destroy = cloth__newton_destroy,
+    .start = newton_start,
+    .step = newton_step,
+    .measure = newton_measure,
+    .log = newton_log,
+    .begin_frame = newton_begin_frame,
     /* a sparse Cholesky of 3 x (free vertices) unknowns a few times a frame (make bench:
      * ~10 ms an iteration at 2070 unknowns, ~22 ms at 2700, ~130 ms at 12 288): past
      * about 6000 a frame takes longer than a viewer can wait */
@@ -746,6 +747,14 @@ const cloth__kernel cloth__newton_kernel = {
      * in self-contact 17-20 ms an iteration both.  PCG keeps compressed springs'
      * Hessians projected (newton.spring_hessian), which a viewer does not miss. */
     .interactive_set = "solver=pcg",
-    .avatar = 1,
     .frame_substeps = 1, /* implicit: stable at h = 1/60 s */
+    /* contact: its own barriers (the contact stage is not built).  Every obstacle is a
+     * barrier; every run.self_collision mode but off is its self-contact barrier
+     * (newton.contact picks the pairs); the body's continuation within a step asks for
+     * distances between two poses, which the ellipsoids' skinned triangles do not
+     * have (sdf and capsules only) */
+    .contact = CLOTH__CONTACT_OWN,
+    .self_modes = CLOTH__SELF_ALL,
+    .obstacles = CLOTH__OBSTACLE_ALL,
+    .avatar_collisions = 1u << CLOTH_AVATAR_SDF | 1u << CLOTH_AVATAR_CAPSULES,
 };

@@ -183,13 +183,7 @@ static cloth_status check_body(const cloth__newton_ctx *ctx, const cloth_sim *si
                                cloth_error *err)
 {
     char where[CLOTH_PATH_MAX + 16];
-    if (ctx->avatar && ctx->avatar_collision == CLOTH_AVATAR_ELLIPSOIDS) {
-        /* the body's continuation (newton_body.c) asks for distances at poses between
-         * two steps; the ellipsoids' skinned triangles exist only for the current one */
-        cloth__sim_key_where(sim, "avatar", "collision", where, sizeof where);
-        return cloth__fail(err, CLOTH_EINVAL, "%s: avatar.collision = ellipsoids: not with "
-                           "run.kernel = newton (use sdf or capsules)", where);
-    }
+    /* avatar.collision = ellipsoids is refused by the kernel's facts (newton.c) */
     if (ctx->avatar && ctx->avatar_collision == CLOTH_AVATAR_SDF &&
         ctx->nd->dhat > ctx->avatar->parts.far - ctx->avatar_offset) {
         /* the per-part distance is capped at parts.far (src/body/partfields.h): the

@@ -48,9 +48,12 @@
  * (cloth__push_out, the Verlet cloth web demo).  The last pass ends with them, so no
  * vertex ends a step inside an obstacle.
  *
- * run.self_collision = on: the robust stage (kernels/collide_stage.h) over x -> p after
- * the passes, in place of the update (collide_robust).
- * Self-collision (run.self_collision = particles | proximity, terms/self_collision.h): once per
+ * Contact is the contact stage's (sim/contact.h; pbd calls its phases, `.contact =
+ * IN_STEP`): the obstacles above are its position constraints (cloth__contact_obstacle_
+ * positions), and its phases come after the passes as follows.
+ * run.self_collision = on: the robust phase over x -> p after the passes, with the
+ * update (collide_robust).
+ * Self-collision (run.self_collision = particles | proximity, the stage's self phase): once per
  * step, after the passes, the vertex pairs (and vertex-triangle pairs) closer than
  * material.thickness are projected apart in p, as the Ten Minute Physics demo does once
  * per substep after its solver (inside every pass it would cost a hash query a pass),
@@ -96,14 +99,13 @@
 #include "kernels/pbd/pbd.h"
 #include "kernels/pbd/pbd_work.h"
 #include "kernels/coloured.h"
-#include "kernels/collide_stage.h"
 #include "terms/dihedral.h"
 #include "terms/forces.h"
 #include "terms/obstacle.h"
-#include "terms/self_collision.h"
 #include "terms/spring.h"
 #include "terms/strain_limit.h"
 #include "terms/strain_project.h"
+#include "sim/contact.h"
 #include "sim/sim.h"
 
 #include "core/scene.h"
@@ -146,8 +148,6 @@ static void pbd_destroy(void *work)
     free(w->p4);
     free(w->v4);
     free(w->f4);
-    cloth__self_collision_destroy(w->self);
-    cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
     cloth__colouring_free(&w->tri_colours);
     free(w->lambda_limit);
@@ -273,21 +273,6 @@ static cloth_status pbd_create(const cloth_sim *sim, void **work, cloth_error *e
     if (def->strain_limit > 0) {
         cloth_status st = prepare_limit(m, w, triangles, def->order == CLOTH__ORDER_COLOURED,
                                         err);
-        if (st != CLOTH_OK) {
-            pbd_destroy(w);
-            return st;
-        }
-    }
-    if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
-        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
-        if (st != CLOTH_OK) {
-            pbd_destroy(w);
-            return st;
-        }
-    } else if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
-        cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
-                                                       sim->scene.material.thickness,
-                                                       &w->self, err);
         if (st != CLOTH_OK) {
             pbd_destroy(w);
             return st;
@@ -480,29 +465,11 @@ static void project_hinges(const cloth_sim *sim, cloth__pbd *w, double *pos, int
     }
 }
 
-/* The obstacles for vertices [lo, hi) (a thread's share): each free vertex inside the
- * body, the sphere or the floor goes back onto the surface.  The body's collision time
- * is the first share's (the others run beside it). */
-static void project_obstacles_range(const cloth_sim *sim, double *pos, int stride, int lo,
-                                    int hi)
-{
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return;
-    double start = sim->avatar ? cloth__clock_ms() : 0;
-    for (int i = lo; i < hi; i++) {
-        double normal[3];
-        if (!sim->mesh->pinned[i])
-            cloth__push_out(s, sim->sphere_c, &sim->avatar_push, pos + stride * i, normal);
-    }
-    if (sim->avatar && lo == 0)
-        sim->avatar->collide_ms += cloth__clock_ms() - start;
-}
-
-/* gap(p) >= 0 for every free vertex: put it back on the surface it is inside. */
+/* gap(p) >= 0 for every free vertex: put it back on the surface it is inside (the
+ * contact stage's obstacles as position constraints). */
 static void project_obstacles(const cloth_sim *sim, cloth__pbd *w)
 {
-    project_obstacles_range(sim, w->p, 3, 0, sim->mesh->n);
+    cloth__contact_obstacle_positions(sim, w->p, 3, 0, sim->mesh->n);
 }
 
 /* The step's compliances alpha~ = 1/(k h^2) (k may have changed between frames),
@@ -535,7 +502,6 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
     int limit = sd.tau > 0;
     const cloth__colouring *limits = !limit ? NULL : sd.triangles ? &w->tri_colours
                                                                   : &c->colours;
-    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
@@ -561,10 +527,8 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
                 }
                 CLOTH__BARRIER
             }
-            if (obstacles) {
-                project_obstacles_range(sim, w->p4, 4, v0, v1);
-                CLOTH__BARRIER
-            }
+            cloth__contact_obstacle_positions(sim, w->p4, 4, v0, v1);
+            CLOTH__BARRIER
         }
         cloth__unpad(w->p4, w->p, v0, v1);
     }
@@ -574,38 +538,25 @@ static void project_coloured(const cloth_sim *sim, cloth__pbd *w, int passes, do
  * then, if it moved anything, the obstacles again so that no vertex ends inside one. */
 static void collide_self(cloth_sim *sim, cloth__pbd *w, cloth__step_stats *stats)
 {
-    cloth__self_collision_result r =
-        cloth__self_collision_project(w->self, sim->mesh, w->p, sim->x);
-    if (!r.converged || r.overflow)
-        stats->not_converged = 1;
-    if (r.pushes > 0)
+    if (cloth__contact_self_project(sim, w->p, sim->x, stats) > 0)
         project_obstacles(sim, w);
 }
 
-/* v = (p - x)/h, x = p */
-static void update(cloth_sim *sim, const cloth__pbd *w, double h)
-{
-    for (int i = 0; i < 3 * sim->mesh->n; i++) {
-        sim->v[i] = (w->p[i] - sim->x[i]) / h;
-        sim->x[i] = w->p[i];
-    }
-}
-
-/* run.self_collision = on: the robust stage (kernels/collide_stage.h) over the step
- * x -> p, after the passes (constraints, strain limit and obstacles), in place of the
- * update.  The velocity is set first, v = (p - x) / h as the update would, and handed to
- * the stage with p: its impulses change p and v alike (p += h dv, v += dv), so v stays
- * the velocity of the corrected positions, and an impact zone's v is its rigid velocity
- * (not the chord of its rotation).  Doing it inside the passes would cost a CCD search
- * a pass, and a later constraint projection could undo the guarantee; after the update
- * the step's start x would be gone.  Then x = p.  The obstacles were projected in the
- * passes; the stage keeps every free vertex out of them (collide_stage.h). */
-static void collide_robust(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
+/* The update v = (p - x)/h, x = p, with the robust phase (run.self_collision = on) over
+ * the step x -> p between them, after the passes (constraints, strain limit and
+ * obstacles).  The velocity is set first and handed to the phase with p: its impulses
+ * change p and v alike (p += h dv, v += dv), so v stays the velocity of the corrected
+ * positions, and an impact zone's v is its rigid velocity (not the chord of its
+ * rotation).  Doing it inside the passes would cost a CCD search a pass, and a later
+ * constraint projection could undo the guarantee; after the update the step's start x
+ * would be gone.  Then x = p.  The obstacles were projected in the
+ * passes; the phase keeps every free vertex out of them (sim/contact.h). */
+static void update(cloth_sim *sim, cloth__pbd *w, double h, cloth__step_stats *stats)
 {
     int n3 = 3 * sim->mesh->n;
     for (int i = 0; i < n3; i++)
         sim->v[i] = (w->p[i] - sim->x[i]) / h;
-    cloth__collide_stage_apply(w->stage, sim, h, sim->x, w->p, sim->v, stats);
+    cloth__contact_robust(sim, h, sim->x, w->p, sim->v, stats);
     memcpy(sim->x, w->p, sizeof(double) * (size_t)n3);
 }
 
@@ -635,17 +586,11 @@ static cloth_status pbd_step(cloth_sim *sim, void *work, double h, cloth__step_s
             cloth__pbd_project_strain_edges(sim, &sd, w);
         project_obstacles(sim, w);
     }
-    if (w->self)
-        collide_self(sim, w, stats);
+    collide_self(sim, w, stats);
     if (limit && cloth__pbd_strain_violated(sim, &sd, w, w->p))
         stats->not_converged = 1;
-    if (w->stage)
-        collide_robust(sim, w, h, stats);
-    else
-        update(sim, w, h);
-    if (w->self)
-        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
-                                         sim->scene.material.self_friction);
+    update(sim, w, h, stats);
+    cloth__contact_self_velocities(sim, sim->v, NULL);
     stats->iterations = passes;
     return CLOTH_OK;
 }
@@ -713,17 +658,17 @@ static void pbd_measure(const cloth_sim *sim, const void *work, cloth_frame *f)
 }
 
 const cloth__kernel cloth__pbd_kernel = {
-    "pbd",
-    "position-based dynamics and XPBD (Mueller 2007, Macklin 2016)",
-    pbd_keys,
-    (int)(sizeof pbd_keys / sizeof pbd_keys[0]),
-    pbd_create,
-    pbd_destroy,
-    NULL,
-    pbd_step,
-    pbd_measure,
-    NULL,
-    NULL,
+    .name = "pbd",
+    .summary = "position-based dynamics and XPBD (Mueller 2007, Macklin 2016)",
+    .keys = pbd_keys,
+    .n_keys = (int)(sizeof pbd_keys / sizeof pbd_keys[0]),
+    .create = pbd_create,
+    .destroy = pbd_destroy,
+    .start = NULL,
+    .step = pbd_step,
+    .measure = pbd_measure,
+    .log = NULL,
+    .begin_frame = NULL,
     .interactive_max = 0,
     .dense_max = 0,
     .iteration_key = "iterations",
@@ -731,7 +676,8 @@ const cloth__kernel cloth__pbd_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
-    .avatar = 1,
     .frame_substeps = 5,
-    .collide_stage = 1,
+    /* contact: the stage's phases inside its step (obstacles as constraints of every
+     * pass, then self-collision and the robust phase with the update) */
+    .contact = CLOTH__CONTACT_IN_STEP,
 };

@@ -4,8 +4,6 @@
 #define CLOTH_KERNELS_PBD_WORK_H
 
 #include "kernels/coloured.h"
-#include "kernels/collide_stage.h"
-#include "terms/self_collision.h"
 #include "terms/strain_project.h"
 #include "sim/sim.h"
 
@@ -18,8 +16,6 @@ typedef struct cloth__pbd {
     int n_hinges;               /* dihedral constraints (0 with bending = springs)   */
     int n_stretch;              /* springs [0, n_stretch) are structural or shear    */
     double k_stretch, k_bend;   /* PBD per-pass factors k' (unused by XPBD)          */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *col;       /* pbd.order = coloured: the distance constraints     */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
     double *p4;                 /* ... and p padded for its passes (cloth__pad), and

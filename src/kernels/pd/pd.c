@@ -29,8 +29,9 @@
  * Pinned vertices are eliminated: they are not unknowns, their terms move to the
  * right-hand side (held at their x0 row, which a viewer may drag).
  *
- * Then v = (x - x_n) / h, and the collisions as explicit does them after its update
- * (self-collision's projection, the obstacles' push-out, the velocity corrections).
+ * Then v = (x - x_n) / h, and the contact stage (sim/contact.h) over x_n -> (x, v), as
+ * for explicit (self-collision's projection, the obstacles' push-out, the velocity
+ * corrections, the robust phase).
  * Not applied: the springs' material damping (implicit Euler damps on its own).
  *
  * Chebyshev (pd.chebyshev_rho = rho > 0; Wang 2015, "A Chebyshev Semi-Iterative Approach
@@ -44,14 +45,11 @@
  * newton.csv (the kernel table's log), so the convergence figure reads PD as Newton.
  */
 #include "kernels/pd/pd.h"
-#include "kernels/collide_stage.h"
-#include "kernels/obstacles.h"
 #include "linalg/cholmod.h"
 #include "linalg/sparse.h"
 #include "terms/forces.h"
-#include "terms/obstacle.h"
-#include "terms/self_collision.h"
 #include "terms/strain_project.h"
+#include "sim/contact.h"
 #include "sim/sim.h"
 
 #include "core/status.h"
@@ -92,8 +90,6 @@ typedef struct cloth__pd {
     double *col;                /* nf: a coordinate's solution, then L x - b          */
     double *xc;                 /* nf: a coordinate of the iterate                    */
     double *x_k, *x_km1;        /* 3n each: Chebyshev's x_k and x_{k-1}               */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                  */
     cloth_newton_iter *rows;    /* the frame's log: iterations x the substeps at
                                  * creation (more substeps set live: rows dropped)     */
     int n_rows, row_cap, frame_iter;
@@ -118,8 +114,6 @@ static void pd_destroy(void *work)
         return;
     cloth__chol_destroy(w->chol);
     cloth__sparse_destroy(w->L);
-    cloth__self_collision_destroy(w->self);
-    cloth__collide_stage_destroy(w->stage);
     free(w->free_id);
     free(w->limited);
     free(w->tris);
@@ -279,17 +273,6 @@ static cloth_status pd_create(const cloth_sim *sim, void **work, cloth_error *er
             memset(w->b, 0, sizeof(double) * (size_t)w->nf);
             st = cloth__chol_solve(w->chol, w->b, w->col, err);
         }
-        if (st != CLOTH_OK) {
-            pd_destroy(w);
-            return st;
-        }
-    }
-    cloth_self_collision self = sim->scene.run.self_collision;
-    if (self != CLOTH_SELF_OFF) {
-        cloth_status st = self == CLOTH_SELF_ON
-                              ? cloth__collide_stage_create(sim, &w->stage, err)
-                              : cloth__self_collision_create(m, self, sim->scene.material.thickness,
-                                                             &w->self, err);
         if (st != CLOTH_OK) {
             pd_destroy(w);
             return st;
@@ -578,31 +561,10 @@ static void update_velocities(cloth__pd *w, cloth_sim *sim, double h)
         }
 }
 
-/* The collision stage after the proposed (x, v): self-collision's projection (the side
- * of a vertex-triangle contact from the step's start), the obstacles (which win where
- * both act), then self-collision's velocity correction; explicit's order.  The one place
- * a shared collision stage of src/kernels/ (for run.self_collision) would be called. */
-static void collide(cloth__pd *w, cloth_sim *sim, const double c_old[3], double h,
-                    cloth__step_stats *stats)
-{
-    if (w->self) {
-        cloth__self_collision_result r =
-            cloth__self_collision_project(w->self, sim->mesh, sim->x, w->x_n);
-        if (!r.converged || r.overflow)
-            stats->not_converged = 1;
-    }
-    cloth__kernel_obstacles(sim, c_old, h, NULL, NULL);
-    if (w->self)
-        cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
-                                         sim->scene.material.self_friction);
-}
-
 static cloth_status pd_step(cloth_sim *sim, void *work, double h, cloth__step_stats *stats,
                             cloth_error *err)
 {
     cloth__pd *w = work;
-    double c_old[3];
-    cloth__sphere_center(&sim->scene.sphere, sim->t, c_old);
     stats->iterations = 0;
     if (w->nf > 0 && (w->h != h || w->stiffness_version != sim->stiffness_version)) {
         cloth_status st = factor(w, sim, h, err);
@@ -616,10 +578,9 @@ static cloth_status pd_step(cloth_sim *sim, void *work, double h, cloth__step_st
             return st;
     }
     update_velocities(w, sim, h);
-    collide(w, sim, c_old, h, stats);
-    /* run.self_collision = on: the robust stage over x_n -> x (obstacles applied), last,
-     * so that nothing undoes it; it changes x and v alike (collide_stage.h) */
-    cloth__collide_stage_apply(w->stage, sim, h, w->x_n, sim->x, sim->v, stats);
+    /* the contact stage over x_n -> (x, v), called here (contact = IN_STEP) so that the
+     * strain limit is checked on the positions the step ends with */
+    cloth__contact_after_step(sim, h, w->x_n, stats);
     double tau = settings(sim)->strain_limit;
     if (tau > 0 && w->n_limited > 0 &&
         cloth__provot_violated(sim->mesh, w->limited, w->n_limited, sim->x, 1 + tau, LIMIT_TOL))
@@ -667,17 +628,17 @@ static const cloth__key pd_keys[] = {
 };
 
 const cloth__kernel cloth__pd_kernel = {
-    "pd",
-    "Projective Dynamics: local projections, a prefactored global solve (CHOLMOD)",
-    pd_keys,
-    (int)(sizeof pd_keys / sizeof pd_keys[0]),
-    pd_create,
-    pd_destroy,
-    pd_start,
-    pd_step,
-    NULL,
-    pd_log,
-    pd_begin_frame,
+    .name = "pd",
+    .summary = "Projective Dynamics: local projections, a prefactored global solve (CHOLMOD)",
+    .keys = pd_keys,
+    .n_keys = (int)(sizeof pd_keys / sizeof pd_keys[0]),
+    .create = pd_create,
+    .destroy = pd_destroy,
+    .start = pd_start,
+    .step = pd_step,
+    .measure = NULL,
+    .log = pd_log,
+    .begin_frame = pd_begin_frame,
     .interactive_max = 0,
     .dense_max = 0,
     .iteration_key = "iterations",
@@ -685,7 +646,8 @@ const cloth__kernel cloth__pd_kernel = {
     .stiffness_max = 0,
     .reports_cond = 0,
     .cond_off = NULL,
-    .collide_stage = 1,
-    .avatar = 1,
     .frame_substeps = 1, /* implicit Euler: stable at h = 1/60 s */
+    /* contact: the whole stage, called at the end of its step (the strain check reads
+     * the positions after contact) */
+    .contact = CLOTH__CONTACT_IN_STEP,
 };

@@ -25,9 +25,9 @@
  *             sweeps converge only geometrically, and slowly when a long taut path binds
  *             at once (experiments/strain_ablation.ini: ~4 sweeps per step at tau_c = 10 %,
  *             ~160 at 2 %); hence the tolerance and the budget
- *   robust    run.self_collision = on: the robust stage (kernels/collide_stage.h) over
- *             x_prev -> x, last of all, and x_prev = x - h v after it (collide_robust)
- *   self      run.self_collision = particles | proximity (terms/self_collision.h): vertex
+ *   robust    run.self_collision = on: the contact stage's robust phase (sim/contact.h)
+ *             over x_prev -> x, last of all, and x_prev = x - h v after it (collide_robust)
+ *   self      run.self_collision = particles | proximity (the stage's self phase): vertex
  *             pairs (and
  *             vertex-triangle pairs) closer than material.thickness are projected apart,
  *             once, after the springs and Provot's limit, so that the step ends with the
@@ -59,13 +59,12 @@
  */
 #include "kernels/verlet/verlet.h"
 #include "kernels/coloured.h"
-#include "kernels/collide_stage.h"
 #include "terms/forces.h"
 #include "terms/contact.h"
 #include "terms/obstacle.h"
-#include "terms/self_collision.h"
 #include "terms/strain_limit.h"
 #include "terms/strain_project.h"
+#include "sim/contact.h"
 #include "sim/sim.h"
 
 #include "core/scene.h"
@@ -93,8 +92,6 @@ typedef struct cloth__verlet {
     int pinned_violations;      /* springs between two pins that exceed the limit     */
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
-    cloth__self_collision *self;/* run.self_collision = particles | proximity, else NULL */
-    cloth__collide_stage *stage;/* run.self_collision = on, else NULL                 */
     cloth__coloured *relax;     /* verlet.order = coloured: springs with a free end   */
     cloth__coloured *provot;    /* ... and the limited springs                        */
     cloth__coloured_tris *tris; /* ... and the triangles for the wind's drag          */
@@ -120,8 +117,6 @@ static void verlet_destroy(void *work)
     free(w->x4);
     free(w->v4);
     free(w->f4);
-    cloth__self_collision_destroy(w->self);
-    cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
     free(w);
 }
@@ -222,21 +217,6 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
             return st;
         }
         cloth__coloured_start_threads(sim->scene.run.threads);
-    }
-    if (sim->scene.run.self_collision == CLOTH_SELF_ON) {
-        cloth_status st = cloth__collide_stage_create(sim, &w->stage, err);
-        if (st != CLOTH_OK) {
-            verlet_destroy(w);
-            return st;
-        }
-    } else if (sim->scene.run.self_collision != CLOTH_SELF_OFF) {
-        cloth_status st = cloth__self_collision_create(m, sim->scene.run.self_collision,
-                                                       sim->scene.material.thickness,
-                                                       &w->self, err);
-        if (st != CLOTH_OK) {
-            verlet_destroy(w);
-            return st;
-        }
     }
     *work = w;
     return CLOTH_OK;
@@ -361,47 +341,13 @@ static cloth_status predict(cloth_sim *sim, double h)
 }
 
 /* Puts every free vertex of [lo, hi) of the positions pos (`stride` doubles a vertex:
- * sim->x, or the coloured passes' padded copy) inside an obstacle on its surface; returns
- * how many were deeper than CONTACT_TOL L (the ones that really moved). */
+ * sim->x, or the coloured passes' padded copy) inside an obstacle on its surface (the
+ * contact stage's obstacles as position constraints); returns how many were deeper than
+ * CONTACT_TOL L (the ones that really moved). */
 static int collide_range(cloth_sim *sim, double *pos, int stride, int lo, int hi)
 {
-    const cloth_scene *s = &sim->scene;
-    if (!s->sphere.enabled && !s->floor.enabled && !sim->avatar)
-        return 0;
-    double tol = CONTACT_TOL * sim->mesh->rest_diag;
-    int moved = 0;
-    if (sim->avatar) {
-        /* the body's skin first (its field is not exact: no gap test, a push-out is a
-         * move), then the sphere and the floor below; the stage's time is the first
-         * share's (the others run beside it) */
-        double start = cloth__clock_ms();
-        for (int i = lo; i < hi; i++) {
-            double normal[3], *x = pos + stride * i, before[3] = {x[0], x[1], x[2]};
-            if (!sim->mesh->pinned[i] && cloth__avatar_push_out(sim->avatar, x, normal))
-                moved += fabs(x[0] - before[0]) + fabs(x[1] - before[1]) +
-                         fabs(x[2] - before[2]) > tol;
-        }
-        if (lo == 0)
-            sim->avatar->collide_ms += cloth__clock_ms() - start;
-        if (!s->sphere.enabled && !s->floor.enabled)
-            return moved;
-    }
-    for (int i = lo; i < hi; i++) {
-        double *x = pos + stride * i, normal[3];
-        if (sim->mesh->pinned[i])
-            continue;
-        double gap = HUGE_VAL;
-        if (s->sphere.enabled)
-            gap = cloth__gap_sphere(x, sim->sphere_c, s->sphere.radius, s->sphere.offset, NULL,
-                                    NULL);
-        if (s->floor.enabled)
-            gap = fmin(gap, cloth__gap_floor(x, s->floor.height, s->floor.offset, NULL, NULL));
-        if (gap < 0) {
-            cloth__push_out(s, sim->sphere_c, NULL, x, normal);
-            moved += gap < -tol;
-        }
-    }
-    return moved;
+    return cloth__contact_obstacle_positions_counted(sim, pos, stride, lo, hi,
+                                                     CONTACT_TOL * sim->mesh->rest_diag);
 }
 
 static int collide(cloth_sim *sim)
@@ -417,7 +363,6 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     cloth__coloured *c = w->relax;
     double half_k = 0.5 * settings(sim)->k_relax;
     int threads = sim->scene.run.threads;
-    int obstacles = sim->scene.sphere.enabled || sim->scene.floor.enabled || sim->avatar;
     CLOTH__PARALLEL(threads)
     {
         int part = cloth__thread_id(), parts = cloth__thread_count(), v0, v1;
@@ -430,10 +375,8 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
                     cloth__coloured_relax(c, w->x4, half_k, lo, hi);
                 CLOTH__BARRIER
             }
-            if (obstacles) {
-                collide_range(sim, w->x4, 4, v0, v1);
-                CLOTH__BARRIER
-            }
+            collide_range(sim, w->x4, 4, v0, v1);
+            CLOTH__BARRIER
         }
         cloth__unpad(w->x4, sim->x, v0, v1);
     }
@@ -602,23 +545,17 @@ static void update_velocities(cloth_sim *sim, double h)
 
 /* Self-collision in x; x_prev holds the step's start (predict moved it there), which
  * decides the side of a vertex-triangle contact. */
-static void collide_self(cloth_sim *sim, cloth__verlet *w, cloth__step_stats *stats)
+static void collide_self(cloth_sim *sim, cloth__step_stats *stats)
 {
-    cloth__self_collision_result r =
-        cloth__self_collision_project(w->self, sim->mesh, sim->x, sim->x_prev);
-    if (!r.converged || r.overflow)
-        stats->not_converged = 1;
-    if (r.pushes > 0)
+    if (cloth__contact_self_project(sim, sim->x, sim->x_prev, stats) > 0)
         collide(sim);
 }
 
 /* The contacts' velocity correction; velocity lives in x - x_prev, so x_prev follows. */
-static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, double h)
+static void correct_contact_velocities(cloth_sim *sim, double h)
 {
-    cloth__self_collision_velocities(w->self, sim->mesh, sim->v,
-                                     sim->scene.material.self_friction);
     const cloth__self_contact *c;
-    int count = cloth__self_collision_contacts(w->self, &c);
+    int count = cloth__contact_self_velocities(sim, sim->v, &c);
     for (int k = 0; k < count; k++)
         for (int q = -1; q < 3; q++) {
             int i = q < 0 ? c[k].p : c[k].v[q];
@@ -627,7 +564,7 @@ static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, d
         }
 }
 
-/* run.self_collision = on: the robust stage (kernels/collide_stage.h) over the step
+/* run.self_collision = on: the contact stage's robust phase (sim/contact.h) over the step
  * x_prev -> x, last, after the springs, the limit and the obstacles, so that nothing
  * later undoes its guarantee.  x_prev holds the step's start (predict moved it there) and
  * v = (x - x_prev) / h is the step's velocity (update_velocities).  The stage changes x
@@ -635,10 +572,11 @@ static void correct_contact_velocities(cloth_sim *sim, const cloth__verlet *w, d
  * every vertex: the implied velocity (x - x_prev) / h is then exactly the stage's v (an
  * impact zone's v is its rigid velocity, not its chord (x1 - x0) / h), and predict's
  * x + d (x - x_prev) carries it on.  The obstacles were projected before; the stage
- * keeps every free vertex out of them (collide_stage.h). */
-static void collide_robust(cloth_sim *sim, cloth__verlet *w, double h, cloth__step_stats *stats)
+ * keeps every free vertex out of them.  Without it (another mode) x_prev stays. */
+static void collide_robust(cloth_sim *sim, double h, cloth__step_stats *stats)
 {
-    cloth__collide_stage_apply(w->stage, sim, h, sim->x_prev, sim->x, sim->v, stats);
+    if (!cloth__contact_robust(sim, h, sim->x_prev, sim->x, sim->v, stats))
+        return;
     for (int i = 0; i < 3 * sim->mesh->n; i++)
         sim->x_prev[i] = sim->x[i] - h * sim->v[i];
 }
@@ -665,13 +603,10 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     collide(sim);
     if (limit_strain(sim, w, stats) != CLOTH_OK)
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
-    if (w->self)
-        collide_self(sim, w, stats);
+    collide_self(sim, stats);
     update_velocities(sim, h);
-    if (w->self)
-        correct_contact_velocities(sim, w, h);
-    if (w->stage)
-        collide_robust(sim, w, h, stats);
+    correct_contact_velocities(sim, h);
+    collide_robust(sim, h, stats);
     remember_state(sim, w);
     return CLOTH_OK;
 }
@@ -711,17 +646,17 @@ static const cloth__key verlet_keys[] = {
 #undef OFF
 
 const cloth__kernel cloth__verlet_kernel = {
-    "verlet",
-    "position Verlet with relaxation and Provot strain limiting (1995)",
-    verlet_keys,
-    (int)(sizeof verlet_keys / sizeof verlet_keys[0]),
-    verlet_create,
-    verlet_destroy,
-    verlet_start,
-    verlet_step,
-    NULL,
-    NULL,
-    verlet_begin_frame,
+    .name = "verlet",
+    .summary = "position Verlet with relaxation and Provot strain limiting (1995)",
+    .keys = verlet_keys,
+    .n_keys = (int)(sizeof verlet_keys / sizeof verlet_keys[0]),
+    .create = verlet_create,
+    .destroy = verlet_destroy,
+    .start = verlet_start,
+    .step = verlet_step,
+    .measure = NULL,
+    .log = NULL,
+    .begin_frame = verlet_begin_frame,
     .interactive_max = 0,
     .dense_max = 0,
     .iteration_key = "iterations",
@@ -731,7 +666,8 @@ const cloth__kernel cloth__verlet_kernel = {
     .stiffness_max = 1.95,
     .reports_cond = 0,
     .cond_off = NULL,
-    .avatar = 1,
     .frame_substeps = 5, /* the Verlet cloth web demo's */
-    .collide_stage = 1,
+    /* contact: the stage's phases inside its step (the obstacles in every relaxation
+     * pass and Provot sweep, then self-collision and the robust phase) */
+    .contact = CLOTH__CONTACT_IN_STEP,
 };
