@@ -683,29 +683,41 @@ static const char *const mode_names[] = {"relax", "provot", NULL};
 #define OFF(field) offsetof(cloth__verlet_def, field)
 
 static const cloth__key verlet_keys[] = {
-    {"verlet", "mode", CLOTH__KEY_CHOICE, OFF(mode), 0, 0, 0, 0, 0, mode_names, NULL, "relax",
-     "relax (the Verlet cloth web demo: relaxation passes) or provot (Hooke forces in a)"},
-    {"verlet", "damping", CLOTH__KEY_DOUBLE, OFF(damping), 0, 0, 1, 0, 0, NULL, NULL, "0.99",
-     "d of x' = x + d (x - x_prev) + a h^2 per step (the Verlet cloth web demo); 1 = none"},
-    {"verlet", "damping_rate", CLOTH__KEY_DOUBLE, OFF(damping_rate), 0, 0, HUGE_VAL, 0, 1,
-     NULL, NULL, "0", "c > 0 replaces damping by d = exp(-c h) (1/s)"},
-    {"verlet", "iterations", CLOTH__KEY_INT, OFF(iterations), 0, 0, 1000000, 0, 0, NULL, NULL,
-     "12", "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
-    {"verlet", "k_relax", CLOTH__KEY_DOUBLE, OFF(k_relax), 0, 0, 2, 1, 1, NULL, NULL, "1",
-     "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
-    {"verlet", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 1, 0, 1, NULL,
-     NULL, "0.1", "tau_c: structural/shear l <= (1 + tau_c) l0 (edge), or sigma1 <= 1 + tau_c "
-     "per triangle (triangle); 0 = off"},
-    {"verlet", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
-     cloth__limit_measure_names, NULL, "edge", "edge (Provot 1995 on springs) or triangle "
-     "(isotropic limiting: sigma of F clamped per triangle, Thomaszewski 2009, Wang 2010)"},
-    {"verlet", "strain_passes", CLOTH__KEY_INT, OFF(strain_passes), 0, 1, 1000000, 0, 0, NULL,
-     NULL, "100", "Provot sweeps per step at most (then not-converged)"},
-    {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
-     "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
-    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
-     "sequential", "sequential (the reference order) or coloured relaxation and Provot "
-     "sweeps (vectorised, run.threads; other rounding)"},
+    {.section = "verlet", .name = "mode", .type = CLOTH__KEY_CHOICE, .offset = OFF(mode),
+     .choices = mode_names, .def = "relax",
+     .help = "relax (the Verlet cloth web demo: relaxation passes) or provot (Hooke forces in "
+     "a)"},
+    {.section = "verlet", .name = "damping", .type = CLOTH__KEY_DOUBLE, .offset = OFF(damping),
+     .lo = 0, .hi = 1, .def = "0.99",
+     .help = "d of x' = x + d (x - x_prev) + a h^2 per step (the Verlet cloth web demo); 1 = "
+     "none"},
+    {.section = "verlet", .name = "damping_rate", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(damping_rate), .lo = 0, .hi = HUGE_VAL, .hi_open = 1, .def = "0",
+     .help = "c > 0 replaces damping by d = exp(-c h) (1/s)"},
+    {.section = "verlet", .name = "iterations", .type = CLOTH__KEY_INT,
+     .offset = OFF(iterations), .lo = 0, .hi = 1000000, .def = "12",
+     .help = "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
+    {.section = "verlet", .name = "k_relax", .type = CLOTH__KEY_DOUBLE, .offset = OFF(k_relax),
+     .lo = 0, .hi = 2, .lo_open = 1, .hi_open = 1, .def = "1",
+     .help = "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
+    {.section = "verlet", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_limit), .lo = 0, .hi = 1, .hi_open = 1, .def = "0.1",
+     .help = "tau_c: structural/shear l <= (1 + tau_c) l0 (edge), or sigma1 <= 1 + tau_c per "
+     "triangle (triangle); 0 = off"},
+    {.section = "verlet", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(strain_measure), .choices = cloth__limit_measure_names, .def = "edge",
+     .help = "edge (Provot 1995 on springs) or triangle (isotropic limiting: sigma of F "
+     "clamped per triangle, Thomaszewski 2009, Wang 2010)"},
+    {.section = "verlet", .name = "strain_passes", .type = CLOTH__KEY_INT,
+     .offset = OFF(strain_passes), .lo = 1, .hi = 1000000, .def = "100",
+     .help = "Provot sweeps per step at most (then not-converged)"},
+    {.section = "verlet", .name = "strain_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_tol), .lo = 0, .hi = 0.1, .lo_open = 1, .def = "1e-6",
+     .help = "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
+    {.section = "verlet", .name = "order", .type = CLOTH__KEY_CHOICE, .offset = OFF(order),
+     .choices = cloth__order_names, .def = "sequential",
+     .help = "sequential (the reference order) or coloured relaxation and Provot sweeps "
+     "(vectorised, run.threads; other rounding)"},
 };
 
 #undef OFF
