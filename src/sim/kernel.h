@@ -31,6 +31,9 @@ typedef struct cloth__step_stats {
     const char *cond_method;    /* how it was computed ("exact-2norm", ...) or NULL  */
     int stalled;                /* 1 if this step stopped early as stalled (newton): it
                                  * counts in not_converged too                        */
+    double visits;              /* spring visits of this step (the bench's unit of
+                                 * work); 0: every spring once an iteration (at least
+                                 * once), the rule of a kernel that does not count    */
 } cloth__step_stats;
 
 typedef struct cloth__kernel {
@@ -75,6 +78,7 @@ typedef struct cloth__kernel {
                                  * kernels/collide_stage.h (the sim refuses a start with
                                  * a point-triangle or edge-edge pair closer than
                                  * material.thickness); 0: the kernel checks its own   */
+    cloth_visit_bytes visit_bytes; /* memory a spring visit moves (cloth.h; the bench) */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

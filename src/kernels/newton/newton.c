@@ -496,7 +496,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL, 0};
+    *stats = (cloth__step_stats){.cond_max = NAN};
     if (w->ndof == 0)
         return CLOTH_OK;
     cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */

@@ -744,4 +744,5 @@ const cloth__kernel cloth__pbd_kernel = {
     .avatar = 1,
     .frame_substeps = 5,
     .collide_stage = 1,
+    .visit_bytes = {.spring = 160, .coloured_spring = 72, .coloured_vertex = 64},
 };

@@ -696,4 +696,5 @@ const cloth__kernel cloth__pd_kernel = {
     .collide_stage = 1,
     .avatar = 1,
     .frame_substeps = 1, /* implicit Euler: stable at h = 1/60 s */
+    .visit_bytes = {.spring = 184, .vertex = 248}, /* the factor not counted */
 };
