@@ -44,7 +44,9 @@
  * mass-weighted (the triangle's centre of mass stays; a pinned vertex stays), to the
  * clamped shape; compression is left alone.  The same sweeps, obstacles, tolerance
  * (sigma1 > (1 + tau_c)(1 + verlet.strain_tol) exceeds), budget and counts as Provot's.
- * Sequential order only: verlet.order = coloured with it is refused at creation.
+ * With verlet.order = coloured a sweep takes the triangles colour by colour in tiles
+ * (pbd's colouring of triangles, terms/colour.h): a colour's triangles share no vertex,
+ * so the threads split them and the numbers do not depend on run.threads.
  *
  * Velocity lives in x - x_prev, so every correction above (relaxation, contact, Provot)
  * also changes the velocity of the next step: a vertex pulled back by a correction
@@ -105,6 +107,7 @@ typedef struct cloth__verlet {
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
     cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
+    cloth__colouring tri_colours; /* ... and with verlet.order = coloured their colours */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -124,6 +127,7 @@ static void verlet_destroy(void *work)
     cloth__self_collision_destroy(w->self);
     cloth__collide_stage_destroy(w->stage);
     cloth__tri_limits_free(&w->tri);
+    cloth__colouring_free(&w->tri_colours);
     free(w);
 }
 
@@ -165,7 +169,7 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     return CLOTH_OK;
 }
 
-/* strain_measure = triangle needs triangles, and the sequential order. */
+/* strain_measure = triangle needs triangles. */
 static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
 {
     const cloth__verlet_def *vd = settings(sim);
@@ -176,10 +180,6 @@ static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
     if (sim->mesh->n_tris == 0)
         return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: the mesh "
                            "has no triangles to limit (use edge)", where);
-    if (vd->order == CLOTH__ORDER_COLOURED)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: not with "
-                           "verlet.order = coloured (the coloured sweeps limit springs only)",
-                           where);
     return CLOTH_OK;
 }
 
@@ -220,6 +220,8 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
     }
     if (settings(sim)->order == CLOTH__ORDER_COLOURED) {
         cloth_status st = colour_springs(m, w, err);
+        if (st == CLOTH_OK && w->tri.v) /* strain_measure = triangle */
+            st = cloth__colour_items(w->tri.n, 3, w->tri.v, m->n, &w->tri_colours, err);
         if (st != CLOTH_OK) {
             verlet_destroy(w);
             return st;
@@ -442,14 +444,16 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     }
 }
 
-/* verlet.order = coloured: Provot's sweeps in the tiled order, each followed by the
- * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to
- * the last one's corrections.  Every thread adds the per-thread tallies in the same
- * order, so all agree on when to stop. */
+/* verlet.order = coloured: Provot's sweeps (or the triangles' with strain_measure =
+ * triangle) in the tiled order, each followed by the obstacles, on the padded positions
+ * w->x4; returns the sweeps made and sets *changed to the last one's corrections.  Every
+ * thread adds the per-thread tallies in the same order, so all agree on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
     cloth__coloured *c = w->provot;
     const cloth__verlet_def *vd = settings(sim);
+    const cloth__colouring *tris = w->tri.v ? &w->tri_colours : NULL;
+    const cloth__colouring *order = tris ? tris : &c->colours;
     int threads = sim->scene.run.threads, sweeps = 0, last = 0;
     CLOTH__PARALLEL(threads)
     {
@@ -460,9 +464,12 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
         CLOTH__BARRIER
         while (more && sweep < vd->strain_passes) {
             int count = 0, *tally = w->tally[sweep & 1];
-            for (int step = 0; step < c->colours.n_steps; step++) {
-                CLOTH__RANGES(&c->colours, step, part, parts, lo, hi)
-                    count += cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
+            for (int step = 0; step < order->n_steps; step++) {
+                CLOTH__RANGES(order, step, part, parts, lo, hi)
+                    count += tris ? cloth__tri_limits_range(&w->tri, tris->order, lo, hi, w->x4, 4,
+                                                            sim->mesh->inv_mass, factor,
+                                                            vd->strain_tol)
+                                  : cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
                 CLOTH__BARRIER
             }
             tally[part] = count + collide_range(sim, w->x4, 4, v0, v1);
@@ -554,7 +561,9 @@ static cloth_status limit_triangles(cloth_sim *sim, cloth__verlet *w, double fac
     const cloth__verlet_def *vd = settings(sim);
     const double *wi = sim->mesh->inv_mass;
     int passes = 0, changed = 1;
-    while (changed && passes < vd->strain_passes) {
+    if (w->provot) /* verlet.order = coloured */
+        passes = limit_coloured(sim, w, factor, &changed);
+    while (!w->provot && changed && passes < vd->strain_passes) {
         changed = cloth__tri_limits_sweep(&w->tri, sim->x, wi, factor, vd->strain_tol);
         changed += collide(sim);
         passes++;
