@@ -63,6 +63,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1900,2550 enhanced font ",10"
         set output outdir . "/" . figname . ".svg"
     }
+    # kernel names by design: what "not converged" means for each kernel
     set multiplot layout 7,2 title sprintf("Strain-limit grid (%s grid, %d runs): a 1.5 m square cloth (1 kg/m², springs 500/200/50 N/m) hung by two corners, 1 s (60 frames of 1/60 s)\nx: strain limit τ and vertices per side; y: kernel steps (substeps) per frame.  Left: max stretch − τ over the run in percentage points (τ off: the max stretch itself; colours saturate at ±5 pp);\n* = not-converged (explicit, verlet: steps out of their 200 Provot sweeps; pbd, pd: steps ending past τ; bw: out of its sweeps; newton: unconverged steps).  Right: kernel wall time per simulated second (s/s, one thread).\nGray: diverged (div), a step failed (fail), or missing (a full grid stopped before the run ended); blank: not in the grid.", grid, nruns) font ",12"
     do for [row = 0:6] {
         # left: the miss, diverging colours (blue under the limit, red over it)

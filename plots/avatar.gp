@@ -15,10 +15,20 @@ if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
 set datafile separator ","
 set key autotitle columnhead
-labels_all = "explicit verlet pbd newton capsules ellipsoids bw pd"
-titles = "'explicit (sdf)' 'verlet (sdf)' 'pbd (sdf)' 'newton (sdf, parts)' 'verlet, exact capsules' 'verlet, ellipsoids' 'bw (sdf, 5 substeps)' 'pd (sdf, 5 substeps)'"
+# The kernels come from the table (make_figures.sh passes `cloth list --kernels`' names in
+# `kernels`), one run each; verlet's two comparison methods follow the fourth kernel, where
+# they stood before the later kernels came, so that every run keeps its colour.
+if (!exists("kernels")) kernels = system("build/cloth list --kernels | awk -F, 'NR > 1 { printf \"%s \", $1 }'")
+labels_all = ""
+do for [i = 1:words(kernels)] {
+    labels_all = labels_all . word(kernels, i) . (i == 4 ? " capsules ellipsoids " : " ")
+}
 labels(scene) = labels_all
-title_of(scene, i) = word(titles, i)
+# how a run differs from the scene's default (experiments/avatar_*.ini [sweep])
+note(l) = l eq "newton" ? ", parts" : (l eq "bw" || l eq "pd") ? ", 5 substeps" : ""
+title_of(scene, i) = word(labels(scene), i) eq "capsules" ? "verlet, exact capsules" : \
+    word(labels(scene), i) eq "ellipsoids" ? "verlet, ellipsoids" : \
+    word(labels(scene), i) . " (sdf" . note(word(labels(scene), i)) . ")"
 
 do for [term in "pngcairo svg"] {
     if (term eq "pngcairo") {

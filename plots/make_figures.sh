@@ -53,6 +53,9 @@ copy_data() {
           print out }' "$1" >"$2"
 }
 
+# kernel_names: this build's kernels, in the table's order, separated by spaces
+kernel_names() { "$CLOTH" list --kernels | awk -F, 'NR > 1 { printf "%s%s", s, $1; s = " " }'; }
+
 # has_kernel NAME: true when this build's kernel table has the kernel
 has_kernel() { "$CLOTH" list --kernels | cut -d, -f1 | grep -qx "$1"; }
 
@@ -67,7 +70,7 @@ scene_kernel() {
 render() {
     fig=$1 runs=$2 t0=$3 out=${4:-$1} # out: the figure's file name, when not the script's
     gnuplot -e "outdir='plots'; datadir='plots/data'; builddir='$OUT'; figname='$out'" \
-        "plots/$1.gp"
+        -e "kernels='$(kernel_names)'" "plots/$1.gp"
     TABLE="$TABLE$(printf '%-28s %5s %8ss' "plots/$out.png" "$runs" "$(($(date +%s) - t0))")
 "
 }
@@ -298,6 +301,7 @@ fig_strain_ablation() {
     # measure and settings, at the substeps a frame their table entry gives
     for ks in $("$CLOTH" list --kernels | awk -F, 'NR > 1 { print $1 ":" $NF }'); do
         k=${ks%%:*} sub=${ks#*:}
+        # kernel names by design: the four whose series are set above
         case $k in explicit | verlet | pbd | newton) continue ;; esac
         "$CLOTH" list | grep -q "^  $k\.strain_limit " || continue
         ablation_series "${k}_default" --set run.kernel="$k" --set "$k.strain_limit=TAU" \
@@ -370,6 +374,7 @@ fig_stability() {
             row="$row,$lo"
         done
         echo "$row" >>"$table.part"
+        # kernel names by design: the schemes of this experiment (the loop above)
         printf '[%4ss] stability: k = %s N/m: 2/omega_max = %s s; forward, symplectic, verlet, velocity-verlet, rk4, newton euler, bdf2, midpoint, bw, pd: %s\n' \
             "$(($(date +%s) - START))" "$k" "$hb" "$(echo "$row" | cut -d, -f4-)"
     done
@@ -491,7 +496,12 @@ fig_ablation_grid() {
     [ -f "$dir/runs/sweep.csv" ] || { cat "$dir/runs.log"; exit 1; }
     [ "${COLLECT:-0}" = 1 ] || tail -n 1 "$dir/runs.log"
     table=$dir/ablation_grid.csv
-    awk -F, -v grid="$grid" '
+    # the grid's rows: the kernels of the table, newton once a barrier (log, cubic)
+    awk -F, -v grid="$grid" -v kernels="$(kernel_names)" '
+        BEGIN { nk = split(kernels, ks, " ")
+                for (i = 1; i <= nk; i++)
+                    if (ks[i] == "newton") { rows[++n_rows] = "newton_log"; rows[++n_rows] = "newton_cubic" }
+                    else rows[++n_rows] = ks[i] }
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
                   print "grid,row,x,y,kernel,tau,n,substeps,status,max_stretch,miss,frames,wall_ms,wall_ms_per_s"
                   next }
@@ -513,9 +523,8 @@ fig_ablation_grid() {
             if (st == "missing")   # no result: no numbers
                 line = sprintf("%s,%s,%s,%s,%s,,,,,,%s,%s", p[1], tau, substr(p[3], 2),
                     $c["substeps"], st, x, y[$c["substeps"]])
-            split("explicit verlet pbd newton_log newton_cubic bw pd", rows, " ")
-            for (k = 1; k <= 7; k++)
-                if (rows[k] == p[1] || (p[1] == "newton" && (k == 4 || k == 5))) {
+            for (k = 1; k <= n_rows; k++)
+                if (rows[k] == p[1] || index(rows[k], p[1] "_") == 1) {
                     n = split(line, f, ",")
                     printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
                         f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]

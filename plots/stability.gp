@@ -22,6 +22,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1200,520 enhanced font ",11"
         set output outdir . "/stability.svg"
     }
+    # kernel names by design: the experiment's schemes
     set multiplot layout 1,2 title "Stability of explicit schemes, and of newton's implicit integrators, bw and pd at 4 × the bound (their markers coincide): 8×8 cloth hanging from its top row (no air)"
     set title "energy at k = 500 N/m, h as a fraction of 2/ω_{max}"
     set xlabel "time (s)"

@@ -561,6 +561,16 @@ int cloth_kernel_find(const char *name);
 
 /* What a caller needs to know about a kernel, so that none compares names.  Keys are of
  * the kernel's own section: write them as "NAME.KEY". */
+/* What a spring visit (the bench's unit of work: a spring's force, projection or share of
+ * a solve) moves to and from memory when the mesh is out of cache: spring + vertex / (the
+ * mesh's springs per vertex), the vertex part being read and written once a pass and
+ * shared by the springs it has.  All 0: not counted (the bench prints nan). */
+typedef struct cloth_visit_bytes {
+    double spring, vertex;      /* its reference (sequential) order                   */
+    double coloured_spring;     /* ... with KERNEL.order = coloured (the structure of  */
+    double coloured_vertex;     /* arrays of kernels/coloured.h)                      */
+} cloth_visit_bytes;
+
 typedef struct cloth_kernel_facts {
     const char *name;           /* as in run.kernel                                   */
     const char *summary;        /* one line                                           */
@@ -578,6 +588,7 @@ typedef struct cloth_kernel_facts {
                                  * cloths (k ~ 500 N/m, 10 g vertices)                */
     const char *interactive_set; /* "KEY=VALUE" a viewer applies for its frame rate
                                  * (below interactive_max), or NULL                   */
+    cloth_visit_bytes visit_bytes; /* memory a spring visit moves (the bench)         */
 } cloth_kernel_facts;
 
 /* Fills *out with the facts of kernel i (0 <= i < cloth_kernel_count()); CLOTH_EINVAL,

@@ -20,7 +20,10 @@
 
 #define EVENTS_VERSION 1
 
-static const char *const op_names[] = {"set", "grab", "drag", "release", "pin", "reset", "ik"};
+static const char *const op_names[] = {
+    [CLOTH_INPUT_SET] = "set",         [CLOTH_INPUT_GRAB] = "grab", [CLOTH_INPUT_DRAG] = "drag",
+    [CLOTH_INPUT_RELEASE] = "release", [CLOTH_INPUT_PIN] = "pin",   [CLOTH_INPUT_RESET] = "reset",
+    [CLOTH_INPUT_IK] = "ik"};
 #define N_OPS ((int)(sizeof op_names / sizeof op_names[0]))
 
 /* ------------------------------------------------------------- writing */
@@ -155,13 +158,19 @@ static const struct {
     const char *name;
     json_type type;
 } members[N_MEMBERS] = {
-    {"frame", NUMBER}, {"op", STRING}, {"assignment", STRING}, {"origin", VEC3},
-    {"dir", VEC3}, {"radius", NUMBER}, {"vertex", NUMBER}, {"on", BOOL}, {"joint", STRING},
-    {"target", VEC3}, {"chain", NUMBER}, {"clothbench", STRING}, {"version", NUMBER},
-    {"scene", STRING}, {"sets", STRINGS}};
+    [M_FRAME] = {"frame", NUMBER},           [M_OP] = {"op", STRING},
+    [M_ASSIGNMENT] = {"assignment", STRING}, [M_ORIGIN] = {"origin", VEC3},
+    [M_DIR] = {"dir", VEC3},                 [M_RADIUS] = {"radius", NUMBER},
+    [M_VERTEX] = {"vertex", NUMBER},         [M_ON] = {"on", BOOL},
+    [M_JOINT] = {"joint", STRING},           [M_TARGET] = {"target", VEC3},
+    [M_CHAIN] = {"chain", NUMBER},           [M_CLOTHBENCH] = {"clothbench", STRING},
+    [M_VERSION] = {"version", NUMBER},       [M_SCENE] = {"scene", STRING},
+    [M_SETS] = {"sets", STRINGS},
+};
 static const char *const type_names[] = {
-    "a finite number", "a string", "[x,y,z], three finite numbers", "true or false",
-    "an array of strings"};
+    [NUMBER] = "a finite number", [STRING] = "a string",
+    [VEC3] = "[x,y,z], three finite numbers", [BOOL] = "true or false",
+    [STRINGS] = "an array of strings"};
 
 /* A line's members, each its node in the line's cJSON tree (NULL when absent). */
 typedef struct line_values {
@@ -272,9 +281,14 @@ static cJSON *read_object(reader *r, const char *text, size_t len, line_values *
 
 /* The members an op needs, and only those (frame and op aside). */
 static const unsigned op_members[] = {
-    1u << M_ASSIGNMENT, 1u << M_ORIGIN | 1u << M_DIR | 1u << M_RADIUS,
-    1u << M_ORIGIN | 1u << M_DIR, 0, 1u << M_VERTEX | 1u << M_ON, 0,
-    1u << M_JOINT | 1u << M_TARGET | 1u << M_CHAIN};
+    [CLOTH_INPUT_SET] = 1u << M_ASSIGNMENT,
+    [CLOTH_INPUT_GRAB] = 1u << M_ORIGIN | 1u << M_DIR | 1u << M_RADIUS,
+    [CLOTH_INPUT_DRAG] = 1u << M_ORIGIN | 1u << M_DIR,
+    [CLOTH_INPUT_RELEASE] = 0,
+    [CLOTH_INPUT_PIN] = 1u << M_VERTEX | 1u << M_ON,
+    [CLOTH_INPUT_RESET] = 0,
+    [CLOTH_INPUT_IK] = 1u << M_JOINT | 1u << M_TARGET | 1u << M_CHAIN,
+};
 
 /* Checks a line's members against its op and fills in. */
 static void check_input(reader *r, const line_values *lv, cloth_input *in, long last_frame)

@@ -99,6 +99,7 @@ cloth_status cloth_kernel_info(int i, cloth_kernel_facts *out)
     out->cond_off = k->cond_off;
     out->frame_substeps = k->frame_substeps;
     out->interactive_set = k->interactive_set;
+    out->visit_bytes = k->visit_bytes;
     return CLOTH_OK;
 }
 

@@ -31,6 +31,9 @@ typedef struct cloth__step_stats {
     const char *cond_method;    /* how it was computed ("exact-2norm", ...) or NULL  */
     int stalled;                /* 1 if this step stopped early as stalled (newton): it
                                  * counts in not_converged too                        */
+    double visits;              /* spring visits of this step (the bench's unit of
+                                 * work); 0: every spring once an iteration (at least
+                                 * once), the rule of a kernel that does not count    */
 } cloth__step_stats;
 
 /* How a kernel meets contact (sim/contact.h). */
@@ -104,6 +107,7 @@ typedef struct cloth__kernel {
     unsigned avatar_collisions; /* the avatar.collision values it honours, bits
                                  * CLOTH__SELF_BIT-like (1u << value); 0 = all          */
     int needs_triangles;        /* 1: a mesh without triangles (a chain) is refused     */
+    cloth_visit_bytes visit_bytes; /* memory a spring visit moves (cloth.h; the bench) */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

@@ -402,7 +402,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     for (int s = 0; s < substeps; s++) {
         /* obstacles are where they will be at the end of the step */
         cloth__sim_move_obstacles(sim, sim->t + h);
-        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL, 0};
+        cloth__step_stats st = {.cond_max = NAN};
         cloth_error why = {""};
         /* the contact stage after the step, unless the kernel calls it (or does its own) */
         int after = sim->kernel->contact == CLOTH__CONTACT_AFTER;

@@ -100,26 +100,26 @@ typedef struct {
 
 /* p = 0, t0 = 1, t1 = 2, t2 = 3; E0 is (t0, t1), E1 (t1, t2), E2 (t2, t0). */
 static const closest_form pt_forms[CLOTH__PT_TYPES] = {
-    [CLOTH__P_T0] = {0, 1, 0, {0}, {0}},
-    [CLOTH__P_T1] = {0, 2, 0, {0}, {0}},
-    [CLOTH__P_T2] = {0, 3, 0, {0}, {0}},
-    [CLOTH__P_E0] = {0, 1, 1, {2}, {1}},
-    [CLOTH__P_E1] = {0, 2, 1, {3}, {2}},
-    [CLOTH__P_E2] = {0, 3, 1, {1}, {3}},
-    [CLOTH__P_T] = {0, 1, 2, {2, 3}, {1, 1}},
+    [CLOTH__P_T0] = {.a = 0, .b = 1, .k = 0},
+    [CLOTH__P_T1] = {.a = 0, .b = 2, .k = 0},
+    [CLOTH__P_T2] = {.a = 0, .b = 3, .k = 0},
+    [CLOTH__P_E0] = {.a = 0, .b = 1, .k = 1, .to = {2}, .from = {1}},
+    [CLOTH__P_E1] = {.a = 0, .b = 2, .k = 1, .to = {3}, .from = {2}},
+    [CLOTH__P_E2] = {.a = 0, .b = 3, .k = 1, .to = {1}, .from = {3}},
+    [CLOTH__P_T] = {.a = 0, .b = 1, .k = 2, .to = {2, 3}, .from = {1, 1}},
 };
 
 /* ea0 = 0, ea1 = 1, eb0 = 2, eb1 = 3 */
 static const closest_form ee_forms[CLOTH__EE_TYPES] = {
-    [CLOTH__EA0_EB0] = {0, 2, 0, {0}, {0}},
-    [CLOTH__EA0_EB1] = {0, 3, 0, {0}, {0}},
-    [CLOTH__EA1_EB0] = {1, 2, 0, {0}, {0}},
-    [CLOTH__EA1_EB1] = {1, 3, 0, {0}, {0}},
-    [CLOTH__EA_EB0] = {0, 2, 1, {1}, {0}},
-    [CLOTH__EA_EB1] = {0, 3, 1, {1}, {0}},
-    [CLOTH__EA0_EB] = {0, 2, 1, {3}, {2}},
-    [CLOTH__EA1_EB] = {1, 2, 1, {3}, {2}},
-    [CLOTH__EA_EB] = {0, 2, 2, {1, 3}, {0, 2}},
+    [CLOTH__EA0_EB0] = {.a = 0, .b = 2, .k = 0},
+    [CLOTH__EA0_EB1] = {.a = 0, .b = 3, .k = 0},
+    [CLOTH__EA1_EB0] = {.a = 1, .b = 2, .k = 0},
+    [CLOTH__EA1_EB1] = {.a = 1, .b = 3, .k = 0},
+    [CLOTH__EA_EB0] = {.a = 0, .b = 2, .k = 1, .to = {1}, .from = {0}},
+    [CLOTH__EA_EB1] = {.a = 0, .b = 3, .k = 1, .to = {1}, .from = {0}},
+    [CLOTH__EA0_EB] = {.a = 0, .b = 2, .k = 1, .to = {3}, .from = {2}},
+    [CLOTH__EA1_EB] = {.a = 1, .b = 2, .k = 1, .to = {3}, .from = {2}},
+    [CLOTH__EA_EB] = {.a = 0, .b = 2, .k = 2, .to = {1, 3}, .from = {0, 2}},
 };
 
 /* The coefficients of the form's closest points at x, its tangent basis, and lambda.

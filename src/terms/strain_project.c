@@ -189,17 +189,25 @@ int cloth__strain_clamp_tri(double *x0, double *x1, double *x2, const double w[3
     return 1;
 }
 
+int cloth__tri_limits_range(const cloth__tri_limits *t, const int *order, int lo, int hi,
+                            double *pos, int stride, const double *inv_mass, double limit,
+                            double tol)
+{
+    int moved = 0;
+    for (int j = lo; j < hi; j++) {
+        int q = order ? order[j] : j;
+        const int *id = t->v + 3 * q;
+        double w[3] = {inv_mass[id[0]], inv_mass[id[1]], inv_mass[id[2]]};
+        moved += cloth__strain_clamp_tri(pos + stride * id[0], pos + stride * id[1],
+                                         pos + stride * id[2], w, t->Dm_inv + 4 * q, limit, tol);
+    }
+    return moved;
+}
+
 int cloth__tri_limits_sweep(const cloth__tri_limits *t, double *pos, const double *inv_mass,
                             double limit, double tol)
 {
-    int moved = 0;
-    for (int q = 0; q < t->n; q++) {
-        const int *id = t->v + 3 * q;
-        double w[3] = {inv_mass[id[0]], inv_mass[id[1]], inv_mass[id[2]]};
-        moved += cloth__strain_clamp_tri(pos + 3 * id[0], pos + 3 * id[1], pos + 3 * id[2], w,
-                                         t->Dm_inv + 4 * q, limit, tol);
-    }
-    return moved;
+    return cloth__tri_limits_range(t, NULL, 0, t->n, pos, 3, inv_mass, limit, tol);
 }
 
 double cloth__tri_limits_sigma_max(const cloth__tri_limits *t, const double *pos)

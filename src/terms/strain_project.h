@@ -78,6 +78,13 @@ int cloth__strain_clamp_tri(double *x0, double *x1, double *x2, const double w[3
 int cloth__tri_limits_sweep(const cloth__tri_limits *t, double *pos, const double *inv_mass,
                             double limit, double tol);
 
+/* The same projection of the triangles order[lo .. hi) of t (order NULL: lo .. hi) on
+ * positions with `stride` doubles a vertex (3, or 4 padded); returns how many it moved.
+ * A colour's triangles share no vertex (terms/colour.h), so threads may take its runs. */
+int cloth__tri_limits_range(const cloth__tri_limits *t, const int *order, int lo, int hi,
+                            double *pos, int stride, const double *inv_mass, double limit,
+                            double tol);
+
 /* The largest sigma1 over t at pos. */
 double cloth__tri_limits_sigma_max(const cloth__tri_limits *t, const double *pos);
 

@@ -15,25 +15,25 @@
  *   ms_per_frame    wall time of a frame's steps (60 frames a second)
  *   passes_per_step the step's passes (stats.iterations; verlet: the relaxation's and
  *                   Provot's sweeps)
- *   visits_per_s    spring visits a second of wall time: force evaluations (explicit:
- *                   every spring once a step), constraint projections (pbd: every spring
- *                   each pass; verlet: the springs with a free end each relaxation pass,
- *                   the structural and shear springs with a free end each Provot sweep)
+ *   visits_per_s    spring visits a second of wall time, as the kernel's steps count
+ *                   them (cloth__step_stats.visits; a kernel that does not count them:
+ *                   every spring once an iteration, at least once a step)
  *   visits_per_cpu_s the same over the process's CPU time: on a machine busy with other
  *                   work, the one-thread rows' rate while running (a two-thread row's CPU
  *                   time counts both threads, spinning at barriers included)
  *   bytes_per_visit what a visit moves to and from memory when the mesh is out of cache
- *                   (below), and mem_fraction = visits_per_s x bytes_per_visit / the
- *                   triad bandwidth of as many threads, measured first (`triad` rows)
+ *                   (the kernel's facts, visit_bytes; nan where it does not count them),
+ *                   and mem_fraction = visits_per_s x bytes_per_visit / the triad
+ *                   bandwidth of as many threads, measured first (`triad` rows)
  *   load            the 1-minute load average when the row finished
  * Each kernel runs with the substeps its table entry asks for at 60 frames a second
  * (cloth_kernel_facts), only on grids within its dense limit, and with its condition
- * numbers off.  `bench KERNEL [NX]` runs only that kernel's rows (of that grid width).
+ * numbers off.  The rows are the kernels of the table times the grids times three ways at
+ * most.  `bench KERNEL [NX]` runs only that kernel's rows (of that grid width).
  * Output: a CSV table on stdout; `make bench` also stores it in
  * tests/bench/results/<arch>-<cores>cores.csv.
  */
 #include "cloth.h"
-#include "kernels/verlet/verlet.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -87,25 +87,14 @@ static double triad_bandwidth(int threads)
     return best;
 }
 
-/* Bytes a spring visit moves when the mesh is out of cache.  Sequential (the mesh's
- * springs, 32 bytes each): the spring, both ends' positions read and written (96), for pbd
- * their inverse masses (16) and lambda read and written (16).  Coloured (structure of
- * arrays, in tiles whose vertices stay in cache across their colours): the item's
- * numbers, indices (8) and rest length (8), pbd's w_a, w_b, k', alpha~, 1/den (40) and
- * lambda read and written (16), verlet's w_a, w_b (16); and each padded vertex (32 bytes)
- * read and written once a pass, 64 bytes over the springs a vertex has (`per_vertex`).
- * explicit reads positions and velocities (48 + 48) and reads and writes forces (96),
- * with the spring (32); coloured, indices, rest length and k (24), and a vertex's x, v
- * read and f read and written (128 over the springs a vertex has). */
-static double bytes_per_visit(const char *kernel, int coloured, double per_vertex)
+/* Bytes a spring visit moves when the mesh is out of cache, from the kernel's facts
+ * (cloth_visit_bytes, cloth.h; the counts behind each kernel's numbers are in
+ * docs/benchmarks.md); NaN when the kernel gives none. */
+static double bytes_per_visit(cloth_visit_bytes b, int coloured, double per_vertex)
 {
-    if (strcmp(kernel, "pbd") == 0)
-        return coloured ? 8 + 8 + 40 + 16 + 64 / per_vertex : 32 + 96 + 16 + 16;
-    if (strcmp(kernel, "verlet") == 0)
-        return coloured ? 8 + 8 + 16 + 64 / per_vertex : 32 + 96 + 16;
-    if (strcmp(kernel, "explicit") == 0)
-        return coloured ? 24 + 128 / per_vertex : 32 + 48 + 48 + 96;
-    return NAN;
+    double spring = coloured ? b.coloured_spring : b.spring;
+    double vertex = coloured ? b.coloured_vertex : b.vertex;
+    return spring > 0 || vertex > 0 ? spring + vertex / per_vertex : NAN;
 }
 
 static int set_key(cloth_scene *s, int line, const char *fmt, const char *text, double num)
@@ -119,28 +108,18 @@ static int set_key(cloth_scene *s, int line, const char *fmt, const char *text, 
     return cloth_scene_set(s, set, line, &err) == CLOTH_OK;
 }
 
-/* The spring visits of a step that made `passes` passes (visits_per_s above). */
-static double step_visits(const cloth_sim *sim, const char *kernel, double passes)
+/* The spring visits of a step (visits_per_s above). */
+static double step_visits(const cloth_sim *sim, const cloth__step_stats *st)
 {
-    const cloth_mesh *m = cloth_sim_mesh(sim);
-    if (strcmp(kernel, "verlet") != 0)
-        return m->n_springs * fmax(1.0, passes);
-    double with_free_end = 0, limited = 0;
-    for (int s = 0; s < m->n_springs; s++)
-        if (!m->pinned[m->springs[s].a] || !m->pinned[m->springs[s].b]) {
-            with_free_end++;
-            limited += m->springs[s].family != CLOTH_BEND;
-        }
-    const cloth__verlet_def *vd = cloth__sim_settings(sim);
-    double relax = vd->mode == CLOTH__VERLET_RELAX ? vd->iterations : 0;
-    return with_free_end * relax + limited * (passes - relax);
+    return st->visits > 0 ? st->visits
+                          : cloth_sim_mesh(sim)->n_springs * fmax(1.0, (double)st->iterations);
 }
 
 /* Runs `steps` kernel steps of sim (0: at least 3 frames' worth and 0.4 s, at most
  * 20 s), after a warm-up frame, without metrics; returns the steps made and sets the
- * passes they made, their wall and CPU time. */
-static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double *elapsed,
-                        double *cpu)
+ * passes and spring visits they made, their wall and CPU time. */
+static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double *visits,
+                        double *elapsed, double *cpu)
 {
     cloth_error err = {""};
     cloth_frame f;
@@ -149,15 +128,17 @@ static long timed_steps(cloth_sim *sim, long steps_wanted, long *passes, double 
     double h = sim->scene.run.dt / substeps;
     long steps = 0;
     *passes = 0;
+    *visits = 0;
     *elapsed = 0;
     double wall0 = clock_s(CLOCK_MONOTONIC), cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     while (steps_wanted > 0 ? steps < steps_wanted : steps < 3L * substeps || *elapsed < 0.4) {
-        cloth__step_stats st = {0, 0, 0, 0, NAN, NULL, 0};
+        cloth__step_stats st = {.cond_max = NAN};
         if (sim->kernel->step(sim, sim->work, h, &st, &err) != CLOTH_OK)
             break;
         sim->t += h;
         steps++;
         *passes += st.iterations;
+        *visits += step_visits(sim, &st);
         *elapsed = clock_s(CLOCK_MONOTONIC) - wall0;
         if (steps_wanted == 0 && *elapsed > 20)
             break;
@@ -181,8 +162,6 @@ typedef struct row {
     double bytes;               /* bytes a visit                                      */
     int failed;                 /* the scene or a step failed: not run again          */
 } row;
-
-#define MAX_ROWS 64
 
 /* Runs r once (its sibling's steps; 0: the first run of a first row decides); returns 0
  * when the scene or a step failed. */
@@ -217,8 +196,8 @@ static int run_row(row *r, const row *rows)
         return 0;
     }
     long want = rows[r->sibling].steps, passes;
-    double t, c;
-    long n = timed_steps(sim, want, &passes, &t, &c);
+    double t, c, visits;
+    long n = timed_steps(sim, want, &passes, &visits, &t, &c);
     if (n == 0 || (want > 0 && n != want)) { /* a step failed */
         cloth_sim_destroy(sim);
         return 0;
@@ -227,10 +206,11 @@ static int run_row(row *r, const row *rows)
         const cloth_mesh *m = cloth_sim_mesh(sim);
         r->steps = n;
         r->passes = fmax(1.0, (double)passes / n);
-        r->visits = step_visits(sim, kernel, (double)passes / n) * n;
+        r->visits = visits;
         r->vertices = m->n;
         r->springs = m->n_springs;
-        r->bytes = bytes_per_visit(kernel, r->order && strcmp(r->order, "coloured") == 0,
+        r->bytes = bytes_per_visit(r->facts.visit_bytes,
+                                   r->order && strcmp(r->order, "coloured") == 0,
                                    (double)m->n_springs / m->n);
     }
     if (t < r->elapsed) {
@@ -267,8 +247,14 @@ int main(int argc, char **argv)
                load_now());
     /* the rows: a kernel with an order key runs sequential, coloured, coloured on 2
      * threads, the coloured rows taking the sequential row's steps */
-    static row rows[MAX_ROWS];
+    /* at most three ways on every grid of every kernel */
+    const int n_grids = (int)(sizeof grids / sizeof grids[0]);
+    row *rows = calloc((size_t)(3 * n_grids * cloth_kernel_count()) + 1, sizeof *rows);
     int n_rows = 0;
+    if (!rows) {
+        fprintf(stderr, "bench: out of memory\n");
+        return 1;
+    }
     cloth_kernel_facts facts;
     for (int k = 0; cloth_kernel_info(k, &facts) == CLOTH_OK; k++) {
         if (only && strcmp(only, facts.name) != 0)
@@ -279,15 +265,11 @@ int main(int argc, char **argv)
         snprintf(key, sizeof key, "%s.order=coloured", facts.name);
         cloth_error err;
         int ordered = cloth_scene_set(&probe, key, 1, &err) == CLOTH_OK;
-        for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        for (int g = 0; g < n_grids; g++) {
             int nx = grids[g][0], ny = grids[g][1];
             if ((facts.dense_max > 0 && 3 * nx * ny > facts.dense_max) ||
                 (only_nx > 0 && nx != only_nx))
                 continue;
-            if (n_rows + 3 > MAX_ROWS) {
-                fprintf(stderr, "bench: more than %d rows: raise MAX_ROWS\n", MAX_ROWS);
-                return 1;
-            }
             for (int way = 0; way < (ordered ? 3 : 1); way++, n_rows++)
                 rows[n_rows] = (row){facts, nx, ny, way == 2 ? 2 : 1,
                                      ordered ? (way ? "coloured" : "sequential") : NULL,
@@ -309,5 +291,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_rows; i++)
         if (rows[i].steps > 0 && !rows[i].failed)
             print_row(&rows[i], triad);
+    free(rows);
     return 0;
 }

@@ -21,8 +21,9 @@ static double toy_tol(const cloth_scene *s)
 }
 
 static const cloth__key toy_keys[] = {
-    {"toy", "tol", CLOTH__KEY_DOUBLE, offsetof(toy_def, tol), 0, 0, 1, 1, 0, NULL,
-     NULL, "0.5", "a made-up key"},
+    {.section = "toy", .name = "tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(toy_def, tol), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.5",
+     .help = "a made-up key"},
 };
 
 static const cloth__key *toy_kernel_keys(int i, const char **name, int *n)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The manual's checks (make check): docs/keys.md is what `make docs` writes now and
 # documents every key `cloth list` prints; every "SPEC n" of the code is a section of
-# docs/spec.md; every relative link and anchor of README.md and docs/ resolves.
+# docs/spec.md; every relative link and anchor of README.md and docs/ resolves; no tool
+# or page lists the kernels by hand (check_kernel_lists.sh).
 # Usage: check_docs.sh CLOTH   (CLOTH: the built CLI)
 set -eu
 cloth=${1:?usage: check_docs.sh CLOTH}
@@ -30,4 +31,5 @@ done
 [ $bad = 0 ] && echo "docs: docs/keys.md is up to date and documents the $keys keys of cloth list"
 "$here/check_spec_refs.sh" || bad=1
 /usr/bin/python3 "$here/check_links.py" "$root" || bad=1
+"$here/check_kernel_lists.sh" "$cloth" || bad=1
 exit $bad

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Writes the key reference (docs/keys.md) to stdout from `CLOTH list`: the kernels, then
+# Writes the key reference (docs/keys.md) to stdout from `CLOTH list`: the kernels (each
+# linked to its page docs/kernels/NAME.md: the one list of kernels the docs keep), then
 # one section a heading (its anchor is the section's name: keys.md#verlet) with a table of
 # its keys, defaults and meanings, in the order `cloth list` prints them.  `make docs`
 # writes the page; `make check` regenerates it and fails when the committed page differs.
@@ -25,9 +26,8 @@ BEGIN {
     print "Every key a scene file may set (`[section]` then `key = value`, or `--set"
     print "section.key=value` on the command line), with its default and its meaning, as"
     print "`build/cloth list` prints them. How scene files are read and what the mesh and"
-    print "forces are: [Scene files](scenes.md); what each kernel does with its keys: the"
-    print "[explicit](kernels/explicit.md), [verlet](kernels/verlet.md),"
-    print "[pbd](kernels/pbd.md) and [newton](kernels/newton.md) pages and the"
+    print "forces are: [Scene files](scenes.md); what each kernel does with its keys: its"
+    print "page, linked from the table of kernels below, and the"
     print "[coloured order](kernels/coloured.md)."
     print ""
 }
@@ -38,7 +38,7 @@ BEGIN {
 /^$/ { next }
 mode == "kernels" {
     name = $1; sub(/^ *[^ ]+ +/, "")
-    printf "| `%s` | %s |\n", name, cell($0); next
+    printf "| [`%s`](kernels/%s.md) | %s |\n", name, name, cell($0); next
 }
 mode == "keys" {
     line = $0; sub(/^ +/, "", line)

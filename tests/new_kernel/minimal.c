@@ -72,8 +72,9 @@ static cloth_status minimal_step(cloth_sim *sim, void *work, double h,
 }
 
 static const cloth__key minimal_keys[] = {
-    {"minimal", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth__minimal_def, decay), 0, 0, 1, 1, 0,
-     NULL, NULL, "1", "velocity factor per step (1 = none)"},
+    {.section = "minimal", .name = "decay", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__minimal_def, decay), .lo = 0, .hi = 1, .lo_open = 1, .def = "1",
+     .help = "velocity factor per step (1 = none)"},
 };
 
 const cloth__kernel cloth__minimal_kernel = {

@@ -217,15 +217,15 @@ typedef struct control {
 } control;
 
 static const control controls[] = {
-    {"gravity", 0, 50, 0, set_gravity, NULL},
-    {"wind_x", -30, 30, 0, set_wind_x, NULL},
-    {"wind_z", -30, 30, 0, set_wind_z, NULL},
-    {"stiffness", 0.01, 10, 0, set_stiffness, NULL},
-    {"damping", 0, 1, 0, set_damping, NULL},
-    {"sphere_radius", 0.01, 3, 0, set_sphere_radius, NULL},
-    {"substeps", 1, 50, 1, set_substeps, NULL},
-    {"iterations", 1, 100, 1, set_iterations, NULL},
-    {"kernel", 0, 0, 0, NULL, set_kernel},
+    {.name = "gravity", .lo = 0, .hi = 50, .number = set_gravity},
+    {.name = "wind_x", .lo = -30, .hi = 30, .number = set_wind_x},
+    {.name = "wind_z", .lo = -30, .hi = 30, .number = set_wind_z},
+    {.name = "stiffness", .lo = 0.01, .hi = 10, .number = set_stiffness},
+    {.name = "damping", .lo = 0, .hi = 1, .number = set_damping},
+    {.name = "sphere_radius", .lo = 0.01, .hi = 3, .number = set_sphere_radius},
+    {.name = "substeps", .lo = 1, .hi = 50, .integer = 1, .number = set_substeps},
+    {.name = "iterations", .lo = 1, .hi = 100, .integer = 1, .number = set_iterations},
+    {.name = "kernel", .text = set_kernel},
 };
 
 #define N_CONTROLS (sizeof controls / sizeof controls[0])
@@ -427,15 +427,19 @@ static const char *const keys_freeze[] = {"type", "on", NULL};
 static const char *const keys_seek[] = {"type", "frame", NULL};
 
 static const command commands[] = {
-    {"set", keys_set, cmd_set},           {"grab", keys_ray, cmd_grab},
-    {"drag", keys_ray, cmd_drag},         {"release", keys_bare, cmd_release},
-    {"pin", keys_pin, cmd_pin},           {"reset", keys_bare, cmd_reset},
-    {"freeze", keys_freeze, cmd_freeze},
+    {.type = "set", .keys = keys_set, .run = cmd_set},
+    {.type = "grab", .keys = keys_ray, .run = cmd_grab},
+    {.type = "drag", .keys = keys_ray, .run = cmd_drag},
+    {.type = "release", .keys = keys_bare, .run = cmd_release},
+    {.type = "pin", .keys = keys_pin, .run = cmd_pin},
+    {.type = "reset", .keys = keys_bare, .run = cmd_reset},
+    {.type = "freeze", .keys = keys_freeze, .run = cmd_freeze},
 };
 
 /* What a replay takes instead. */
 static const command replay_commands[] = {
-    {"play", keys_freeze, cmd_play}, {"seek", keys_seek, cmd_seek},
+    {.type = "play", .keys = keys_freeze, .run = cmd_play},
+    {.type = "seek", .keys = keys_seek, .run = cmd_seek},
 };
 
 void cloth__viewer_command(cloth__viewer *v, const void *page, const cJSON *msg,

@@ -466,35 +466,40 @@ static void bw_measure(const cloth_sim *sim, const void *work, cloth_frame *fram
 static const char *const stiffness_names[] = {"springs", "own", NULL};
 
 static const cloth__key bw_keys[] = {
-    {"bw", "stiffness", CLOTH__KEY_CHOICE, offsetof(cloth__bw_def, stiffness), 0, 0, 0, 0, 0,
-     stiffness_names, NULL, "springs", "springs: each triangle's stretch/shear k is "
-     "material.k_structural/k_shear over its rest area (any mesh size); own: bw.k_stretch "
-     "and bw.k_shear (the paper's fixed k)"},
-    {"bw", "k_stretch", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_stretch), 0, 0, 1e15, 0,
-     0, NULL, NULL, "1e5", "with bw.stiffness = own: k of the stretch conditions a (|w_u| - 1, "
-     "|w_v| - 1) (N/m^3; 2 k_s / s^2 matches springs k_s on a grid of spacing s)"},
-    {"bw", "k_shear", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_shear), 0, 0, 1e15, 0, 0,
-     NULL, NULL, "1e4", "with bw.stiffness = own: k of the shear condition a w_u.w_v (N/m^3)"},
-    {"bw", "k_bend", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_bend), 0, 0, 1e15, 0, 0,
-     NULL, NULL, "1e-3", "k of the bend condition theta - theta_0 on each hinge (N m)"},
-    {"bw", "damping", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, damping), 0, 0, 10, 0, 0,
-     NULL, NULL, "1e-3", "beta (s): every condition's damping k_d = beta k, force "
-     "-k_d Cdot dC/dx"},
-    {"bw", "cg_tol", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, cg_tol), 0, 0, 1, 1, 0, NULL,
-     NULL, "1e-4", "epsilon of the PCG stopping rule delta <= epsilon^2 delta_0 (section "
-     "5.3)"},
-    {"bw", "cg_max_iters", CLOTH__KEY_INT, offsetof(cloth__bw_def, cg_max_iters), 0, 1,
-     1000000, 0, 0, NULL, NULL, "200", "PCG iterations per step at most (then lin_capped "
-     "and not-converged)"},
-    {"bw", "strain_limit", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, strain_limit), 0, 0, 1,
-     0, 1, NULL, NULL, "0", "Provot's tau_c after each step: structural/shear "
-     "l <= (1 + tau_c) l0, velocities from the corrected positions; 0 = off"},
-    {"bw", "strain_passes", CLOTH__KEY_INT, offsetof(cloth__bw_def, strain_passes), 0, 1,
-     1000000, 0, 0, NULL, NULL, "100", "Provot sweeps per step at most (then "
-     "not-converged)"},
-    {"bw", "strain_tol", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, strain_tol), 0, 0, 0.1,
-     1, 0, NULL, NULL, "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 "
-     "(1 + tol)"},
+    {.section = "bw", .name = "stiffness", .type = CLOTH__KEY_CHOICE,
+     .offset = offsetof(cloth__bw_def, stiffness), .choices = stiffness_names, .def = "springs",
+     .help = "springs: each triangle's stretch/shear k is material.k_structural/k_shear over "
+     "its rest area (any mesh size); own: bw.k_stretch and bw.k_shear (the paper's fixed k)"},
+    {.section = "bw", .name = "k_stretch", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, k_stretch), .lo = 0, .hi = 1e15, .def = "1e5",
+     .help = "with bw.stiffness = own: k of the stretch conditions a (|w_u| - 1, |w_v| - 1) "
+     "(N/m^3; 2 k_s / s^2 matches springs k_s on a grid of spacing s)"},
+    {.section = "bw", .name = "k_shear", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, k_shear), .lo = 0, .hi = 1e15, .def = "1e4",
+     .help = "with bw.stiffness = own: k of the shear condition a w_u.w_v (N/m^3)"},
+    {.section = "bw", .name = "k_bend", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, k_bend), .lo = 0, .hi = 1e15, .def = "1e-3",
+     .help = "k of the bend condition theta - theta_0 on each hinge (N m)"},
+    {.section = "bw", .name = "damping", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, damping), .lo = 0, .hi = 10, .def = "1e-3",
+     .help = "beta (s): every condition's damping k_d = beta k, force -k_d Cdot dC/dx"},
+    {.section = "bw", .name = "cg_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, cg_tol), .lo = 0, .hi = 1, .lo_open = 1, .def = "1e-4",
+     .help = "epsilon of the PCG stopping rule delta <= epsilon^2 delta_0 (section 5.3)"},
+    {.section = "bw", .name = "cg_max_iters", .type = CLOTH__KEY_INT,
+     .offset = offsetof(cloth__bw_def, cg_max_iters), .lo = 1, .hi = 1000000, .def = "200",
+     .help = "PCG iterations per step at most (then lin_capped and not-converged)"},
+    {.section = "bw", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, strain_limit), .lo = 0, .hi = 1, .hi_open = 1,
+     .def = "0",
+     .help = "Provot's tau_c after each step: structural/shear l <= (1 + tau_c) l0, velocities "
+     "from the corrected positions; 0 = off"},
+    {.section = "bw", .name = "strain_passes", .type = CLOTH__KEY_INT,
+     .offset = offsetof(cloth__bw_def, strain_passes), .lo = 1, .hi = 1000000, .def = "100",
+     .help = "Provot sweeps per step at most (then not-converged)"},
+    {.section = "bw", .name = "strain_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__bw_def, strain_tol), .lo = 0, .hi = 0.1, .lo_open = 1,
+     .def = "1e-6", .help = "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
 };
 
 const cloth__kernel cloth__bw_kernel = {
@@ -521,4 +526,5 @@ const cloth__kernel cloth__bw_kernel = {
     /* contact: the stage after each step; its obstacle hits feed the next step's filter */
     .contact = CLOTH__CONTACT_AFTER,
     .needs_triangles = 1, /* its conditions live on triangles */
+    .visit_bytes = {.spring = 108, .vertex = 596}, /* an off-diagonal block; PCG vectors */
 };

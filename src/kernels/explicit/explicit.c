@@ -352,23 +352,29 @@ static const char *const scheme_names[] = {"forward", "symplectic", "velocity-ve
                                            NULL};
 
 static const cloth__key explicit_keys[] = {
-    {"explicit", "scheme", CLOTH__KEY_CHOICE, offsetof(cloth__explicit_def, scheme), 0, 0,
-     0, 0, 0, scheme_names, NULL, "symplectic",
-     "forward or symplectic Euler, velocity-verlet (2nd order) or rk4 (4th order)"},
-    {"explicit", "decay", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, decay), 0, 0, 1,
-     1, 0, NULL, NULL, "1", "velocity factor per step (the mass-spring tutorial: 0.98)"},
-    {"explicit", "order", CLOTH__KEY_CHOICE, offsetof(cloth__explicit_def, order), 0, 0, 0,
-     0, 0, cloth__order_names, NULL, "sequential", "sequential (the reference order) or coloured "
-     "spring forces (vectorised, run.threads; other rounding)"},
-    {"explicit", "strain_limit", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, strain_limit),
-     0, 0, 1, 0, 1, NULL, NULL, "0", "Provot's tau_c after each step: structural/shear "
-     "l <= (1 + tau_c) l0, velocities from the corrected positions; 0 = off"},
-    {"explicit", "strain_passes", CLOTH__KEY_INT, offsetof(cloth__explicit_def, strain_passes),
-     0, 1, 1000000, 0, 0, NULL, NULL, "100", "Provot sweeps per step at most (then "
-     "not-converged)"},
-    {"explicit", "strain_tol", CLOTH__KEY_DOUBLE, offsetof(cloth__explicit_def, strain_tol), 0,
-     0, 0.1, 1, 0, NULL, NULL, "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 "
-     "(1 + tol)"},
+    {.section = "explicit", .name = "scheme", .type = CLOTH__KEY_CHOICE,
+     .offset = offsetof(cloth__explicit_def, scheme), .choices = scheme_names,
+     .def = "symplectic",
+     .help = "forward or symplectic Euler, velocity-verlet (2nd order) or rk4 (4th order)"},
+    {.section = "explicit", .name = "decay", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__explicit_def, decay), .lo = 0, .hi = 1, .lo_open = 1, .def = "1",
+     .help = "velocity factor per step (the mass-spring tutorial: 0.98)"},
+    {.section = "explicit", .name = "order", .type = CLOTH__KEY_CHOICE,
+     .offset = offsetof(cloth__explicit_def, order), .choices = cloth__order_names,
+     .def = "sequential",
+     .help = "sequential (the reference order) or coloured spring forces (vectorised, "
+     "run.threads; other rounding)"},
+    {.section = "explicit", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__explicit_def, strain_limit), .lo = 0, .hi = 1, .hi_open = 1,
+     .def = "0",
+     .help = "Provot's tau_c after each step: structural/shear l <= (1 + tau_c) l0, velocities "
+     "from the corrected positions; 0 = off"},
+    {.section = "explicit", .name = "strain_passes", .type = CLOTH__KEY_INT,
+     .offset = offsetof(cloth__explicit_def, strain_passes), .lo = 1, .hi = 1000000,
+     .def = "100", .help = "Provot sweeps per step at most (then not-converged)"},
+    {.section = "explicit", .name = "strain_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = offsetof(cloth__explicit_def, strain_tol), .lo = 0, .hi = 0.1, .lo_open = 1,
+     .def = "1e-6", .help = "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
 };
 
 const cloth__kernel cloth__explicit_kernel = {
@@ -394,4 +400,5 @@ const cloth__kernel cloth__explicit_kernel = {
     /* contact: the stage after each step (AFTER, the default): every obstacle, every
      * run.self_collision mode, any avatar.collision */
     .contact = CLOTH__CONTACT_AFTER,
+    .visit_bytes = {.spring = 224, .coloured_spring = 24, .coloured_vertex = 128},
 };

@@ -496,7 +496,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
                                 cloth_error *err)
 {
     cloth__newton *w = work;
-    *stats = (cloth__step_stats){0, 0, 0, 0, NAN, NULL, 0};
+    *stats = (cloth__step_stats){.cond_max = NAN};
     if (w->ndof == 0)
         return CLOTH_OK;
     cloth__newton_ctx step, *ctx = &step; /* what this step reads (newton_ctx.c) */
@@ -640,82 +640,108 @@ static const char *const loop_names[] = {"converge", "zozo", NULL};
 static const char *const spring_hessian_names[] = {"adaptive", "project", NULL};
 
 static const cloth__key newton_keys[] = {
-    {"newton", "integrator", CLOTH__KEY_CHOICE, OFF(integrator), 0, 0, 0, 0, 0,
-     integrator_names, NULL, "euler", "time integrator: euler (implicit, first order, "
-     "damping), bdf2 (second order, mildly damping) or midpoint (implicit midpoint, "
-     "symplectic)"},
-    {"newton", "barrier", CLOTH__KEY_CHOICE, OFF(barrier), 0, 0, 0, 0, 0, barrier_names, NULL,
-     "cubic", "log (IPC), cubic (ZOZO) or none (plain implicit Euler, no contact)"},
-    {"newton", "dhat", CLOTH__KEY_DOUBLE, OFF(dhat), 0, 0, INF, 1, 1, NULL, NULL, "0.01",
-     "barrier activation distance g^ of contacts (m)"},
-    {"newton", "kappa", CLOTH__KEY_CHOICE, OFF(kappa), 0, 0, 0, 0, 0, kappa_names, NULL,
-     "dynamic", "barrier stiffness: fixed, ipc (adaptive) or dynamic (ZOZO, per contact)"},
-    {"newton", "kappa_value", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_kappa_value,
-     "auto", "fixed kappa, or auto: the dynamic rule at rest with g = g^/2"},
-    {"newton", "kappa_update", CLOTH__KEY_CHOICE, OFF(kappa_update), 0, 0, 0, 0, 0,
-     update_names, NULL, "monotone",
-     "dynamic kappa: frozen per step when a term appears (step), recomputed per iteration "
-     "(iteration), or recomputed per iteration but never below its last value in the "
+    {.section = "newton", .name = "integrator", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(integrator), .choices = integrator_names, .def = "euler",
+     .help = "time integrator: euler (implicit, first order, damping), bdf2 (second order, "
+     "mildly damping) or midpoint (implicit midpoint, symplectic)"},
+    {.section = "newton", .name = "barrier", .type = CLOTH__KEY_CHOICE, .offset = OFF(barrier),
+     .choices = barrier_names, .def = "cubic",
+     .help = "log (IPC), cubic (ZOZO) or none (plain implicit Euler, no contact)"},
+    {.section = "newton", .name = "dhat", .type = CLOTH__KEY_DOUBLE, .offset = OFF(dhat),
+     .lo = 0, .hi = INF, .lo_open = 1, .hi_open = 1, .def = "0.01",
+     .help = "barrier activation distance g^ of contacts (m)"},
+    {.section = "newton", .name = "kappa", .type = CLOTH__KEY_CHOICE, .offset = OFF(kappa),
+     .choices = kappa_names, .def = "dynamic",
+     .help = "barrier stiffness: fixed, ipc (adaptive) or dynamic (ZOZO, per contact)"},
+    {.section = "newton", .name = "kappa_value", .type = CLOTH__KEY_CUSTOM,
+     .parse = parse_kappa_value, .def = "auto",
+     .help = "fixed kappa, or auto: the dynamic rule at rest with g = g^/2"},
+    {.section = "newton", .name = "kappa_update", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(kappa_update), .choices = update_names, .def = "monotone",
+     .help = "dynamic kappa: frozen per step when a term appears (step), recomputed per "
+     "iteration (iteration), or recomputed per iteration but never below its last value in the "
      "step, nor below its value at the end of the last step while active (monotone)"},
-    {"newton", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 10, 0, 0, NULL,
-     NULL, "0", "strain limit tau (barrier on tau - strain); 0 = off"},
-    {"newton", "strain_band", CLOTH__KEY_DOUBLE, OFF(strain_band), 0, 0, 1, 1, 0, NULL, NULL,
-     "0.5", "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO: 0.5)"},
-    {"newton", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
-     measure_names, NULL, "triangle",
-     "triangle (both singular values of F, as ZOZO) or edge (structural and shear springs)"},
-    {"newton", "kappa_form", CLOTH__KEY_CHOICE, OFF(kappa_form), 0, 0, 0, 0, 0, form_names,
-     NULL, "paper", "mass term of kappa: paper (m/g^2, as published) or si (unit-consistent)"},
-    {"newton", "contact", CLOTH__KEY_CHOICE, OFF(contact), 0, 0, 0, 0, 0, contact_names,
-     NULL, "full", "self-contact terms with run.self_collision: full (point-triangle and "
-     "edge-edge, IPC) or vertex (vertex-vertex)"},
-    {"newton", "contact_hessian", CLOTH__KEY_CHOICE, OFF(contact_hessian), 0, 0, 0, 0, 0,
-     contact_hessian_names, NULL, "project", "self-contact Hessians made PSD: project "
-     "(eigenvalues clamped at 0) or gauss-newton (psi'' grad g grad g^T only)"},
-    {"newton", "spring_hessian", CLOTH__KEY_CHOICE, OFF(spring_hessian), 0, 0, 0, 0, 0,
-     spring_hessian_names, NULL, "adaptive", "compressed springs' Hessians: project (the "
-     "negative part across the spring clamped at 0, always) or adaptive (projected until a "
-     "full Newton step decreases E by more than 1.5x the model's prediction, then, for the "
-     "rest of the step, as they are whenever H, or H shifted by a small multiple of I, "
-     "stays positive definite; solver = pcg: as project)"},
-    {"newton", "friction", CLOTH__KEY_DOUBLE, OFF(friction), 0, 0, INF, 0, 1, NULL, NULL, "0",
-     "Coulomb friction coefficient mu of obstacle and point-triangle/edge-edge contacts "
-     "(IPC's lagged friction); 0 = none"},
-    {"newton", "friction_eps", CLOTH__KEY_DOUBLE, OFF(friction_eps), 0, 0, INF, 1, 1, NULL,
-     NULL, "1e-3", "eps_v: slip speed below which friction sticks elastically (m/s)"},
-    {"newton", "tol", CLOTH__KEY_DOUBLE, OFF(tol), 0, 0, INF, 1, 1, NULL, NULL, "1e-3",
-     "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
-    {"newton", "max_iters", CLOTH__KEY_INT, OFF(max_iters), 0, 1, 10000, 0, 0, NULL, NULL,
-     "50", "Newton iterations per step at most (then reported as not converged)"},
-    {"newton", "loop", CLOTH__KEY_CHOICE, OFF(loop), 0, 0, 0, 0, 0, loop_names, NULL,
-     "converge", "step loop: converge (Newton with Armijo to newton.tol) or zozo (ZOZO's "
-     "inexact loop: solves until the accumulated time of impact reaches target_toi, "
-     "then one solve over that fraction of the step)"},
-    {"newton", "target_toi", CLOTH__KEY_DOUBLE, OFF(target_toi), 0, 0, 1, 1, 0, NULL, NULL,
-     "0.25", "loop = zozo: fraction of the step the solves must make good before the "
+    {.section = "newton", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_limit), .lo = 0, .hi = 10, .def = "0",
+     .help = "strain limit tau (barrier on tau - strain); 0 = off"},
+    {.section = "newton", .name = "strain_band", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_band), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.5",
+     .help = "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO: 0.5)"},
+    {.section = "newton", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(strain_measure), .choices = measure_names, .def = "triangle",
+     .help = "triangle (both singular values of F, as ZOZO) or edge (structural and shear "
+     "springs)"},
+    {.section = "newton", .name = "kappa_form", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(kappa_form), .choices = form_names, .def = "paper",
+     .help = "mass term of kappa: paper (m/g^2, as published) or si (unit-consistent)"},
+    {.section = "newton", .name = "contact", .type = CLOTH__KEY_CHOICE, .offset = OFF(contact),
+     .choices = contact_names, .def = "full",
+     .help = "self-contact terms with run.self_collision: full (point-triangle and edge-edge, "
+     "IPC) or vertex (vertex-vertex)"},
+    {.section = "newton", .name = "contact_hessian", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(contact_hessian), .choices = contact_hessian_names, .def = "project",
+     .help = "self-contact Hessians made PSD: project (eigenvalues clamped at 0) or "
+     "gauss-newton (psi'' grad g grad g^T only)"},
+    {.section = "newton", .name = "spring_hessian", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(spring_hessian), .choices = spring_hessian_names, .def = "adaptive",
+     .help = "compressed springs' Hessians: project (the negative part across the spring "
+     "clamped at 0, always) or adaptive (projected until a full Newton step decreases E by "
+     "more than 1.5x the model's prediction, then, for the rest of the step, as they are "
+     "whenever H, or H shifted by a small multiple of I, stays positive definite; solver = "
+     "pcg: as project)"},
+    {.section = "newton", .name = "friction", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(friction), .lo = 0, .hi = INF, .hi_open = 1, .def = "0",
+     .help = "Coulomb friction coefficient mu of obstacle and point-triangle/edge-edge "
+     "contacts (IPC's lagged friction); 0 = none"},
+    {.section = "newton", .name = "friction_eps", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(friction_eps), .lo = 0, .hi = INF, .lo_open = 1, .hi_open = 1, .def = "1e-3",
+     .help = "eps_v: slip speed below which friction sticks elastically (m/s)"},
+    {.section = "newton", .name = "tol", .type = CLOTH__KEY_DOUBLE, .offset = OFF(tol), .lo = 0,
+     .hi = INF, .lo_open = 1, .hi_open = 1, .def = "1e-3",
+     .help = "stop when |dx|_inf / h < tol * L (L = rest bounding-box diagonal)"},
+    {.section = "newton", .name = "max_iters", .type = CLOTH__KEY_INT, .offset = OFF(max_iters),
+     .lo = 1, .hi = 10000, .def = "50",
+     .help = "Newton iterations per step at most (then reported as not converged)"},
+    {.section = "newton", .name = "loop", .type = CLOTH__KEY_CHOICE, .offset = OFF(loop),
+     .choices = loop_names, .def = "converge",
+     .help = "step loop: converge (Newton with Armijo to newton.tol) or zozo (ZOZO's inexact "
+     "loop: solves until the accumulated time of impact reaches target_toi, then one solve "
+     "over that fraction of the step)"},
+    {.section = "newton", .name = "target_toi", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(target_toi), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.25",
+     .help = "loop = zozo: fraction of the step the solves must make good before the "
      "error-reduction solve (ZOZO: 0.25)"},
-    {"newton", "max_dx", CLOTH__KEY_DOUBLE, OFF(max_dx), 0, 0, INF, 1, 1, NULL, NULL, "1",
-     "loop = zozo: no vertex moves more than this in one solve (m; ZOZO: 1)"},
-    {"newton", "solver", CLOTH__KEY_CHOICE, OFF(solver), 0, 0, 0, 0, 0, solver_names, NULL,
-     "cholmod", "Newton system: cholmod (sparse Cholesky), pcg (block Jacobi) or dense"},
-    {"newton", "pcg_tol", CLOTH__KEY_DOUBLE, OFF(pcg_tol), 0, 0, 1, 1, 1, NULL, NULL, "1e-3",
-     "PCG stops when |r| <= pcg_tol |b|"},
-    {"newton", "pcg_max_iters", CLOTH__KEY_INT, OFF(pcg_max_iters), 0, 1, 1000000, 0, 0, NULL,
-     NULL, "10000", "PCG iterations at most (a solve that stops there is counted)"},
-    {"newton", "factor_reuse", CLOTH__KEY_INT, OFF(factor_reuse), 0, 0, 1000, 0, 0, NULL,
-     NULL, "0", "solver = cholmod: solve by at most this many PCG iterations "
-     "preconditioned by the last Cholesky factor, and factor H afresh only when they do "
-     "not reach reuse_tol (after two such failures in a row the next 1, 3, 7 ... 31 "
-     "iterations do not try); 0 = factor every iteration"},
-    {"newton", "reuse_tol", CLOTH__KEY_DOUBLE, OFF(reuse_tol), 0, 0, 1, 1, 1, NULL, NULL,
-     "1e-6", "factor_reuse: PCG's relative residual |r| <= reuse_tol |grad E|"},
-    {"newton", "cond", CLOTH__KEY_CHOICE, OFF(cond), 0, 0, 0, 0, 0, cond_names, NULL, "exact",
-     "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
-    {"newton", "cond_exact_max", CLOTH__KEY_INT, OFF(cond_exact_max), 0, 0, 100000, 0, 0,
-     NULL, NULL, "180", "exact condition numbers by dsyevd up to this many unknowns, "
-     "ARPACK's Lanczos above (the default is where ARPACK becomes the faster one)"},
-    {"newton", "eta", CLOTH__KEY_DOUBLE, OFF(eta), 0, 0, 1, 1, 1, NULL, NULL, "0.1",
-     "line search keeps every gap above eta times its current value"},
+    {.section = "newton", .name = "max_dx", .type = CLOTH__KEY_DOUBLE, .offset = OFF(max_dx),
+     .lo = 0, .hi = INF, .lo_open = 1, .hi_open = 1, .def = "1",
+     .help = "loop = zozo: no vertex moves more than this in one solve (m; ZOZO: 1)"},
+    {.section = "newton", .name = "solver", .type = CLOTH__KEY_CHOICE, .offset = OFF(solver),
+     .choices = solver_names, .def = "cholmod",
+     .help = "Newton system: cholmod (sparse Cholesky), pcg (block Jacobi) or dense"},
+    {.section = "newton", .name = "pcg_tol", .type = CLOTH__KEY_DOUBLE, .offset = OFF(pcg_tol),
+     .lo = 0, .hi = 1, .lo_open = 1, .hi_open = 1, .def = "1e-3",
+     .help = "PCG stops when |r| <= pcg_tol |b|"},
+    {.section = "newton", .name = "pcg_max_iters", .type = CLOTH__KEY_INT,
+     .offset = OFF(pcg_max_iters), .lo = 1, .hi = 1000000, .def = "10000",
+     .help = "PCG iterations at most (a solve that stops there is counted)"},
+    {.section = "newton", .name = "factor_reuse", .type = CLOTH__KEY_INT,
+     .offset = OFF(factor_reuse), .lo = 0, .hi = 1000, .def = "0",
+     .help = "solver = cholmod: solve by at most this many PCG iterations preconditioned by "
+     "the last Cholesky factor, and factor H afresh only when they do not reach reuse_tol "
+     "(after two such failures in a row the next 1, 3, 7 ... 31 iterations do not try); 0 = "
+     "factor every iteration"},
+    {.section = "newton", .name = "reuse_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(reuse_tol), .lo = 0, .hi = 1, .lo_open = 1, .hi_open = 1, .def = "1e-6",
+     .help = "factor_reuse: PCG's relative residual |r| <= reuse_tol |grad E|"},
+    {.section = "newton", .name = "cond", .type = CLOTH__KEY_CHOICE, .offset = OFF(cond),
+     .choices = cond_names, .def = "exact",
+     .help = "condition number of H: exact 2-norm (dsyevd or ARPACK), estimate (1-norm), off"},
+    {.section = "newton", .name = "cond_exact_max", .type = CLOTH__KEY_INT,
+     .offset = OFF(cond_exact_max), .lo = 0, .hi = 100000, .def = "180",
+     .help = "exact condition numbers by dsyevd up to this many unknowns, ARPACK's Lanczos "
+     "above (the default is where ARPACK becomes the faster one)"},
+    {.section = "newton", .name = "eta", .type = CLOTH__KEY_DOUBLE, .offset = OFF(eta), .lo = 0,
+     .hi = 1, .lo_open = 1, .hi_open = 1, .def = "0.1",
+     .help = "line search keeps every gap above eta times its current value"},
 };
 
 const cloth__kernel cloth__newton_kernel = {

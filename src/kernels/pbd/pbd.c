@@ -603,32 +603,42 @@ static const char *const bending_names[] = {"springs", "dihedral", NULL};
 #define OFF(field) offsetof(cloth__pbd_def, field)
 
 static const cloth__key pbd_keys[] = {
-    {"pbd", "variant", CLOTH__KEY_CHOICE, OFF(variant), 0, 0, 0, 0, 0, variant_names,
-     NULL, "xpbd",
-     "xpbd (compliance 1/k from the material, Macklin 2016) or pbd (k_pbd, Mueller 2007)"},
-    {"pbd", "iterations", CLOTH__KEY_INT, OFF(iterations), 0, 1, 100000, 0, 0, NULL,
-     NULL, "10", "Gauss-Seidel passes over all constraints per step"},
-    {"pbd", "bending", CLOTH__KEY_CHOICE, OFF(bending), 0, 0, 0, 0, 0, bending_names,
-     NULL, "springs",
-     "springs (bend springs as distance constraints) or dihedral (angle of each hinge)"},
-    {"pbd", "k_pbd", CLOTH__KEY_DOUBLE, OFF(k_pbd), 0, 0, 1, 1, 0, NULL, NULL, "1",
-     "pbd variant: stiffness of stretch constraints after all passes, in (0, 1]"},
-    {"pbd", "k_pbd_bend", CLOTH__KEY_DOUBLE, OFF(k_pbd_bend), 0, 0, 1, 0, 0, NULL, NULL,
-     "1", "pbd variant: the same for bending constraints, in [0, 1]"},
-    {"pbd", "damping", CLOTH__KEY_DOUBLE, OFF(damping), 0, 0, 1, 0, 0, NULL, NULL, "0",
-     "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
-    {"pbd", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
-     "sequential", "sequential (the reference Gauss-Seidel order) or coloured (vectorised, "
+    {.section = "pbd", .name = "variant", .type = CLOTH__KEY_CHOICE, .offset = OFF(variant),
+     .choices = variant_names, .def = "xpbd",
+     .help = "xpbd (compliance 1/k from the material, Macklin 2016) or pbd (k_pbd, Mueller "
+     "2007)"},
+    {.section = "pbd", .name = "iterations", .type = CLOTH__KEY_INT, .offset = OFF(iterations),
+     .lo = 1, .hi = 100000, .def = "10",
+     .help = "Gauss-Seidel passes over all constraints per step"},
+    {.section = "pbd", .name = "bending", .type = CLOTH__KEY_CHOICE, .offset = OFF(bending),
+     .choices = bending_names, .def = "springs",
+     .help = "springs (bend springs as distance constraints) or dihedral (angle of each "
+     "hinge)"},
+    {.section = "pbd", .name = "k_pbd", .type = CLOTH__KEY_DOUBLE, .offset = OFF(k_pbd),
+     .lo = 0, .hi = 1, .lo_open = 1, .def = "1",
+     .help = "pbd variant: stiffness of stretch constraints after all passes, in (0, 1]"},
+    {.section = "pbd", .name = "k_pbd_bend", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(k_pbd_bend), .lo = 0, .hi = 1, .def = "1",
+     .help = "pbd variant: the same for bending constraints, in [0, 1]"},
+    {.section = "pbd", .name = "damping", .type = CLOTH__KEY_DOUBLE, .offset = OFF(damping),
+     .lo = 0, .hi = 1, .def = "0",
+     .help = "k_d of Mueller's damping: non-rigid velocity scaled by 1 - k_d per step"},
+    {.section = "pbd", .name = "order", .type = CLOTH__KEY_CHOICE, .offset = OFF(order),
+     .choices = cloth__order_names, .def = "sequential",
+     .help = "sequential (the reference Gauss-Seidel order) or coloured (vectorised, "
      "run.threads; other rounding)"},
-    {"pbd", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 1, 0, 1, NULL, NULL,
-     "0", "tau of unilateral constraints in every pass (zero compliance): l <= (1 + tau) l0 "
+    {.section = "pbd", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_limit), .lo = 0, .hi = 1, .hi_open = 1, .def = "0",
+     .help = "tau of unilateral constraints in every pass (zero compliance): l <= (1 + tau) l0 "
      "(edge) or sigma1 <= 1 + tau (triangle); 0 = off"},
-    {"pbd", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
-     cloth__limit_measure_names, NULL, "edge", "edge (structural and shear springs) or "
-     "triangle (principal stretch, after Strain Based Dynamics, Mueller 2014)"},
-    {"pbd", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
-     "1e-6", "a step has not converged when after its passes a limit is exceeded by the "
-     "factor 1 + tol (verlet's strain_tol)"},
+    {.section = "pbd", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(strain_measure), .choices = cloth__limit_measure_names, .def = "edge",
+     .help = "edge (structural and shear springs) or triangle (principal stretch, after Strain "
+     "Based Dynamics, Mueller 2014)"},
+    {.section = "pbd", .name = "strain_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_tol), .lo = 0, .hi = 0.1, .lo_open = 1, .def = "1e-6",
+     .help = "a step has not converged when after its passes a limit is exceeded by the factor "
+     "1 + tol (verlet's strain_tol)"},
 };
 
 /* ---------------------------------------------------------------- metrics */
@@ -680,4 +690,5 @@ const cloth__kernel cloth__pbd_kernel = {
     /* contact: the stage's phases inside its step (obstacles as constraints of every
      * pass, then self-collision and the robust phase with the update) */
     .contact = CLOTH__CONTACT_IN_STEP,
+    .visit_bytes = {.spring = 160, .coloured_spring = 72, .coloured_vertex = 64},
 };

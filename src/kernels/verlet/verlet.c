@@ -44,7 +44,9 @@
  * mass-weighted (the triangle's centre of mass stays; a pinned vertex stays), to the
  * clamped shape; compression is left alone.  The same sweeps, obstacles, tolerance
  * (sigma1 > (1 + tau_c)(1 + verlet.strain_tol) exceeds), budget and counts as Provot's.
- * Sequential order only: verlet.order = coloured with it is refused at creation.
+ * With verlet.order = coloured a sweep takes the triangles colour by colour in tiles
+ * (pbd's colouring of triangles, terms/colour.h): a colour's triangles share no vertex,
+ * so the threads split them and the numbers do not depend on run.threads.
  *
  * Velocity lives in x - x_prev, so every correction above (relaxation, contact, Provot)
  * also changes the velocity of the next step: a vertex pulled back by a correction
@@ -89,6 +91,7 @@ static inline const cloth__verlet_def *settings(const cloth_sim *sim)
 typedef struct cloth__verlet {
     int *limited;               /* structural and shear springs with a free end       */
     int n_limited;
+    int n_free_springs;         /* springs with a free end (relaxed each pass)        */
     int pinned_violations;      /* springs between two pins that exceed the limit     */
     double *x_seen;             /* 3n positions the last step left (or start)         */
     double *v_seen;             /* 3n velocities the last step left (or start)        */
@@ -101,6 +104,7 @@ typedef struct cloth__verlet {
     int tally[2][64];           /* per-thread counts of a coloured sweep, two sweeps
                                  * apart (a thread may start the next before all read) */
     cloth__tri_limits tri;      /* strain_measure = triangle: the limited triangles   */
+    cloth__colouring tri_colours; /* ... and with verlet.order = coloured their colours */
 } cloth__verlet;
 
 static void verlet_destroy(void *work)
@@ -118,6 +122,7 @@ static void verlet_destroy(void *work)
     free(w->v4);
     free(w->f4);
     cloth__tri_limits_free(&w->tri);
+    cloth__colouring_free(&w->tri_colours);
     free(w);
 }
 
@@ -159,7 +164,7 @@ static cloth_status colour_springs(const cloth_mesh *m, cloth__verlet *w, cloth_
     return CLOTH_OK;
 }
 
-/* strain_measure = triangle needs triangles, and the sequential order. */
+/* strain_measure = triangle needs triangles. */
 static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
 {
     const cloth__verlet_def *vd = settings(sim);
@@ -170,10 +175,6 @@ static cloth_status check_measure(const cloth_sim *sim, cloth_error *err)
     if (sim->mesh->n_tris == 0)
         return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: the mesh "
                            "has no triangles to limit (use edge)", where);
-    if (vd->order == CLOTH__ORDER_COLOURED)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: verlet.strain_measure = triangle: not with "
-                           "verlet.order = coloured (the coloured sweeps limit springs only)",
-                           where);
     return CLOTH_OK;
 }
 
@@ -201,7 +202,9 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
     }
     for (int s = 0; s < m->n_springs; s++) {
         const cloth_spring *sp = &m->springs[s];
-        if (sp->family != CLOTH_BEND && !(m->pinned[sp->a] && m->pinned[sp->b]))
+        int free_end = !(m->pinned[sp->a] && m->pinned[sp->b]);
+        w->n_free_springs += free_end;
+        if (sp->family != CLOTH_BEND && free_end)
             w->limited[w->n_limited++] = s;
     }
     if (settings(sim)->strain_limit > 0 &&
@@ -212,6 +215,8 @@ static cloth_status verlet_create(const cloth_sim *sim, void **work, cloth_error
     }
     if (settings(sim)->order == CLOTH__ORDER_COLOURED) {
         cloth_status st = colour_springs(m, w, err);
+        if (st == CLOTH_OK && w->tri.v) /* strain_measure = triangle */
+            st = cloth__colour_items(w->tri.n, 3, w->tri.v, m->n, &w->tri_colours, err);
         if (st != CLOTH_OK) {
             verlet_destroy(w);
             return st;
@@ -382,14 +387,16 @@ static void relax_coloured(cloth_sim *sim, const cloth__verlet *w, int passes)
     }
 }
 
-/* verlet.order = coloured: Provot's sweeps in the tiled order, each followed by the
- * obstacles, on the padded positions w->x4; returns the sweeps made and sets *changed to
- * the last one's corrections.  Every thread adds the per-thread tallies in the same
- * order, so all agree on when to stop. */
+/* verlet.order = coloured: Provot's sweeps (or the triangles' with strain_measure =
+ * triangle) in the tiled order, each followed by the obstacles, on the padded positions
+ * w->x4; returns the sweeps made and sets *changed to the last one's corrections.  Every
+ * thread adds the per-thread tallies in the same order, so all agree on when to stop. */
 static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *changed)
 {
     cloth__coloured *c = w->provot;
     const cloth__verlet_def *vd = settings(sim);
+    const cloth__colouring *tris = w->tri.v ? &w->tri_colours : NULL;
+    const cloth__colouring *order = tris ? tris : &c->colours;
     int threads = sim->scene.run.threads, sweeps = 0, last = 0;
     CLOTH__PARALLEL(threads)
     {
@@ -400,9 +407,12 @@ static int limit_coloured(cloth_sim *sim, cloth__verlet *w, double factor, int *
         CLOTH__BARRIER
         while (more && sweep < vd->strain_passes) {
             int count = 0, *tally = w->tally[sweep & 1];
-            for (int step = 0; step < c->colours.n_steps; step++) {
-                CLOTH__RANGES(&c->colours, step, part, parts, lo, hi)
-                    count += cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
+            for (int step = 0; step < order->n_steps; step++) {
+                CLOTH__RANGES(order, step, part, parts, lo, hi)
+                    count += tris ? cloth__tri_limits_range(&w->tri, tris->order, lo, hi, w->x4, 4,
+                                                            sim->mesh->inv_mass, factor,
+                                                            vd->strain_tol)
+                                  : cloth__coloured_provot(c, w->x4, factor, vd->strain_tol, lo, hi);
                 CLOTH__BARRIER
             }
             tally[part] = count + collide_range(sim, w->x4, 4, v0, v1);
@@ -494,7 +504,9 @@ static cloth_status limit_triangles(cloth_sim *sim, cloth__verlet *w, double fac
     const cloth__verlet_def *vd = settings(sim);
     const double *wi = sim->mesh->inv_mass;
     int passes = 0, changed = 1;
-    while (changed && passes < vd->strain_passes) {
+    if (w->provot) /* verlet.order = coloured */
+        passes = limit_coloured(sim, w, factor, &changed);
+    while (!w->provot && changed && passes < vd->strain_passes) {
         changed = cloth__tri_limits_sweep(&w->tri, sim->x, wi, factor, vd->strain_tol);
         changed += collide(sim);
         passes++;
@@ -603,6 +615,10 @@ static cloth_status verlet_step(cloth_sim *sim, void *work, double h,
     collide(sim);
     if (limit_strain(sim, w, stats) != CLOTH_OK)
         return cloth__fail(err, CLOTH_ENOTIMPL, "not implemented: provot_correction");
+    /* the bench's spring visits: the relaxation's springs each pass, the limited ones
+     * each sweep */
+    double relaxed = vd->mode == CLOTH__VERLET_RELAX ? vd->iterations : 0;
+    stats->visits = w->n_free_springs * relaxed + w->n_limited * (stats->iterations - relaxed);
     collide_self(sim, stats);
     update_velocities(sim, h);
     correct_contact_velocities(sim, h);
@@ -618,29 +634,41 @@ static const char *const mode_names[] = {"relax", "provot", NULL};
 #define OFF(field) offsetof(cloth__verlet_def, field)
 
 static const cloth__key verlet_keys[] = {
-    {"verlet", "mode", CLOTH__KEY_CHOICE, OFF(mode), 0, 0, 0, 0, 0, mode_names, NULL, "relax",
-     "relax (the Verlet cloth web demo: relaxation passes) or provot (Hooke forces in a)"},
-    {"verlet", "damping", CLOTH__KEY_DOUBLE, OFF(damping), 0, 0, 1, 0, 0, NULL, NULL, "0.99",
-     "d of x' = x + d (x - x_prev) + a h^2 per step (the Verlet cloth web demo); 1 = none"},
-    {"verlet", "damping_rate", CLOTH__KEY_DOUBLE, OFF(damping_rate), 0, 0, HUGE_VAL, 0, 1,
-     NULL, NULL, "0", "c > 0 replaces damping by d = exp(-c h) (1/s)"},
-    {"verlet", "iterations", CLOTH__KEY_INT, OFF(iterations), 0, 0, 1000000, 0, 0, NULL, NULL,
-     "12", "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
-    {"verlet", "k_relax", CLOTH__KEY_DOUBLE, OFF(k_relax), 0, 0, 2, 1, 1, NULL, NULL, "1",
-     "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
-    {"verlet", "strain_limit", CLOTH__KEY_DOUBLE, OFF(strain_limit), 0, 0, 1, 0, 1, NULL,
-     NULL, "0.1", "tau_c: structural/shear l <= (1 + tau_c) l0 (edge), or sigma1 <= 1 + tau_c "
-     "per triangle (triangle); 0 = off"},
-    {"verlet", "strain_measure", CLOTH__KEY_CHOICE, OFF(strain_measure), 0, 0, 0, 0, 0,
-     cloth__limit_measure_names, NULL, "edge", "edge (Provot 1995 on springs) or triangle "
-     "(isotropic limiting: sigma of F clamped per triangle, Thomaszewski 2009, Wang 2010)"},
-    {"verlet", "strain_passes", CLOTH__KEY_INT, OFF(strain_passes), 0, 1, 1000000, 0, 0, NULL,
-     NULL, "100", "Provot sweeps per step at most (then not-converged)"},
-    {"verlet", "strain_tol", CLOTH__KEY_DOUBLE, OFF(strain_tol), 0, 0, 0.1, 1, 0, NULL, NULL,
-     "1e-6", "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
-    {"verlet", "order", CLOTH__KEY_CHOICE, OFF(order), 0, 0, 0, 0, 0, cloth__order_names, NULL,
-     "sequential", "sequential (the reference order) or coloured relaxation and Provot "
-     "sweeps (vectorised, run.threads; other rounding)"},
+    {.section = "verlet", .name = "mode", .type = CLOTH__KEY_CHOICE, .offset = OFF(mode),
+     .choices = mode_names, .def = "relax",
+     .help = "relax (the Verlet cloth web demo: relaxation passes) or provot (Hooke forces in "
+     "a)"},
+    {.section = "verlet", .name = "damping", .type = CLOTH__KEY_DOUBLE, .offset = OFF(damping),
+     .lo = 0, .hi = 1, .def = "0.99",
+     .help = "d of x' = x + d (x - x_prev) + a h^2 per step (the Verlet cloth web demo); 1 = "
+     "none"},
+    {.section = "verlet", .name = "damping_rate", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(damping_rate), .lo = 0, .hi = HUGE_VAL, .hi_open = 1, .def = "0",
+     .help = "c > 0 replaces damping by d = exp(-c h) (1/s)"},
+    {.section = "verlet", .name = "iterations", .type = CLOTH__KEY_INT,
+     .offset = OFF(iterations), .lo = 0, .hi = 1000000, .def = "12",
+     .help = "relaxation passes per step in mode relax (the Verlet cloth web demo)"},
+    {.section = "verlet", .name = "k_relax", .type = CLOTH__KEY_DOUBLE, .offset = OFF(k_relax),
+     .lo = 0, .hi = 2, .lo_open = 1, .hi_open = 1, .def = "1",
+     .help = "k of D = ((l - l0)/l) 0.5 k (x_j - x_i); 1 restores l0, > 1 over-relaxes"},
+    {.section = "verlet", .name = "strain_limit", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_limit), .lo = 0, .hi = 1, .hi_open = 1, .def = "0.1",
+     .help = "tau_c: structural/shear l <= (1 + tau_c) l0 (edge), or sigma1 <= 1 + tau_c per "
+     "triangle (triangle); 0 = off"},
+    {.section = "verlet", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(strain_measure), .choices = cloth__limit_measure_names, .def = "edge",
+     .help = "edge (Provot 1995 on springs) or triangle (isotropic limiting: sigma of F "
+     "clamped per triangle, Thomaszewski 2009, Wang 2010)"},
+    {.section = "verlet", .name = "strain_passes", .type = CLOTH__KEY_INT,
+     .offset = OFF(strain_passes), .lo = 1, .hi = 1000000, .def = "100",
+     .help = "Provot sweeps per step at most (then not-converged)"},
+    {.section = "verlet", .name = "strain_tol", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(strain_tol), .lo = 0, .hi = 0.1, .lo_open = 1, .def = "1e-6",
+     .help = "a spring exceeds the limit when l > (1 + tau_c) l0 (1 + tol)"},
+    {.section = "verlet", .name = "order", .type = CLOTH__KEY_CHOICE, .offset = OFF(order),
+     .choices = cloth__order_names, .def = "sequential",
+     .help = "sequential (the reference order) or coloured relaxation and Provot sweeps "
+     "(vectorised, run.threads; other rounding)"},
 };
 
 #undef OFF
@@ -670,4 +698,5 @@ const cloth__kernel cloth__verlet_kernel = {
     /* contact: the stage's phases inside its step (the obstacles in every relaxation
      * pass and Provot sweep, then self-collision and the robust phase) */
     .contact = CLOTH__CONTACT_IN_STEP,
+    .visit_bytes = {.spring = 144, .coloured_spring = 32, .coloured_vertex = 64},
 };
