@@ -8,7 +8,7 @@
  *   cloth_sim_frame()  advances one frame (run.substeps kernel steps of h = dt/substeps)
  *                      and fills a cloth_frame with the shared metrics
  *   cloth_run()        loops frames and writes series.csv, summary.csv, final.obj
- *                      (and newton.csv) into a folder
+ *                      (and an iterative kernel's log) into a folder
  *
  * Conventions: positions and velocities are double arrays of length 3n, interleaved
  * (x[3*i+0..2]); up is +y.  Every function that can fail returns a cloth_status and
@@ -167,7 +167,7 @@ typedef struct cloth_avatar_def {
 typedef enum {
     CLOTH_SELF_OFF = 0,         /* none                                               */
     CLOTH_SELF_ON = 1,          /* no crossing: the robust stage (Bridson et al. 2002)
-                                 * in explicit, verlet and pbd; newton's IPC contact  */
+                                 * or a kernel's own IPC contact                      */
     CLOTH_SELF_PROXIMITY = 2,   /* vertex pairs and vertex-triangle pushes within
                                  * material.thickness, no CCD (formerly "triangles")  */
     CLOTH_SELF_PARTICLES = 3    /* vertex pairs kept material.thickness apart (the
@@ -298,7 +298,7 @@ typedef struct cloth_frame {
     double kinetic;             /* sum 1/2 m |v|^2                                    */
     double gravity;             /* sum -m g.x                                         */
     double elastic;             /* sum 1/2 k (l - l0)^2 over all springs              */
-    double barrier;             /* sum kappa psi (newton), else 0                     */
+    double barrier;             /* sum kappa psi (a kernel's barriers), else 0        */
     double total;               /* kinetic + gravity + elastic + barrier              */
     double drift;               /* (total - total_0) / E_scale                        */
     double stretch_max;         /* max l/l0 - 1 over structural and shear springs     */
@@ -333,23 +333,24 @@ typedef struct cloth_frame {
     double body_ms;             /* [avatar]: wall time of the body's collision stage  */
 } cloth_frame;
 
-/* One Newton iteration (newton.csv). */
-typedef struct cloth_newton_iter {
-    long frame;
+/* One iteration of an iterative kernel: a row of its log (cloth_table_file of its log
+ * table, CLOTH_TABLE_LOG + the kernel's index).  Every kernel's rows have these fields;
+ * the kernel names its own numbers and words (value, word) in that table. */
+#define CLOTH_LOG_VALUES 8
+#define CLOTH_LOG_WORDS 2
+#define CLOTH_LOG_WORD_MAX 16
+typedef struct cloth_iter {
+    long frame;                 /* frame of the step                                  */
     int iter;                   /* iteration within the frame (substeps continue it)  */
-    double energy;              /* incremental potential before the step             */
-    double grad_norm;           /* |grad E|_inf                                       */
-    double step_norm;           /* |alpha dx|_inf                                     */
-    double alpha;               /* accepted step length                               */
-    double cond;                /* condition number of H (NaN when off)               */
-    double kappa_max;           /* largest barrier stiffness in use                   */
-    int active_contacts;        /* active contact and strain-limit terms              */
-    int regularized;            /* 1 when Cholesky needed eps*I                       */
-    int lin_iters;              /* PCG iterations of the solve (0: a direct solver)   */
-    char cond_method[16];       /* "exact-2norm", "estimate-1norm" or "off"           */
+    double energy;              /* the objective the iteration lowers, before it      */
+    double grad_norm;           /* its residual, |grad E|_inf                         */
+    double step_norm;           /* |change of x|_inf the iteration made               */
+    int lin_iters;              /* iterations of an inner linear solve (0: direct)    */
     char stop[12];              /* on a step's last row why it stopped: "converged",
                                  * "max_iters" or "stalled"; "" on the other rows     */
-} cloth_newton_iter;
+    double value[CLOTH_LOG_VALUES];               /* the kernel's numbers (NaN: none) */
+    char word[CLOTH_LOG_WORDS][CLOTH_LOG_WORD_MAX]; /* the kernel's words             */
+} cloth_iter;
 
 typedef struct cloth_sim cloth_sim;
 
@@ -390,8 +391,8 @@ double cloth_sim_time(const cloth_sim *sim);
  * solve (a kernel's dense_max, cloth_kernel_info). */
 cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_error *err);
 
-/* The Newton log of the last frame (empty for other kernels). */
-int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows);
+/* The iteration log of the last frame: its rows (0 for a kernel without a log). */
+int cloth_sim_log(const cloth_sim *sim, const cloth_iter **rows);
 
 /* -------------------------------------------------------------- interaction */
 /*
@@ -625,8 +626,8 @@ typedef struct cloth_summary {
 const char *cloth_run_status_string(cloth_run_status s);
 
 
-/* Runs the scene and writes series.csv, summary.csv, final.obj (and newton.csv for the
- * newton kernel) into out_dir (created if missing).  Each file is written under a
+/* Runs the scene and writes series.csv, summary.csv, final.obj (and the kernel's
+ * iteration log, cloth_table_file) into out_dir (created if missing).  Each file is written under a
  * ".part" name, flushed every frame and renamed when the run ends, diverged or not.
  * progress, if not NULL, gets one line per 10 % of the frames.  Returns CLOTH_OK when the
  * run finished (its status, ok/diverged/not-converged/step-failed, with the reason of an
@@ -793,15 +794,19 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
 /* ----------------------------------------------------------------- columns */
 /*
  * The files of a run are tables of structs: a row of series.csv is a cloth_frame, of
- * newton.csv a cloth_newton_iter, of summary.csv a cloth_summary.  One table per file
- * lists every field of its struct (name, type, offset, size); the first
- * cloth_table_columns() of them are the file's columns in order, the rest live only in
- * the struct (flags, counts the file does not keep).  Runs and sweeps write headers and
- * rows from these tables, and bindings build their copy of the structs from them (the
- * Python wrapper does), so no one writes a column list or a struct layout by hand.
+ * summary.csv a cloth_summary, of an iterative kernel's log a cloth_iter (its table
+ * CLOTH_TABLE_LOG + i for kernel i, which names the kernel's own columns; no columns for
+ * a kernel without a log).  A table lists fields of its struct (name, type, offset,
+ * size); the first cloth_table_columns() are the file's columns in order, the rest live
+ * only in the struct.  Runs and sweeps write headers and rows from these tables, and
+ * bindings build their copy of the structs from them (the Python wrapper does), so no one
+ * writes a column list or a struct layout by hand.
  */
 
-typedef enum { CLOTH_TABLE_SERIES = 0, CLOTH_TABLE_NEWTON, CLOTH_TABLE_SUMMARY } cloth_table;
+typedef enum { CLOTH_TABLE_SERIES = 0, CLOTH_TABLE_SUMMARY, CLOTH_TABLE_LOG } cloth_table;
+
+/* Its file's name ("series.csv"; a log's is the kernel's own), NULL for no such table. */
+const char *cloth_table_file(cloth_table t);
 
 typedef enum {
     CLOTH_VALUE_INT = 0,        /* int, written "%d"                                  */
@@ -812,7 +817,7 @@ typedef enum {
 } cloth_value_type;
 
 /* The size of a row's struct (sizeof(cloth_frame), ...), its fields and, of those, the
- * file's columns (the first ones); 0 for no such table. */
+ * file's columns (the first ones); 0 for no such table or a kernel without a log. */
 size_t cloth_table_row_size(cloth_table t);
 int cloth_table_fields(cloth_table t);
 int cloth_table_columns(cloth_table t);
