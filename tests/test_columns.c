@@ -156,16 +156,23 @@ START_TEST(names_are_unique_and_flags_are_ints)
 }
 END_TEST
 
+/* A run of the drape at 4 x 4 for 2 frames with the overrides sets, into temp dir slot. */
+static const char *small_drape(int slot, const char *sets)
+{
+    const char *dir = tu_temp_dir(slot);
+    char cmd[512], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 --set run.frames=2 "
+             "%s --out %s", sets, dir);
+    ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
+    return dir;
+}
+
 /* A newton run of a small drape writes series.csv, summary.csv and its log newton.csv:
  * each header is the table's column names in order, and the contract above. */
 START_TEST(the_headers_a_run_writes_are_the_tables)
 {
-    const char *dir = tu_temp_dir(5);
-    char cmd[512], out[4096];
-    snprintf(cmd, sizeof cmd,
-             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 "
-             "--set run.frames=2 --out %s", dir);
-    ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
+    const char *dir = small_drape(5, "");
     for (int t = 0; t < N_TABLES; t++) {
         char table[1024] = "";
         for (int i = 0; i < cloth_table_columns((cloth_table)t); i++)
@@ -240,12 +247,8 @@ END_TEST
  * summary.csv besides final.obj. */
 START_TEST(a_run_writes_the_log_its_kernel_names)
 {
-    const char *dir = tu_temp_dir(6);
-    char cmd[512], out[4096];
-    snprintf(cmd, sizeof cmd,
-             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 --set run.frames=2 "
-             "--set run.kernel=pd --set pd.iterations=5 --set run.substeps=1 --out %s", dir);
-    ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
+    const char *dir =
+        small_drape(6, "--set run.kernel=pd --set pd.iterations=5 --set run.substeps=1");
     ck_assert_str_eq(cloth_table_file(log_of("pd")), "pd.csv");
     char header[1024], *text = tu_slurp(dir, "pd.csv");
     ck_assert_ptr_nonnull(text);
@@ -258,12 +261,9 @@ START_TEST(a_run_writes_the_log_its_kernel_names)
     free(text);
     ck_assert_ptr_null(tu_slurp(dir, "newton.csv"));
 
-    dir = tu_temp_dir(7);
-    snprintf(cmd, sizeof cmd,
-             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 --set run.frames=2 "
-             "--set run.kernel=explicit --set run.substeps=20 --out %s", dir);
-    ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
+    dir = small_drape(7, "--set run.kernel=explicit --set run.substeps=20");
     ck_assert_int_eq(cloth_table_columns(log_of("explicit")), 0);
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "ls %s | grep -v -x -e series.csv -e summary.csv -e final.obj"
              " | grep -c .", dir);
     FILE *p = popen(cmd, "r");
