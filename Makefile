@@ -327,11 +327,13 @@ experiments/avatar/mannequin.obj experiments/avatar/mannequin.bvh: $(BUILD)/expo
 # find the library with `pkg-config --cflags --libs clothbench`; the .pc file names the
 # libraries libcloth.a needs as Libs.private (`pkg-config --static`); it is written at
 # install time from src/clothbench.pc.in, so it names the PREFIX of that install.
-# SOVERSION 1: cloth_scene no longer names each kernel's settings (one opaque block a
-# kernel instead, docs/architecture.md), a change of its layout that programs built
-# against libcloth.so.0 must be rebuilt for.
-VERSION    = 0.2.0
-SOVERSION  = 1
+# SOVERSION 1 (0.2.0): cloth_scene no longer names each kernel's settings (one opaque
+# block a kernel instead, docs/architecture.md), a change of its layout that programs
+# built against libcloth.so.0 must be rebuilt for.  SOVERSION 2 (0.3.0): the iteration log
+# is kernel-neutral (cloth_iter, cloth_sim_log, CLOTH_TABLE_LOG + kernel in place of
+# cloth_newton_iter, cloth_sim_newton_log, CLOTH_TABLE_NEWTON; CLOTH_TABLE_SUMMARY is 1).
+VERSION    = 0.3.0
+SOVERSION  = 2
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 LIBDIR    ?= $(PREFIX)/lib

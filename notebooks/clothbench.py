@@ -26,8 +26,9 @@ _BUILD_LIB = os.path.join(_HERE, "..", "build", "libcloth.so")
 
 MSG_MAX = 512
 NAME_MAX = 32
-# cloth_table of cloth.h: the files whose rows are structs
-TABLE_SERIES, TABLE_NEWTON, TABLE_SUMMARY = 0, 1, 2
+# cloth_table of cloth.h: the files whose rows are structs; TABLE_LOG + i is kernel i's
+# iteration log (log_table)
+TABLE_SERIES, TABLE_SUMMARY, TABLE_LOG = 0, 1, 2
 
 
 class ClothError(Exception):
@@ -51,7 +52,7 @@ class _Mesh(ctypes.Structure):
 
 def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
     """The library to load, first found of: $CLOTHBENCH_LIB (or its older name $CLOTH_LIB),
-    the build tree's, libcloth.so.1 in the libdir of pkg-config's clothbench (`make
+    the build tree's, libcloth.so.2 in the libdir of pkg-config's clothbench (`make
     install`; PKG_CONFIG_PATH as for a C program), and what the dynamic loader finds
     (ldconfig's cache, LD_LIBRARY_PATH).  None when there is none."""
     for var in ("CLOTHBENCH_LIB", "CLOTH_LIB"):
@@ -63,7 +64,7 @@ def _find_library(build_lib=_BUILD_LIB, environ=os.environ):
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "clothbench"],
                                 capture_output=True, text=True, env=dict(environ),
                                 check=True).stdout.strip()
-        for name in ("libcloth.so.1", "libcloth.so"):
+        for name in ("libcloth.so.2", "libcloth.so"):
             if libdir and os.path.exists(os.path.join(libdir, name)):
                 return os.path.join(libdir, name)
     except (OSError, subprocess.CalledProcessError):
@@ -95,10 +96,14 @@ def _load_library(path=None):
         "cloth_sim_velocities": (ctypes.POINTER(D), [P]),
         "cloth_sim_mesh": (ctypes.POINTER(_Mesh), [P]),
         "cloth_sim_time": (D, [P]),
-        "cloth_sim_newton_log": (I, [P, ctypes.POINTER(P)]),  # cloth_newton_iter rows
+        "cloth_sim_scene": (P, [P]),
+        "cloth_scene_get": (I, [P, S, ctypes.c_char_p, ctypes.c_size_t, P]),
+        "cloth_sim_log": (I, [P, ctypes.POINTER(P)]),  # cloth_iter rows: log_table
         "cloth_kernel_count": (I, []),
+        "cloth_kernel_find": (I, [S]),
         "cloth_kernel_name": (S, [I]),
         "cloth_kernel_summary": (S, [I]),
+        "cloth_table_file": (S, [I]),
         "cloth_table_row_size": (ctypes.c_size_t, [I]),
         "cloth_table_fields": (I, [I]),
         "cloth_table_columns": (I, [I]),
@@ -122,9 +127,10 @@ _lib = _load_library()
 
 
 # ------------------------------------------------------------------ row structs
-# The rows of series.csv, newton.csv and summary.csv are the structs cloth_frame,
-# cloth_newton_iter and cloth_summary; the library lists their fields (name, type, offset,
-# size) and we build the ctypes structs from that list, so no layout is copied here.
+# The rows of series.csv, summary.csv and a kernel's iteration log are the structs
+# cloth_frame, cloth_summary and cloth_iter; the library lists their fields (name, type,
+# offset, size; a log's are the kernel's columns) and we build the ctypes structs from
+# that list, so no layout is copied here.
 
 Field = collections.namedtuple("Field", "name type offset size present meaning column")
 
@@ -161,10 +167,28 @@ def _row_struct(table, name):
 
 
 _Frame = _row_struct(TABLE_SERIES, "_Frame")
-_NewtonIter = _row_struct(TABLE_NEWTON, "_NewtonIter")
 SERIES_COLUMNS = tuple(f.name for f in table_fields(TABLE_SERIES) if f.column)
-NEWTON_COLUMNS = tuple(f.name for f in table_fields(TABLE_NEWTON) if f.column)
 SUMMARY_COLUMNS = tuple(f.name for f in table_fields(TABLE_SUMMARY) if f.column)
+
+
+def log_table(kernel):
+    """The table of a kernel's iteration log (TABLE_LOG + its index): its columns are
+    table_fields(log_table(kernel)), none for a kernel without a log."""
+    i = _lib.cloth_kernel_find(kernel.encode())
+    if i < 0:
+        raise ClothError(f"{kernel}: no such kernel (kernels() lists them)")
+    return TABLE_LOG + i
+
+
+def log_file(kernel):
+    """The file a run writes the kernel's iteration log to ("newton.csv"), or None."""
+    name = _lib.cloth_table_file(log_table(kernel))
+    return name.decode() if name else None
+
+
+def log_columns(kernel):
+    """The columns of the kernel's iteration log, in file order (empty without a log)."""
+    return tuple(f.name for f in table_fields(log_table(kernel)) if f.column)
 
 
 def _row_reader(table):
@@ -182,7 +206,14 @@ def _row_reader(table):
 
 
 _frame_dict = _row_reader(TABLE_SERIES)
-_newton_dict = _row_reader(TABLE_NEWTON)
+_logs = {}  # kernel -> (row struct, row reader) of its log, built on first use
+
+
+def _log_reader(kernel):
+    if kernel not in _logs:
+        t = log_table(kernel)
+        _logs[kernel] = (_row_struct(t, "_Iter_" + kernel), _row_reader(t))
+    return _logs[kernel]
 
 
 def kernels():
@@ -321,10 +352,23 @@ class Sim:
     def time(self):
         return _lib.cloth_sim_time(self._sim)
 
-    def newton_log(self):
-        """The Newton iterations of the last frame (newton kernel), as a list of dicts
-        with the newton.csv columns."""
+    @property
+    def kernel(self):
+        """The kernel running now (run.kernel)."""
+        buf = ctypes.create_string_buffer(NAME_MAX)
+        err = ctypes.create_string_buffer(MSG_MAX)
+        _check(_lib.cloth_scene_get(_lib.cloth_sim_scene(self._sim), b"run.kernel", buf,
+                                    NAME_MAX, err), err)
+        return buf.value.decode()
+
+    def log(self):
+        """The iterations of the last frame (an iterative kernel's log: newton, pd), as a
+        list of dicts with the columns of its file (log_columns(sim.kernel)); [] for a
+        kernel without a log."""
         rows = ctypes.c_void_p()
-        n = _lib.cloth_sim_newton_log(self._sim, ctypes.byref(rows))
-        rows = ctypes.cast(rows, ctypes.POINTER(_NewtonIter))
-        return [_newton_dict(rows[i]) for i in range(n)]
+        n = _lib.cloth_sim_log(self._sim, ctypes.byref(rows))
+        if n <= 0:
+            return []
+        struct, read = _log_reader(self.kernel)
+        rows = ctypes.cast(rows, ctypes.POINTER(struct))
+        return [read(rows[i]) for i in range(n)]

@@ -56,7 +56,8 @@ def test_the_row_structs_are_the_library_tables():
     """Every field of the library's table sits at the library's offset with its size in
     the struct the wrapper built, the struct has the library's size and nothing else, and
     the columns are the headers the CLI writes."""
-    for table, struct in ((cb.TABLE_SERIES, cb._Frame), (cb.TABLE_NEWTON, cb._NewtonIter),
+    for table, struct in ((cb.TABLE_SERIES, cb._Frame),
+                          (cb.log_table("newton"), cb._log_reader("newton")[0]),
                           (cb.TABLE_SUMMARY, cb._row_struct(cb.TABLE_SUMMARY, "_Summary"))):
         fields = cb.table_fields(table)
         assert ctypes.sizeof(struct) == cb._lib.cloth_table_row_size(table), struct
@@ -68,26 +69,39 @@ def test_the_row_structs_are_the_library_tables():
     with tempfile.TemporaryDirectory() as out:
         _cli_run(DRAPE, SMALL_DRAPE, out)
         for name, columns in (("series.csv", cb.SERIES_COLUMNS),
-                              ("newton.csv", cb.NEWTON_COLUMNS),
+                              (cb.log_file("newton"), cb.log_columns("newton")),
                               ("summary.csv", cb.SUMMARY_COLUMNS)):
             with open(os.path.join(out, name)) as f:
                 assert f.readline().rstrip("\n") == ",".join(columns), name
 
 
-def test_the_newton_log_equals_newton_csv_bit_for_bit():
+def test_the_log_equals_the_run_s_log_file_bit_for_bit():
+    """newton's and pd's logs: the same rows as the file the CLI writes, column by name."""
+    for overrides in ({}, {"run.kernel": "pd", "pd.iterations": 5}):
+        _check_log_against_the_cli({**SMALL_DRAPE, **overrides})
+
+
+def test_a_kernel_without_a_log_has_none():
+    sim = cb.Sim(DRAPE, **{**SMALL_DRAPE, "run.kernel": "explicit", "run.substeps": 20})
+    sim.step()
+    assert sim.log() == [] and cb.log_columns("explicit") == () and not cb.log_file("explicit")
+
+
+def _check_log_against_the_cli(scene):
+    sim = cb.Sim(DRAPE, **scene)
+    columns = cb.log_columns(sim.kernel)
     with tempfile.TemporaryDirectory() as out:
-        _cli_run(DRAPE, SMALL_DRAPE, out)
-        with open(os.path.join(out, "newton.csv")) as f:
+        _cli_run(DRAPE, scene, out)
+        with open(os.path.join(out, cb.log_file(sim.kernel))) as f:
             rows = list(csv.DictReader(f))
-    sim = cb.Sim(DRAPE, **SMALL_DRAPE)
     ours = []
     for _ in range(SMALL_DRAPE["run.frames"]):
         sim.step()
-        ours += sim.newton_log()
+        ours += sim.log()
     assert len(rows) == len(ours) > 0
     for cli, row in zip(rows, ours):
-        assert list(row) == list(cb.NEWTON_COLUMNS)
-        for name in cb.NEWTON_COLUMNS:
+        assert list(row) == list(columns)
+        for name in columns:
             if isinstance(row[name], bytes):     # a name column (cond_method)
                 assert cli[name] == row[name].decode(), (name, cli, row)
                 continue
@@ -172,7 +186,7 @@ def test_the_library_is_looked_for_in_order():
 
 def test_an_installed_library_is_found_without_a_build_tree():
     """`make install` into a temporary prefix, then the wrapper alone in another folder
-    (no ../build/): it loads the installed libcloth.so.1 through pkg-config's libdir."""
+    (no ../build/): it loads the installed libcloth.so.2 through pkg-config's libdir."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "prefix")
         subprocess.run(["make", "-s", "-C", os.path.join(HERE, ".."), "install",
@@ -185,7 +199,7 @@ def test_an_installed_library_is_found_without_a_build_tree():
                 "print(cb.Sim(**{'mesh.nx': 4, 'mesh.ny': 4}).step()['frame'])")
         out = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(tmp, "nb"),
                              env=env, check=True, capture_output=True, text=True).stdout
-        assert out.split() == [os.path.join(prefix, "lib", "libcloth.so.1"), "1"], out
+        assert out.split() == [os.path.join(prefix, "lib", "libcloth.so.2"), "1"], out
 
 
 def main():

@@ -56,6 +56,10 @@ copy_data() {
 # kernel_names: this build's kernels, in the table's order, separated by spaces
 kernel_names() { "$CLOTH" list --kernels | awk -F, 'NR > 1 { printf "%s%s", s, $1; s = " " }'; }
 
+# log_file NAME: the file a run of the kernel writes its iteration log to (cloth list
+# --logs), empty for a kernel without a log
+log_file() { "$CLOTH" list --logs | awk -F, -v k="$1" '$1 == k { print $2 }'; }
+
 # has_kernel NAME: true when this build's kernel table has the kernel
 has_kernel() { "$CLOTH" list --kernels | cut -d, -f1 | grep -qx "$1"; }
 
@@ -183,7 +187,7 @@ fig_convergence() {
         copy_data "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
     done
     # pd (Projective Dynamics): N local/global iterations of one step, or N steps of one;
-    # its newton.csv (the PD energy and |grad E| at every iteration) at 16 a frame
+    # its iteration log (pd.csv: the PD energy and |grad E| at every iteration) at 16 a frame
     if has_kernel pd; then
         data="$OUT/convergence/convergence_pd.csv"
         echo "passes,stretch_iterations,stretch_substeps,wall_ms_iterations,wall_ms_substeps" >"$data"
@@ -202,7 +206,8 @@ fig_convergence() {
         copy_data "$data" plots/data/convergence_pd.csv
         copy_data "$OUT/convergence/pd-i16/series.csv" plots/data/convergence_series_pd_i16.csv
         copy_data "$OUT/convergence/pd-s16/series.csv" plots/data/convergence_series_pd_s16.csv
-        copy_data "$OUT/convergence/pd-i16/newton.csv" plots/data/convergence_pd_energy_i16.csv
+        copy_data "$OUT/convergence/pd-i16/$(log_file pd)" \
+            plots/data/convergence_pd_energy_i16.csv
     fi
     run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
         --set pbd.iterations=64 --set run.substeps=8
@@ -409,8 +414,9 @@ fig_pcg_iters() {
     copy_data "$OUT/pcg_iters/runs/sweep.csv" plots/data/pcg_iters_sweep.csv
     runs=0
     for l in log-fixed log-ipc log-dynamic cubic-fixed cubic-ipc cubic-dynamic; do
-        [ -f "$OUT/pcg_iters/runs/$l/newton.csv" ] || { cat "$OUT/pcg_iters/runs.log"; exit 1; }
-        copy_data "$OUT/pcg_iters/runs/$l/newton.csv" "plots/data/pcg_iters_$l.csv"
+        log="$OUT/pcg_iters/runs/$l/$(log_file newton)"
+        [ -f "$log" ] || { cat "$OUT/pcg_iters/runs.log"; exit 1; }
+        copy_data "$log" "plots/data/pcg_iters_$l.csv"
         runs=$((runs + 1))
     done
     render pcg_iters "$runs" "$t0"

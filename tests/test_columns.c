@@ -1,5 +1,8 @@
 /* The column tables (harness/columns.c): each covers its struct, the files' headers are
- * its names in its order, and a row writes its values in their formats. */
+ * its names in its order, and a row writes its values in their formats.  The kernels'
+ * iteration logs: every log has the generic fields of cloth_iter, by name, and its own
+ * columns inside the row's value and word slots; a kernel without a log has no table and
+ * a run writes no file for it. */
 #include "cloth.h"
 #include "suites.h"
 #include "testutil.h"
@@ -17,8 +20,6 @@ static const char *const HEADERS[] = {
                            "stretch_max,stretch_mean,min_gap,penetrations,intersections,"
                            "tunnelled,collision_passes,impact_zones,collide_ms,"
                            "iterations,cond_max,body_depth,stretch_sigma_max,wall_ms",
-    [CLOTH_TABLE_NEWTON] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,kappa_max,"
-                           "active_contacts,regularized,lin_iters,cond_method,stop",
     [CLOTH_TABLE_SUMMARY] = "kernel,vertices,springs,dt,substeps,frames,status,fail_frame,"
                             "max_abs_drift,final_drift,max_stretch,min_gap,max_penetrations,"
                             "max_intersections,max_tunnelled,max_collision_passes,max_impact_zones,"
@@ -26,7 +27,45 @@ static const char *const HEADERS[] = {
                             "regularized,"
                             "lin_capped,cond_mean,cond_max,cond_method,wall_ms",
 };
-static const char *const FILES[] = {"series.csv", "newton.csv", "summary.csv"};
+static const char *const FILES[] = {"series.csv", "summary.csv"};
+#define N_TABLES 2 /* the tables before CLOTH_TABLE_LOG */
+
+/* newton.csv's columns: the plots (pcg_iters.gp), the notebooks and plots/data read them
+ * by these names. */
+static const char NEWTON_HEADER[] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,"
+                                    "kappa_max,active_contacts,regularized,lin_iters,"
+                                    "cond_method,stop";
+
+/* The generic fields every log has, where cloth_iter keeps them. */
+static const struct {
+    const char *name;
+    size_t offset;
+} GENERIC[] = {
+    {"frame", offsetof(cloth_iter, frame)},       {"iter", offsetof(cloth_iter, iter)},
+    {"energy", offsetof(cloth_iter, energy)},     {"grad_norm", offsetof(cloth_iter, grad_norm)},
+    {"step_norm", offsetof(cloth_iter, step_norm)}, {"lin_iters", offsetof(cloth_iter, lin_iters)},
+    {"stop", offsetof(cloth_iter, stop)},
+};
+
+/* The log table of the kernel named name. */
+static cloth_table log_of(const char *name)
+{
+    ck_assert_int_ge(cloth_kernel_find(name), 0);
+    return (cloth_table)(CLOTH_TABLE_LOG + cloth_kernel_find(name));
+}
+
+/* A table's header as cloth_table_write_header writes it. */
+static char *header_of(cloth_table t, char *buf, size_t size)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    cloth_table_write_header(f, t);
+    rewind(f);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
 
 /* The size and alignment a value type has in C. */
 static size_t type_align(cloth_value_type type)
@@ -108,25 +147,33 @@ START_TEST(names_are_unique_and_flags_are_ints)
         }
     }
     ck_assert_uint_eq(cloth_table_row_size(CLOTH_TABLE_SERIES), sizeof(cloth_frame));
-    ck_assert_uint_eq(cloth_table_row_size(CLOTH_TABLE_NEWTON), sizeof(cloth_newton_iter));
     ck_assert_uint_eq(cloth_table_row_size(CLOTH_TABLE_SUMMARY), sizeof(cloth_summary));
-    ck_assert_uint_eq(cloth_table_row_size((cloth_table)3), 0);
-    ck_assert_ptr_null(cloth_field_name((cloth_table)3, 0));
+    cloth_table past = (cloth_table)(CLOTH_TABLE_LOG + cloth_kernel_count());
+    ck_assert_uint_eq(cloth_table_row_size(past), 0);
+    ck_assert_ptr_null(cloth_field_name(past, 0));
+    ck_assert_ptr_null(cloth_table_file(past));
     ck_assert_ptr_null(cloth_field_name(t, -1));
 }
 END_TEST
 
-/* A newton run of a small drape writes all three files: each header is the table's
- * column names in order, and the contract above. */
-START_TEST(the_headers_a_run_writes_are_the_tables)
+/* A run of the drape at 4 x 4 for 2 frames with the overrides sets, into temp dir slot. */
+static const char *small_drape(int slot, const char *sets)
 {
-    const char *dir = tu_temp_dir(5);
+    const char *dir = tu_temp_dir(slot);
     char cmd[512], out[4096];
     snprintf(cmd, sizeof cmd,
-             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 "
-             "--set run.frames=2 --out %s", dir);
+             "run ../experiments/drape.ini --set mesh.nx=4 --set mesh.ny=4 --set run.frames=2 "
+             "%s --out %s", sets, dir);
     ck_assert_msg(tu_run_cli(cmd, out, sizeof out) == 0, "%s", out);
-    for (int t = 0; t < 3; t++) {
+    return dir;
+}
+
+/* A newton run of a small drape writes series.csv, summary.csv and its log newton.csv:
+ * each header is the table's column names in order, and the contract above. */
+START_TEST(the_headers_a_run_writes_are_the_tables)
+{
+    const char *dir = small_drape(5, "");
+    for (int t = 0; t < N_TABLES; t++) {
         char table[1024] = "";
         for (int i = 0; i < cloth_table_columns((cloth_table)t); i++)
             snprintf(table + strlen(table), sizeof table - strlen(table), "%s%s", i ? "," : "",
@@ -138,6 +185,93 @@ START_TEST(the_headers_a_run_writes_are_the_tables)
                       "%s: header differs from the table", FILES[t]);
         free(text);
     }
+    char header[1024];
+    ck_assert_str_eq(cloth_table_file(log_of("newton")), "newton.csv");
+    ck_assert_str_eq(header_of(log_of("newton"), header, sizeof header), NEWTON_HEADER);
+    char *text = tu_slurp(dir, "newton.csv");
+    ck_assert_msg(text && strncmp(text, NEWTON_HEADER, strlen(NEWTON_HEADER)) == 0 &&
+                      text[strlen(NEWTON_HEADER)] == '\n', "newton.csv: %s", text);
+    free(text);
+}
+END_TEST
+
+/* Kernel _i's log: either none (no file, no columns) or a table over cloth_iter whose
+ * columns hold every generic field once, at cloth_iter's offset under its own name, and
+ * whose other columns are numbers in value[] or words in word[], no two sharing a byte. */
+START_TEST(every_log_holds_the_generic_fields_by_name)
+{
+    cloth_table t = (cloth_table)(CLOTH_TABLE_LOG + _i);
+    int n = cloth_table_columns(t);
+    if (n == 0) {
+        ck_assert_ptr_null(cloth_table_file(t));
+        ck_assert_int_eq(cloth_table_fields(t), 0);
+        ck_assert_uint_eq(cloth_table_row_size(t), 0);
+        return;
+    }
+    const char *file = cloth_table_file(t);
+    ck_assert_ptr_nonnull(file);
+    ck_assert(strcmp(file, "series.csv") != 0 && strcmp(file, "summary.csv") != 0);
+    ck_assert_uint_eq(cloth_table_row_size(t), sizeof(cloth_iter));
+    ck_assert_int_eq(cloth_table_fields(t), n);
+    for (size_t g = 0; g < sizeof GENERIC / sizeof GENERIC[0]; g++) {
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            if (strcmp(cloth_field_name(t, i), GENERIC[g].name) == 0) {
+                ck_assert_uint_eq(cloth_field_offset(t, i), GENERIC[g].offset);
+                found++;
+            }
+        ck_assert_msg(found == 1, "%s: %s %d times", cloth_kernel_name(_i), GENERIC[g].name,
+                      found);
+    }
+    size_t values = offsetof(cloth_iter, value), words = offsetof(cloth_iter, word);
+    for (int i = 0; i < n; i++) {
+        size_t at = cloth_field_offset(t, i), size = cloth_field_size(t, i);
+        ck_assert(at + size <= sizeof(cloth_iter));
+        if (at >= values && at < values + sizeof((cloth_iter *)0)->value)
+            ck_assert(cloth_field_type(t, i) == CLOTH_VALUE_DOUBLE && size == sizeof(double) &&
+                      (at - values) % sizeof(double) == 0);
+        if (at >= words)
+            ck_assert(cloth_field_type(t, i) == CLOTH_VALUE_NAME &&
+                      size == CLOTH_LOG_WORD_MAX && (at - words) % CLOTH_LOG_WORD_MAX == 0);
+        for (int j = 0; j < i; j++) {
+            size_t b = cloth_field_offset(t, j), e = b + cloth_field_size(t, j);
+            ck_assert_msg(at + size <= b || at >= e, "%s: %s and %s share bytes",
+                          cloth_kernel_name(_i), cloth_field_name(t, i), cloth_field_name(t, j));
+        }
+    }
+}
+END_TEST
+
+/* A run writes the log file its kernel's table names, and nothing more: pd writes pd.csv
+ * with pd.iterations rows a frame (one substep), explicit (no log) only series.csv and
+ * summary.csv besides final.obj. */
+START_TEST(a_run_writes_the_log_its_kernel_names)
+{
+    const char *dir =
+        small_drape(6, "--set run.kernel=pd --set pd.iterations=5 --set run.substeps=1");
+    ck_assert_str_eq(cloth_table_file(log_of("pd")), "pd.csv");
+    char header[1024], *text = tu_slurp(dir, "pd.csv");
+    ck_assert_ptr_nonnull(text);
+    header_of(log_of("pd"), header, sizeof header);
+    ck_assert(strncmp(text, header, strlen(header)) == 0 && text[strlen(header)] == '\n');
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    ck_assert_int_eq(lines, 1 + 2 * 5); /* the header, 5 iterations in each of 2 frames */
+    free(text);
+    ck_assert_ptr_null(tu_slurp(dir, "newton.csv"));
+
+    dir = small_drape(7, "--set run.kernel=explicit --set run.substeps=20");
+    ck_assert_int_eq(cloth_table_columns(log_of("explicit")), 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -v -x -e series.csv -e summary.csv -e final.obj"
+             " | grep -c .", dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    int others = -1;
+    ck_assert_int_eq(fscanf(p, "%d", &others), 1);
+    pclose(p);
+    ck_assert_int_eq(others, 0);
 }
 END_TEST
 
@@ -177,6 +311,22 @@ START_TEST(a_row_writes_each_value_in_its_format)
                        .max_impact_zones = 4};
     ck_assert_str_eq(written_row(CLOTH_TABLE_SUMMARY, &s, buf, sizeof buf),
                      "pbd,12,39,0.01,2,5,not-converged,-1,0,0,0,,0,0,0,3,4,10,1,0,0,0,,,off,2");
+    /* a log row, its own columns set by name: a count as an integer, a NaN empty */
+    cloth_iter it = {.frame = 2, .iter = 5, .energy = 0.5, .grad_norm = 0.25,
+                     .step_norm = 0.125, .lin_iters = 3, .stop = "converged"};
+    cloth_table t = log_of("newton");
+    const struct { const char *name; double v; } own[] = {
+        {"alpha", 0.75}, {"cond", NAN}, {"kappa_max", 1e3}, {"active_contacts", 4},
+        {"regularized", 1}};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+        for (int i = 0; i < cloth_table_columns(t); i++)
+            if (strcmp(cloth_field_name(t, i), own[k].name) == 0)
+                memcpy((char *)&it + cloth_field_offset(t, i), &own[k].v, sizeof(double));
+    for (int i = 0; i < cloth_table_columns(t); i++)
+        if (strcmp(cloth_field_name(t, i), "cond_method") == 0)
+            memcpy((char *)&it + cloth_field_offset(t, i), "off", 4);
+    ck_assert_str_eq(written_row(t, &it, buf, sizeof buf),
+                     "2,5,0.5,0.25,0.125,0.75,,1000,4,1,3,off,converged");
 }
 END_TEST
 
@@ -185,8 +335,11 @@ Suite *suite_columns(void)
     Suite *s = suite_create("columns");
     TCase *tc = tcase_create("tables");
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, every_table_covers_its_struct, 0, 3);
-    tcase_add_loop_test(tc, names_are_unique_and_flags_are_ints, 0, 3);
+    tcase_add_loop_test(tc, every_table_covers_its_struct, 0, N_TABLES);
+    tcase_add_loop_test(tc, names_are_unique_and_flags_are_ints, 0,
+                        CLOTH_TABLE_LOG + cloth_kernel_count());
+    tcase_add_loop_test(tc, every_log_holds_the_generic_fields_by_name, 0, cloth_kernel_count());
+    tcase_add_test(tc, a_run_writes_the_log_its_kernel_names);
     tcase_add_test(tc, the_headers_a_run_writes_are_the_tables);
     tcase_add_test(tc, a_row_writes_each_value_in_its_format);
     suite_add_tcase(s, tc);

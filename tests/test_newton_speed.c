@@ -249,8 +249,8 @@ START_TEST(reused_factor_solves_to_its_tolerance_and_keeps_the_run)
     for (int frame = 0; frame < 20; frame++) {
         ck_assert_msg(cloth_sim_frame(a, &f, &err) == CLOTH_OK, "%s", err.msg);
         ck_assert_msg(cloth_sim_frame(b, &f, &err) == CLOTH_OK, "%s", err.msg);
-        const cloth_newton_iter *rows;
-        int n = cloth_sim_newton_log(b, &rows);
+        const cloth_iter *rows;
+        int n = cloth_sim_log(b, &rows);
         if (n == 0 || rows[n - 1].lin_iters == 0)
             continue;
         cloth__sparse_mul(w->H, w->step, r);
@@ -329,10 +329,10 @@ static int drape_conds(const char *exact_max, int frames, double *out, int cap)
     for (int pass = 0; pass < 2; pass++) { /* the second after a reset */
         for (int k = 0; k < frames; k++) {
             ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-            const cloth_newton_iter *rows;
-            int r = cloth_sim_newton_log(sim, &rows);
+            const cloth_iter *rows;
+            int r = cloth_sim_log(sim, &rows);
             for (int i = 0; i < r && n < cap; i++)
-                out[n++] = rows[i].cond;
+                out[n++] = tu_log_value(sim, &rows[i], "cond");
         }
         cloth_sim_reset(sim);
     }

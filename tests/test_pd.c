@@ -104,8 +104,8 @@ START_TEST(pd_energy_falls_at_every_iteration)
     for (int frame = 0; frame < 20; frame++) {
         cloth_frame f;
         ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-        const cloth_newton_iter *rows;
-        int n = cloth_sim_newton_log(sim, &rows);
+        const cloth_iter *rows;
+        int n = cloth_sim_log(sim, &rows);
         ck_assert_int_eq(n, 30);
         for (int r = 1; r < n; r++) {
             ck_assert_msg(rows[r].energy <= rows[r - 1].energy * (1 + 1e-12),
@@ -115,6 +115,44 @@ START_TEST(pd_energy_falls_at_every_iteration)
         }
     }
     ck_assert_int_eq(checked, 20 * 29);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
+/* The log (pd.csv): pd.iterations rows a step, run.substeps steps a frame, iter counting
+ * on through the frame; each step's last row says max_iters (a fixed count), the others
+ * nothing; lin_iters 0 (a direct solve).  omega is Wang 2015's recurrence, omega_1 = 1,
+ * omega_2 = 2 / (2 - rho^2), omega_{k+1} = 4 / (4 - rho^2 omega_k), restarting every step
+ * (_i = 1), and 1 without it (_i = 0). */
+START_TEST(the_log_has_iterations_rows_a_step)
+{
+    const int iters = 7, substeps = 3;
+    const double rho = _i ? 0.9 : 0;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 4\nny = 4\nspacing = 0.1\npins = top-corners\n"
+             "[run]\nkernel = pd\ndt = 0.0166666666666666667\nsubsteps = %d\n"
+             "[pd]\niterations = %d\nchebyshev_rho = %g\n", substeps, iters, rho);
+    cloth_sim *sim = make(text);
+    for (int frame = 1; frame <= 3; frame++) {
+        tu_frames(sim, 1);
+        const cloth_iter *rows;
+        int n = cloth_sim_log(sim, &rows);
+        ck_assert_int_eq(n, iters * substeps);
+        double omega = 1;
+        for (int r = 0; r < n; r++) {
+            int k = r % iters; /* the iteration within its step */
+            omega = k == 0 ? 1 : k == 1 ? 2 / (2 - rho * rho) : 4 / (4 - rho * rho * omega);
+            ck_assert_int_eq(rows[r].frame, frame);
+            ck_assert_int_eq(rows[r].iter, r);
+            ck_assert_int_eq(rows[r].lin_iters, 0);
+            ck_assert_str_eq(rows[r].stop, k == iters - 1 ? "max_iters" : "");
+            ck_assert(rows[r].grad_norm >= 0 && rows[r].step_norm >= 0);
+            ck_assert(isfinite(rows[r].energy));
+            ck_assert_double_eq_tol(tu_log_value(sim, &rows[r], "omega"), omega,
+                                    1e-15 * omega);
+        }
+    }
     cloth_sim_destroy(sim);
 }
 END_TEST
@@ -288,6 +326,7 @@ Suite *suite_pd(void)
     tcase_add_test(tc, one_iteration_of_one_spring_is_the_closed_form);
     tcase_add_test(tc, global_matrix_is_factored_once_then_after_h_or_k_changes);
     tcase_add_loop_test(tc, pd_energy_falls_at_every_iteration, 0, 4);
+    tcase_add_loop_test(tc, the_log_has_iterations_rows_a_step, 0, 2);
     tcase_add_loop_test(tc, chain_settles_to_the_static_extension, 0, 2);
     tcase_add_loop_test(tc, strain_projection_is_the_nearest_point_of_the_band, 0, 2);
     tcase_add_test(tc, bad_keys_are_refused_with_their_line);

@@ -222,3 +222,27 @@ void tu_frames(cloth_sim *sim, int count)
     for (int i = 0; i < count; i++)
         ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "frame %d: %s", i, err.msg);
 }
+
+double tu_log_value(const struct cloth_sim *sim, const struct cloth_iter *row,
+                    const char *column)
+{
+    char kernel[CLOTH_NAME_MAX];
+    cloth_error err;
+    ck_assert_int_eq(cloth_scene_get(cloth_sim_scene(sim), "run.kernel", kernel, sizeof kernel,
+                                     &err), CLOTH_OK);
+    cloth_table t = (cloth_table)(CLOTH_TABLE_LOG + cloth_kernel_find(kernel));
+    for (int i = 0; i < cloth_table_columns(t); i++) {
+        if (strcmp(cloth_field_name(t, i), column) != 0)
+            continue;
+        const char *at = (const char *)row + cloth_field_offset(t, i);
+        switch (cloth_field_type(t, i)) {
+        case CLOTH_VALUE_DOUBLE: return *(const double *)at;
+        case CLOTH_VALUE_INT: return *(const int *)at;
+        case CLOTH_VALUE_LONG: return (double)*(const long *)at;
+        default: break;
+        }
+        ck_abort_msg("%s: %s is not a number", kernel, column);
+    }
+    ck_abort_msg("%s's log has no column %s", kernel, column);
+    return NAN;
+}

@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+struct cloth_sim;
+struct cloth_iter;
+
 /* A scalar function of n variables, with context. */
 typedef double (*tu_scalar_fn)(const double *x, void *ctx);
 /* A vector function of n variables (a gradient), writing n values. */
@@ -50,6 +53,12 @@ struct cloth_sim *tu_sim(const char *text, const char *name);
 
 /* Runs count frames of sim; fails the test at the first error. */
 void tu_frames(struct cloth_sim *sim, int count);
+
+/* The column named column of an iteration-log row of sim's kernel, read through the log
+ * table (cloth_table_file, CLOTH_TABLE_LOG + kernel): a number (an int column as a
+ * double); fails the test when the kernel's log has no such column. */
+double tu_log_value(const struct cloth_sim *sim, const struct cloth_iter *row,
+                    const char *column);
 
 /* Cuts the timings off every line of a CSV text, in place: the last field (wall_ms) and
  * the column named collide_ms when the header has one. */

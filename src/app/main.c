@@ -7,7 +7,7 @@
  *   cloth sweep SCENE.ini [--set section.key=value]... [--out DIR] [-j N] [--plan | --resume]
  *   cloth sweep --collect DIR
  *   cloth stability SCENE.ini [--set ...]
- *   cloth list [--kernels]
+ *   cloth list [--kernels | --logs]
  *   cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR] [--events DIR]
  *   cloth serve --replay DIR [--port N] [--web DIR]
  *   cloth garment PATTERN.json [--out DIR] [--kernel NAME] [--scene SCENE.ini]
@@ -50,7 +50,7 @@ static void usage(FILE *out)
             "                   [--plan | --resume]\n"
             "       cloth sweep --collect DIR\n"
             "       cloth stability SCENE.ini [--set section.key=value]...\n"
-            "       cloth list [--kernels]\n"
+            "       cloth list [--kernels | --logs]\n"
             "       cloth serve SCENE.ini [--set section.key=value]... [--port N] [--web DIR]\n"
             "                   [--events DIR]\n"
             "       cloth serve --replay DIR [--port N] [--web DIR]\n"
@@ -75,7 +75,8 @@ static void usage(FILE *out)
             "info   prints the mesh's vertex, triangle, spring and pin counts\n"
             "list   prints the kernels and every scene key with its default; --kernels\n"
             "       prints what the kernel table says of each kernel as CSV (cloth.h,\n"
-            "       cloth_kernel_facts; an empty field is none)\n"
+            "       cloth_kernel_facts; an empty field is none); --logs prints each\n"
+            "       iterative kernel's log file and its columns (cloth_table_file)\n"
             "serve  runs the scene in the browser viewer on 127.0.0.1 (default port 8080,\n"
             "       page from src/app/serve/web); --events DIR records the page's inputs\n"
             "       to DIR/events.jsonl and the frames to DIR/series.csv (for cloth replay);\n"
@@ -149,12 +150,31 @@ static int list_kernel_facts(void)
     return 0;
 }
 
+/* cloth list --logs: kernel,file,columns (space-separated) of every kernel with an
+ * iteration log, for scripts (plots/make_figures.sh finds a kernel's log file here). */
+static int list_logs(void)
+{
+    printf("kernel,file,columns\n");
+    for (int i = 0; i < cloth_kernel_count(); i++) {
+        cloth_table t = (cloth_table)(CLOTH_TABLE_LOG + i);
+        if (!cloth_table_file(t))
+            continue;
+        printf("%s,%s,", cloth_kernel_name(i), cloth_table_file(t));
+        for (int c = 0; c < cloth_table_columns(t); c++)
+            printf("%s%s", c ? " " : "", cloth_field_name(t, c));
+        printf("\n");
+    }
+    return 0;
+}
+
 static int cmd_list(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[2], "--kernels") == 0)
         return list_kernel_facts();
+    if (argc > 2 && strcmp(argv[2], "--logs") == 0)
+        return list_logs();
     if (argc > 2)
-        return cloth__bad_input("list: the only option is --kernels");
+        return cloth__bad_input("list: the options are --kernels and --logs");
     printf("kernels:\n");
     for (int i = 0; cloth_kernel_name(i); i++)
         printf("  %-10s %s\n", cloth_kernel_name(i), cloth_kernel_summary(i));

@@ -1,31 +1,29 @@
 /*
- * The column tables of series.csv, newton.csv and summary.csv (cloth.h, "columns").
+ * The column tables of series.csv and summary.csv, and the kernels' iteration logs
+ * (cloth.h, "columns").
  *
  * One row per field of the row's struct: the file's columns first, in file order, then
  * the fields the file does not write.  A field's type comes from the field itself
  * (_Generic), its offset and size from offsetof and sizeof, so an entry cannot disagree
  * with its struct; tests/test_columns.c checks that the entries cover every byte of the
- * struct and that the files' headers are these names.  Adding a field to cloth_frame,
- * cloth_newton_iter or cloth_summary means one line here; the writers, the sweep table
- * and the Python wrapper follow.
+ * struct and that the files' headers are these names.  Adding a field to cloth_frame or
+ * cloth_summary means one line here; the writers, the sweep table and the Python wrapper
+ * follow.  A kernel's log table is the kernel's own (its ops table's log_columns, in the
+ * same form): CLOTH_TABLE_LOG + i reads kernel i's.
  */
 #include "cloth.h"
+#include "core/column.h"
+#include "kernels/registry.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct field {
-    const char *name;           /* the struct field's name and the column's header    */
-    cloth_value_type type;
-    size_t offset;              /* offsetof(row struct, field)                        */
-    size_t size;                /* sizeof the field                                   */
-    const char *present;        /* the int flag saying it has a value, or NULL        */
-    const char *meaning;        /* one line for a reader                              */
-} field;
+typedef cloth__column field;
 
 typedef struct table {
+    const char *file;           /* the file's name                                    */
     size_t row_size;            /* sizeof the row struct                              */
     int n_columns;              /* the file's columns, in order                       */
     const field *columns;
@@ -33,13 +31,8 @@ typedef struct table {
     const field *others;
 } table;
 
-/* A value type from the field's C type; a run status is an enum, named by hand. */
-#define TYPE_OF(S, f)                                                                     \
-    _Generic(((S *)0)->f, int: CLOTH_VALUE_INT, long: CLOTH_VALUE_LONG,                   \
-             double: CLOTH_VALUE_DOUBLE, char *: CLOTH_VALUE_NAME)
-#define FIELD_T(S, f, type, present, meaning)                                             \
-    {#f, type, offsetof(S, f), sizeof(((S *)0)->f), present, meaning}
-#define FIELD(S, f, present, meaning) FIELD_T(S, f, TYPE_OF(S, f), present, meaning)
+#define FIELD_T CLOTH__FIELD_T
+#define FIELD CLOTH__FIELD
 
 /* The status is written by name and read by bindings as an int. */
 _Static_assert(sizeof(cloth_run_status) == sizeof(int), "cloth_run_status is not an int");
@@ -92,27 +85,6 @@ static const field series_others[] = {
 };
 #undef F
 
-/* ------------------------------------------------------------- newton.csv */
-
-#define F(f, meaning) FIELD(cloth_newton_iter, f, NULL, meaning)
-static const field newton_columns[] = {
-    F(frame, "frame of the iteration"),
-    F(iter, "iteration within the frame (substeps continue the count)"),
-    F(energy, "incremental potential before the step"),
-    F(grad_norm, "|grad E|_inf"),
-    F(step_norm, "|alpha dx|_inf"),
-    F(alpha, "accepted step length"),
-    F(cond, "condition number of the Newton matrix H; empty when off"),
-    F(kappa_max, "largest barrier stiffness in use"),
-    F(active_contacts, "active contact and strain-limit terms"),
-    F(regularized, "1 when the Cholesky factorisation needed eps I"),
-    F(lin_iters, "PCG iterations of the solve; 0 for a direct solver (cholmod, dense)"),
-    F(cond_method, "exact-2norm (eigenvalues), estimate-1norm (dpocon) or off"),
-    F(stop, "on a step's last row why it stopped: converged, max_iters or stalled "
-            "(alpha |dx|_inf and E unchanged over iterations in a row); empty otherwise"),
-};
-#undef F
-
 /* ------------------------------------------------------------ summary.csv */
 
 #define F(f, meaning) FIELD(cloth_summary, f, NULL, meaning)
@@ -152,30 +124,36 @@ static const field summary_others[] = {
 
 #define COUNT(a) ((int)(sizeof a / sizeof a[0]))
 static const table tables[] = {
-    [CLOTH_TABLE_SERIES] = {sizeof(cloth_frame), COUNT(series_columns), series_columns,
-                            COUNT(series_others), series_others},
-    [CLOTH_TABLE_NEWTON] = {sizeof(cloth_newton_iter), COUNT(newton_columns), newton_columns,
-                            0, NULL},
-    [CLOTH_TABLE_SUMMARY] = {sizeof(cloth_summary), COUNT(summary_columns), summary_columns,
-                             COUNT(summary_others), summary_others},
+    [CLOTH_TABLE_SERIES] = {"series.csv", sizeof(cloth_frame), COUNT(series_columns),
+                            series_columns, COUNT(series_others), series_others},
+    [CLOTH_TABLE_SUMMARY] = {"summary.csv", sizeof(cloth_summary), COUNT(summary_columns),
+                             summary_columns, COUNT(summary_others), summary_others},
 };
 
 /* ----------------------------------------------------------------- access */
 
-static const table *table_of(cloth_table t)
+/* Table t, or one without a file or fields (no such table, a kernel without a log). */
+static table table_of(cloth_table t)
 {
-    return (unsigned)t < sizeof tables / sizeof tables[0] ? &tables[t] : NULL;
+    if ((unsigned)t < CLOTH_TABLE_LOG)
+        return tables[t];
+    const cloth__kernel *k = (int)t >= CLOTH_TABLE_LOG
+                                 ? cloth__kernels()->at((int)t - CLOTH_TABLE_LOG) : NULL;
+    if (!k || !k->log || !k->log_columns)
+        return (table){0};
+    return (table){k->log_columns->file, sizeof(cloth_iter), k->log_columns->n_columns,
+                   k->log_columns->columns, 0, NULL};
 }
 
 /* Field i: the columns first, then the others. */
 static const field *field_of(cloth_table t, int i)
 {
-    const table *tb = table_of(t);
-    if (!tb || i < 0)
+    table tb = table_of(t);
+    if (i < 0)
         return NULL;
-    if (i < tb->n_columns)
-        return &tb->columns[i];
-    return i - tb->n_columns < tb->n_others ? &tb->others[i - tb->n_columns] : NULL;
+    if (i < tb.n_columns)
+        return &tb.columns[i];
+    return i - tb.n_columns < tb.n_others ? &tb.others[i - tb.n_columns] : NULL;
 }
 
 /* The index of a field by name, or -1. */
@@ -187,19 +165,24 @@ static int index_of(cloth_table t, const char *name)
     return -1;
 }
 
+const char *cloth_table_file(cloth_table t)
+{
+    return table_of(t).file;
+}
+
 size_t cloth_table_row_size(cloth_table t)
 {
-    return table_of(t) ? table_of(t)->row_size : 0;
+    return table_of(t).row_size;
 }
 
 int cloth_table_fields(cloth_table t)
 {
-    return table_of(t) ? table_of(t)->n_columns + table_of(t)->n_others : 0;
+    return table_of(t).n_columns + table_of(t).n_others;
 }
 
 int cloth_table_columns(cloth_table t)
 {
-    return table_of(t) ? table_of(t)->n_columns : 0;
+    return table_of(t).n_columns;
 }
 
 const char *cloth_field_name(cloth_table t, int i)

@@ -2,7 +2,9 @@
  * A run: frames of a sim written to a folder (SPEC 5).
  *
  *   series.csv   one row per frame, flushed every frame
- *   newton.csv   one row per Newton iteration (kernels with a log)
+ *   LOG          one row per iteration of an iterative kernel: the file its log table
+ *                names (cloth_table_file), in its columns; with events, only while the
+ *                kernel is the one the run started with
  *   final.obj    the last positions with the faces
  *   summary.csv  one row: settings and results, status ok | diverged | not-converged |
  *                step-failed
@@ -30,13 +32,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The rows of the last frame's Newton log. */
-static void write_newton_rows(FILE *f, const cloth_sim *sim)
+/* The rows of the last frame's iteration log (the kernel's table t). */
+static void write_log_rows(FILE *f, cloth_table t, const cloth_sim *sim)
 {
-    const cloth_newton_iter *rows;
-    int n = cloth_sim_newton_log(sim, &rows);
+    const cloth_iter *rows;
+    int n = cloth_sim_log(sim, &rows);
     for (int i = 0; i < n; i++) {
-        cloth_table_write_row(f, CLOTH_TABLE_NEWTON, &rows[i]);
+        cloth_table_write_row(f, t, &rows[i]);
         fputc('\n', f);
     }
 }
@@ -228,12 +230,15 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
     snprintf(s.kernel, sizeof s.kernel, "%s", sim->kernel->name);
     double cond_sum = 0;
     long cond_count = 0;
-    cloth__out_file series = {0}, newton = {0}, sum = {0};
+    cloth__out_file series = {0}, itlog = {0}, sum = {0};
+    /* the log of the kernel the run starts with: its table is the file's columns */
+    const cloth__kernel *logged = sim->kernel->log ? sim->kernel : NULL;
+    cloth_table log_table = (cloth_table)(CLOTH_TABLE_LOG + sim->kernel_slot);
     cloth_status st = cloth__make_dir(out_dir, err);
     if (st == CLOTH_OK)
         st = cloth__out_open(&series, out_dir, "series.csv", err);
-    if (st == CLOTH_OK && sim->kernel->log)
-        st = cloth__out_open(&newton, out_dir, "newton.csv", err);
+    if (st == CLOTH_OK && logged)
+        st = cloth__out_open(&itlog, out_dir, cloth_table_file(log_table), err);
     if (st != CLOTH_OK) {
         if (series.f) {
             fclose(series.f);
@@ -242,8 +247,8 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
         return st;
     }
     write_header(series.f, CLOTH_TABLE_SERIES);
-    if (newton.f)
-        write_header(newton.f, CLOTH_TABLE_NEWTON);
+    if (itlog.f)
+        write_header(itlog.f, log_table);
 
     char note[512];
     if (progress && cloth_sim_avatar(sim) &&
@@ -270,23 +275,23 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
                 s.fail_frame = sim->frame + 1;
                 snprintf(s.message, sizeof s.message, "%s", step_err.msg);
             }
-            if (newton.f)
-                write_newton_rows(newton.f, sim);
+            if (itlog.f && sim->kernel == logged)
+                write_log_rows(itlog.f, log_table, sim);
             halted = 1;
             if (events && next < cloth_events_count(events))
                 continue;
             break;
         }
         write_series_row(series.f, &fr);
-        if (newton.f)
-            write_newton_rows(newton.f, sim);
+        if (itlog.f && sim->kernel == logged)
+            write_log_rows(itlog.f, log_table, sim);
         accumulate(&s, &fr, &cond_sum, &cond_count);
         s.frames++;
         report_progress(progress, sim, k, frames);
         st = record_frame(&rec, sim, err);
         /* rows reach the disk every frame; a write that fails (a full disk) ends the run
          * here rather than at the last frame, and closing the file names it */
-        if (fflush(series.f) != 0 || (newton.f && fflush(newton.f) != 0))
+        if (fflush(series.f) != 0 || (itlog.f && fflush(itlog.f) != 0))
             break;
     }
     /* inputs after the last frame change no row, but a replay still checks them */
@@ -298,7 +303,7 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
         s.cond_mean = cond_sum / cond_count;
 
     st = cloth__out_close(&series, st, err);
-    st = cloth__out_close(&newton, st, err);
+    st = cloth__out_close(&itlog, st, err);
     st = record_finish(&rec, st, err);
     if (s.fail_frame < 0) {
         char obj[1024];

@@ -19,6 +19,7 @@
 #define CLOTH_KERNEL_H
 
 #include "cloth.h"
+#include "core/column.h"
 #include "core/scene.h"
 
 /* What one kernel step reports; the sim adds them up over a frame. */
@@ -54,6 +55,14 @@ typedef enum cloth__contact_use {
 #define CLOTH__OBSTACLE_ALL                                                                \
     (CLOTH__OBSTACLE_SPHERE | CLOTH__OBSTACLE_FLOOR | CLOTH__OBSTACLE_AVATAR)
 
+/* An iterative kernel's log: its file and its columns in file order (core/column.h's
+ * CLOTH__LOG_FIELD, _VALUE, _WORD); every generic field of cloth_iter is among them. */
+typedef struct cloth__log_columns {
+    const char *file;           /* "newton.csv": the run's file of the rows           */
+    const cloth__column *columns;
+    int n_columns;
+} cloth__log_columns;
+
 typedef struct cloth__kernel {
     const char *name;           /* as in run.kernel                                   */
     const char *summary;        /* one line for `cloth list`                          */
@@ -71,8 +80,8 @@ typedef struct cloth__kernel {
     /* Optional: adds the kernel's own terms to a frame's metrics (barrier energy,
      * self-contact gaps). */
     void (*measure)(const cloth_sim *sim, const void *work, cloth_frame *frame);
-    /* Optional: the Newton log rows of the last frame. */
-    int (*log)(const void *work, const cloth_newton_iter **rows);
+    /* Optional: the iteration log's rows of the last frame (columns: log_columns). */
+    int (*log)(const void *work, const cloth_iter **rows);
     /* Optional: called at the start of each frame (to clear per-frame logs). */
     void (*begin_frame)(cloth_sim *sim, void *work);
 
@@ -108,6 +117,7 @@ typedef struct cloth__kernel {
                                  * CLOTH__SELF_BIT-like (1u << value); 0 = all          */
     int needs_triangles;        /* 1: a mesh without triangles (a chain) is refused     */
     cloth_visit_bytes visit_bytes; /* memory a spring visit moves (cloth.h; the bench) */
+    const cloth__log_columns *log_columns; /* with log: its file and columns       */
 } cloth__kernel;
 
 /* The kernels a sim may use.  The sim layer knows kernels only through this: the caller

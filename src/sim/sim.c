@@ -460,7 +460,7 @@ const cloth_scene *cloth_sim_scene(const cloth_sim *sim) { return &sim->scene; }
 cloth_avatar *cloth_sim_avatar(cloth_sim *sim) { return sim->avatar; }
 double cloth_sim_time(const cloth_sim *sim) { return sim->t; }
 
-int cloth_sim_newton_log(const cloth_sim *sim, const cloth_newton_iter **rows)
+int cloth_sim_log(const cloth_sim *sim, const cloth_iter **rows)
 {
     *rows = NULL;
     return sim->kernel->log ? sim->kernel->log(sim->work, rows) : 0;

@@ -25,12 +25,12 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs clothbench) || fail "pkg-config does not find clothbench"
 echo "pkg-config --cflags --libs clothbench: $flags"
 soname=$(objdump -p "$prefix/lib/libcloth.so" | sed -n 's/^ *SONAME *//p')
-[ "$soname" = libcloth.so.1 ] || fail "SONAME is '$soname', not libcloth.so.1"
+[ "$soname" = libcloth.so.2 ] || fail "SONAME is '$soname', not libcloth.so.2"
 echo "SONAME: $soname"
 
 ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror -o "$tmp/fall" tests/example/fall.c $flags -lm
-LD_LIBRARY_PATH="$prefix/lib" ldd "$tmp/fall" | grep -q "libcloth.so.1 => $prefix/lib/" \
-    || fail "fall (shared) does not load libcloth.so.1 from $prefix/lib"
+LD_LIBRARY_PATH="$prefix/lib" ldd "$tmp/fall" | grep -q "libcloth.so.2 => $prefix/lib/" \
+    || fail "fall (shared) does not load libcloth.so.2 from $prefix/lib"
 echo "--- fall, shared (LD_LIBRARY_PATH=$prefix/lib)"
 LD_LIBRARY_PATH="$prefix/lib" OPENBLAS_NUM_THREADS=1 "$tmp/fall" || fail "fall (shared)"
 
@@ -47,7 +47,7 @@ echo "installed cloth: runs"
 # 2. a staged install under DESTDIR, then uninstall
 stage=$tmp/stage
 inst install DESTDIR="$stage"
-for f in bin/cloth include/cloth.h lib/libcloth.a lib/libcloth.so.0.2.0 lib/libcloth.so.1 \
+for f in bin/cloth include/cloth.h lib/libcloth.a lib/libcloth.so.0.3.0 lib/libcloth.so.2 \
          lib/libcloth.so lib/pkgconfig/clothbench.pc; do
     [ -e "$stage/usr/local/$f" ] || fail "DESTDIR install has no /usr/local/$f"
 done

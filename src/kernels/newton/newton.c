@@ -262,6 +262,10 @@ static void line_search(cloth__newton *w, const cloth__newton_ctx *ctx, iteratio
     }
 }
 
+/* newton.csv's own columns (newton_log_columns): the slots of cloth_iter's value and word. */
+enum { LOG_ALPHA, LOG_COND, LOG_KAPPA_MAX, LOG_ACTIVE_CONTACTS, LOG_REGULARIZED };
+enum { LOG_COND_METHOD };
+
 /* Log: the step's stats and a newton.csv row; 1 when |dx|_inf / h < tol. */
 static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
                          const iteration *it, double tol, cloth__step_stats *stats)
@@ -276,12 +280,15 @@ static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
         stats->cond_method = how;
     }
     if (w->n_rows < w->row_cap) {
-        cloth_newton_iter *row = &w->rows[w->n_rows++];
-        *row = (cloth_newton_iter){
-            ctx->frame + 1, it->row, it->energy, inf_norm(w->grad, w->ndof),
-            it->alpha * dx_norm, it->alpha, it->cond, it->seen.kappa_max, it->seen.active,
-            it->eps > 0, it->lin_iters, "", ""};
-        snprintf(row->cond_method, sizeof row->cond_method, "%s", how);
+        cloth_iter *row = &w->rows[w->n_rows++];
+        *row = (cloth_iter){
+            .frame = ctx->frame + 1, .iter = it->row, .energy = it->energy,
+            .grad_norm = inf_norm(w->grad, w->ndof), .step_norm = it->alpha * dx_norm,
+            .lin_iters = it->lin_iters,
+            .value = {[LOG_ALPHA] = it->alpha, [LOG_COND] = it->cond,
+                      [LOG_KAPPA_MAX] = it->seen.kappa_max,
+                      [LOG_ACTIVE_CONTACTS] = it->seen.active, [LOG_REGULARIZED] = it->eps > 0}};
+        snprintf(row->word[LOG_COND_METHOD], sizeof row->word[0], "%s", how);
     }
     return dx_norm / w->h < tol;
 }
@@ -562,7 +569,7 @@ static void newton_measure(const cloth_sim *sim, const void *work, cloth_frame *
     }
 }
 
-static int newton_log(const void *work, const cloth_newton_iter **rows)
+static int newton_log(const void *work, const cloth_iter **rows)
 {
     const cloth__newton *w = work;
     *rows = w->rows;
@@ -744,6 +751,33 @@ static const cloth__key newton_keys[] = {
      .help = "line search keeps every gap above eta times its current value"},
 };
 
+/* newton.csv: one row per Newton iteration, the generic fields and the kernel's own. */
+static const cloth__column newton_columns[] = {
+    CLOTH__LOG_FIELD(frame, "frame of the iteration"),
+    CLOTH__LOG_FIELD(iter, "iteration within the frame (substeps continue the count)"),
+    CLOTH__LOG_FIELD(energy, "incremental potential before the step"),
+    CLOTH__LOG_FIELD(grad_norm, "|grad E|_inf"),
+    CLOTH__LOG_FIELD(step_norm, "|alpha dx|_inf"),
+    CLOTH__LOG_VALUE("alpha", LOG_ALPHA, "accepted step length"),
+    CLOTH__LOG_VALUE("cond", LOG_COND, "condition number of the Newton matrix H; empty when "
+                                       "off"),
+    CLOTH__LOG_VALUE("kappa_max", LOG_KAPPA_MAX, "largest barrier stiffness in use"),
+    CLOTH__LOG_VALUE("active_contacts", LOG_ACTIVE_CONTACTS, "active contact and "
+                                                             "strain-limit terms"),
+    CLOTH__LOG_VALUE("regularized", LOG_REGULARIZED, "1 when the Cholesky factorisation "
+                                                     "needed eps I"),
+    CLOTH__LOG_FIELD(lin_iters, "PCG iterations of the solve; 0 for a direct solver "
+                                "(cholmod, dense)"),
+    CLOTH__LOG_WORD("cond_method", LOG_COND_METHOD, "exact-2norm (eigenvalues), "
+                                                    "estimate-1norm (dpocon) or off"),
+    CLOTH__LOG_FIELD(stop, "on a step's last row why it stopped: converged, max_iters or "
+                           "stalled (alpha |dx|_inf and E unchanged over iterations in a "
+                           "row); empty otherwise"),
+};
+
+static const cloth__log_columns newton_log_columns = {
+    "newton.csv", newton_columns, (int)(sizeof newton_columns / sizeof newton_columns[0])};
+
 const cloth__kernel cloth__newton_kernel = {
     .name = "newton",
     .summary = "implicit Euler, BDF2 or implicit midpoint by Newton's method, log (IPC) or "
@@ -783,4 +817,5 @@ const cloth__kernel cloth__newton_kernel = {
     .self_modes = CLOTH__SELF_ALL,
     .obstacles = CLOTH__OBSTACLE_ALL,
     .avatar_collisions = 1u << CLOTH_AVATAR_SDF | 1u << CLOTH_AVATAR_CAPSULES,
+    .log_columns = &newton_log_columns,
 };

@@ -262,7 +262,7 @@ struct cloth__newton {
     int ipc_set;                /* 0 until contacts first appear                      */
 
     /* newton.csv rows of the current frame */
-    cloth_newton_iter *rows;
+    cloth_iter *rows;
     int n_rows, row_cap;
 
     cloth__newton_profile profile; /* stage times since create or reset            */

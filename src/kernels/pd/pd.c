@@ -42,7 +42,8 @@
  * then need not fall at every iteration.
  *
  * The energy E(x_k) before each global solve, and |grad E(x_k)|_inf, are the rows of
- * newton.csv (the kernel table's log), so the convergence figure reads PD as Newton.
+ * pd.csv (the kernel's iteration log, pd_log_columns), in the generic fields every
+ * iterative kernel's log has.
  */
 #include "kernels/pd/pd.h"
 #include "linalg/cholmod.h"
@@ -90,7 +91,7 @@ typedef struct cloth__pd {
     double *col;                /* nf: a coordinate's solution, then L x - b          */
     double *xc;                 /* nf: a coordinate of the iterate                    */
     double *x_k, *x_km1;        /* 3n each: Chebyshev's x_k and x_{k-1}               */
-    cloth_newton_iter *rows;    /* the frame's log: iterations x the substeps at
+    cloth_iter *rows;           /* the frame's log: iterations x the substeps at
                                  * creation (more substeps set live: rows dropped)     */
     int n_rows, row_cap, frame_iter;
 } cloth__pd;
@@ -493,6 +494,9 @@ static void predict(cloth__pd *w, cloth_sim *sim, double h)
         }
 }
 
+/* pd.csv's own column (pd_log_columns): its slot of cloth_iter's value. */
+enum { LOG_OMEGA };
+
 /* The iterations: local step (E(x_k), b), |grad E|_inf = |L x - b|_inf, global solve. */
 static cloth_status iterate(cloth__pd *w, cloth_sim *sim, double h, cloth__step_stats *stats,
                             cloth_error *err)
@@ -534,9 +538,10 @@ static cloth_status iterate(cloth__pd *w, cloth_sim *sim, double h, cloth__step_
         }
         stats->iterations++;
         if (w->n_rows < w->row_cap) {
-            cloth_newton_iter *row = &w->rows[w->n_rows++];
-            *row = (cloth_newton_iter){sim->frame + 1, w->frame_iter, E, grad, move, omega, NAN,
-                                       0, 0, 0, 0, "off", ""};
+            cloth_iter *row = &w->rows[w->n_rows++];
+            *row = (cloth_iter){.frame = sim->frame + 1, .iter = w->frame_iter, .energy = E,
+                                .grad_norm = grad, .step_norm = move,
+                                .value = {[LOG_OMEGA] = omega}};
             if (it == iters - 1) /* a fixed count: the step stops at it */
                 snprintf(row->stop, sizeof row->stop, "max_iters");
         }
@@ -603,7 +608,7 @@ static void pd_begin_frame(cloth_sim *sim, void *work)
     pd_start(sim, work);
 }
 
-static int pd_log(const void *work, const cloth_newton_iter **rows)
+static int pd_log(const void *work, const cloth_iter **rows)
 {
     const cloth__pd *w = work;
     *rows = w->rows;
@@ -635,6 +640,23 @@ static const cloth__key pd_keys[] = {
      "1); 0 = off"},
 };
 
+/* pd.csv: one row per local/global iteration (a direct solve: lin_iters 0). */
+static const cloth__column pd_columns[] = {
+    CLOTH__LOG_FIELD(frame, "frame of the iteration"),
+    CLOTH__LOG_FIELD(iter, "local/global iteration within the frame (substeps continue the "
+                           "count)"),
+    CLOTH__LOG_FIELD(energy, "PD energy E(x_k) before the global solve"),
+    CLOTH__LOG_FIELD(grad_norm, "|grad E(x_k)|_inf = |L x_k - b|_inf"),
+    CLOTH__LOG_FIELD(step_norm, "|x_{k+1} - x_k|_inf of the global solve"),
+    CLOTH__LOG_VALUE("omega", LOG_OMEGA, "Chebyshev's weight omega of the "
+                                        "iteration (1 without pd.chebyshev_rho)"),
+    CLOTH__LOG_FIELD(lin_iters, "0: the global solve is a prefactored Cholesky"),
+    CLOTH__LOG_FIELD(stop, "on a step's last row max_iters (a fixed count), else empty"),
+};
+
+static const cloth__log_columns pd_log_columns = {
+    "pd.csv", pd_columns, (int)(sizeof pd_columns / sizeof pd_columns[0])};
+
 const cloth__kernel cloth__pd_kernel = {
     .name = "pd",
     .summary = "Projective Dynamics: local projections, a prefactored global solve (CHOLMOD)",
@@ -659,4 +681,5 @@ const cloth__kernel cloth__pd_kernel = {
      * the positions after contact) */
     .contact = CLOTH__CONTACT_IN_STEP,
     .visit_bytes = {.spring = 184, .vertex = 248}, /* the factor not counted */
+    .log_columns = &pd_log_columns,
 };
