@@ -242,6 +242,28 @@ START_TEST(every_log_holds_the_generic_fields_by_name)
 }
 END_TEST
 
+/* Kernel _i logs rows exactly when its table names log columns: a frame of the small
+ * drape (at the kernel's own frame_substeps) gives rows for a kernel with a log table and
+ * none for one without. */
+START_TEST(a_kernel_logs_rows_exactly_when_it_has_a_log_table)
+{
+    cloth_kernel_facts facts;
+    ck_assert_int_eq(cloth_kernel_info(_i, &facts), CLOTH_OK);
+    char text[512];
+    snprintf(text, sizeof text,
+             "[mesh]\nnx = 4\nny = 4\nspacing = 0.1\n[run]\nkernel = %s\nsubsteps = %d\n",
+             facts.name, facts.frame_substeps);
+    cloth_sim *sim = tu_sim(text, "log.ini");
+    tu_frames(sim, 1);
+    const cloth_iter *rows;
+    int n = cloth_sim_log(sim, &rows);
+    cloth_table t = (cloth_table)(CLOTH_TABLE_LOG + _i);
+    ck_assert_msg((n > 0) == (cloth_table_columns(t) > 0), "%s: %d rows, %d log columns",
+                  facts.name, n, cloth_table_columns(t));
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* A run writes the log file its kernel's table names, and nothing more: pd writes pd.csv
  * with pd.iterations rows a frame (one substep), explicit (no log) only series.csv and
  * summary.csv besides final.obj. */
@@ -340,6 +362,8 @@ Suite *suite_columns(void)
                         CLOTH_TABLE_LOG + cloth_kernel_count());
     tcase_add_loop_test(tc, every_log_holds_the_generic_fields_by_name, 0, cloth_kernel_count());
     tcase_add_test(tc, a_run_writes_the_log_its_kernel_names);
+    tcase_add_loop_test(tc, a_kernel_logs_rows_exactly_when_it_has_a_log_table, 0,
+                        cloth_kernel_count());
     tcase_add_test(tc, the_headers_a_run_writes_are_the_tables);
     tcase_add_test(tc, a_row_writes_each_value_in_its_format);
     suite_add_tcase(s, tc);

@@ -232,8 +232,8 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
     long cond_count = 0;
     cloth__out_file series = {0}, itlog = {0}, sum = {0};
     /* the log of the kernel the run starts with: its table is the file's columns */
-    const cloth__kernel *logged = sim->kernel->log ? sim->kernel : NULL;
     cloth_table log_table = (cloth_table)(CLOTH_TABLE_LOG + sim->kernel_slot);
+    const cloth__kernel *logged = cloth_table_file(log_table) ? sim->kernel : NULL;
     cloth_status st = cloth__make_dir(out_dir, err);
     if (st == CLOTH_OK)
         st = cloth__out_open(&series, out_dir, "series.csv", err);
