@@ -21,7 +21,7 @@ are regions of the library's own sources between
 which the reference build compiles as they are; the cut keeps both marker lines and puts
 stubs/PART.c between them.  Tests are programs built on kit_test.h (one process per test
 under a time limit, so a crash or a hang costs only that test)."""
-import json, os, re, shutil, subprocess, sys
+import json, os, re, shutil, signal, subprocess, sys
 
 KIT = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(KIT)
@@ -432,47 +432,118 @@ def test_table(path):
                 re.finditer(r'\{"([^"]+)",\s*([0-9.]+),\s*\w+\}', fh.read())]
 
 
-def run(cmd, cwd, limit):
+def run(cmd, cwd, limit, user=None, env_extra=None):
+    """(exit status, output) of cmd; None for a timeout.  It runs in a session of its own,
+    killed whole (by its process group) when it ends or times out, so a child it leaves
+    behind does not outlive it; user (a uid) runs it as that user (the probe)."""
     # not the calling make's variables (make sanitize's CFLAGS would reach the tree)
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "CFLAGS")}
     env["OPENBLAS_NUM_THREADS"] = "1"
+    env.update(env_extra or {})
+    if user is not None:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "--"] + cmd
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=limit)
-        return p.returncode, p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as e:
-        return None, (e.stdout or b"").decode(errors="replace")
+        data, _ = p.communicate(timeout=limit)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        rc = None
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    if rc is None:
+        data, _ = p.communicate()
+    return rc, data.decode(errors="replace")
 
 
 def tail(text, n=4000):
     return text if len(text) <= n else "...\n" + text[-n:]
 
 
-def grade(name, submission, out, limit, build_limit=600):
+# A marked body may not reach around the test: these (outside comments and strings) make
+# the grader reject the body (its stub stays, and the summary says why).
+FORBIDDEN = ("exit", "_exit", "_Exit", "quick_exit", "abort", "longjmp", "siglongjmp",
+             "setjmp", "system", "asm", "__asm", "__asm__", "__attribute__", "_Pragma",
+             "atexit", "at_quick_exit", "fork", "vfork", "popen", "execv", "execve", "execl",
+             "execlp", "execvp", "fopen", "freopen", "open", "creat", "remove", "unlink",
+             "rename", "kill", "raise", "signal", "sigaction", "syscall", "dlopen", "dlsym")
+
+
+def body_problems(body):
+    """What in a submitted marked body makes the grader reject it: a forbidden call or
+    keyword, a preprocessor line (or its digraph, trigraph), or unbalanced braces."""
+    code = re.sub(r'/\*.*?\*/|//[^\n]*', " ", body, flags=re.S)
+    if "/*" in code:
+        return ["an unterminated comment"]
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', '""', code)
+    found = []
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    found += [f"`{w}`" for w in FORBIDDEN if w in words]
+    if re.search(r"(?m)^\s*#|%:|\?\?=", code):
+        found.append("a preprocessor line")
+    depth = 0
+    for ch in code:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        found.append("unbalanced braces")
+    return found
+
+
+def probe_user():
+    """The uid the probes run as: nobody's when this runs as root and setpriv is there
+    (Gradescope's run_autograder, a root make grade), else None (the same user: make grade
+    then runs the probe in a scratch folder with the results folder read-only)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv") or os.environ.get("KIT_SAME_USER"):
+        return None
+    import pwd
+    try:
+        return pwd.getpwnam(os.environ.get("KIT_PROBE_USER", "nobody")).pw_uid
+    except KeyError:
+        return None
+
+
+def grade(name, submission, out, limit, build_limit=600, seed=None):
     # The pristine tree with the hidden tests, built once and kept: a submission's build
-    # then recompiles only the files it replaces (make compares time stamps).
+    # then recompiles only the files it replaces (make compares time stamps).  Its test
+    # programs are the judges.
     cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
     cut(name, cache, hidden=True, released=config(name).get("needs", ()))
-    grade_tree(name, cache, submission, out, limit, build_limit=build_limit)
+    grade_tree(name, cache, submission, out, limit, build_limit=build_limit, seed=seed)
 
 
-def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600):
+def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600, seed=None):
     """Grades submission against tree, a student tree cut with the hidden tests (its
     markers say which parts are graded): what make grade and Gradescope's run_autograder
-    do.  The scratch copy is out/scratch unless scratch names another folder."""
+    do.  Each test runs twice: the probe (the test program built with the submission, in
+    the scratch copy, as an unprivileged user when there is one) writes the values the
+    student's code produced, and the judge (the same program built from the pristine
+    tree: stubs, no student code) recomputes the expected values, reads the probe's and
+    decides.  The seed (KIT_SEED, else drawn) sets the hidden tests' inputs and is
+    recorded in results.json.  results.json is written last, by this process alone."""
     os.makedirs(out, exist_ok=True)
+    out = os.path.abspath(out)
+    if seed is None:
+        seed = os.environ.get("KIT_SEED") or str(int.from_bytes(os.urandom(4), "little"))
+    seed = str(int(seed))
     marked = marked_files(name, tree)
     jobs = str(os.cpu_count() or 1)
     rc, log = run(["make", "-j" + jobs, "lib", "tests"], tree, build_limit)
     if rc != 0:
         sys.exit(f"kit: the pristine tree of {name} does not build:\n{tail(log)}")
-    scratch = scratch or os.path.join(out, "scratch")
+    scratch = os.path.abspath(scratch or out.rstrip(os.sep) + ".scratch")
+    if os.path.commonpath([scratch, out]) == out:
+        sys.exit(f"kit: the scratch folder {scratch} is inside the results folder {out}")
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.copytree(tree, scratch, symlinks=True)
     # Only the bodies between the markers come from the submission, spliced into the
     # pristine file: what a student changed elsewhere (or a stale tree) does not count.
-    notes = []
+    notes, rejected = [], []
     for rel, parts in marked.items():
         for cand in (os.path.join(submission, rel),
                      os.path.join(submission, os.path.basename(rel))):
@@ -488,7 +559,13 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
             text = fh.read()
         stubs = bodies(text, name)
         for part in parts:
-            if part in got:
+            bad = body_problems(got[part]) if part in got else []
+            if part in got and bad and not os.environ.get("KIT_NO_BODY_CHECK"):
+                got[part] = stubs[part]
+                rejected.append(part)
+                notes.append(f"REJECTED {part}: its body uses {', '.join(bad)}, which a "
+                             "marked body may not: it counts as not written (its stub stays)")
+            elif part in got:
                 notes.append(f"{part}: from {os.path.relpath(cand, submission)}")
             else:
                 got[part] = stubs[part]
@@ -498,14 +575,23 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
             fh.write(splice(text, name, got))
     rc, log = run(["make", "-j" + jobs, "lib"], scratch, build_limit)
     lib_error = None if rc == 0 else ("timed out" if rc is None else tail(log))
+    user = probe_user()
+    values_dir = os.path.join(scratch, ".probe")
+    os.makedirs(values_dir, exist_ok=True)
     results = []
     for suite in ("public", "hidden"):
         prog = os.path.join("tests", suite, f"test_{suite}.c")
-        table = test_table(os.path.join(scratch, prog))
+        table = test_table(os.path.join(tree, prog))
+        judge = os.path.join(os.path.abspath(tree), "build", suite, f"test_{suite}")
         error = lib_error
         if error is None:
             rc, log = run(["make", f"build/{suite}/test_{suite}"], scratch, build_limit)
             error = None if rc == 0 else ("timed out" if rc is None else tail(log))
+        if error is None and user is not None:
+            for dirpath, dirs, fs in os.walk(scratch):  # the probe's playground
+                for f in dirs + fs:
+                    os.lchown(os.path.join(dirpath, f), user, user)
+            os.chown(scratch, user, user)
         for test, points in table:
             entry = {"name": test, "max_score": points,
                      "visibility": "visible" if suite == "public" else "after_published"}
@@ -514,35 +600,64 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
                              output="compile error: the submission does not build, so "
                                     "this test could not run\n" + error)
             else:
-                rc, log = run([f"build/{suite}/test_{suite}", test], scratch, limit)
-                if rc == 0:
-                    entry.update(score=points, status="passed", output=tail(log))
-                elif rc is None:
+                values = os.path.join(values_dir, "values.txt")
+                if os.path.exists(values):
+                    os.remove(values)
+                mode = os.stat(out).st_mode
+                os.chmod(out, 0o555)  # the results folder, read-only while a probe runs
+                try:
+                    prc, plog = run([f"build/{suite}/test_{suite}", "--probe", test, values],
+                                    scratch, limit, user=user, env_extra={"KIT_SEED": seed})
+                finally:
+                    os.chmod(out, mode & 0o7777)
+                said = "\n--- what your code printed (the probe) ---\n" + tail(plog, 2000)
+                if prc is None:
                     entry.update(score=0, status="timeout",
-                                 output=f"timed out after {limit:g} s\n" + tail(log))
-                elif rc < 0:
+                                 output=f"timed out after {limit:g} s" + said)
+                elif prc < 0:
                     entry.update(score=0, status="crashed",
-                                 output=f"crashed (signal {-rc})\n" + tail(log))
+                                 output=f"crashed (signal {-prc})" + said)
                 else:
-                    entry.update(score=0, status="failed", output=tail(log))
-            entry["extra_data"] = {"result": entry["status"]}
+                    judged = values + ".judge"
+                    try:
+                        shutil.copyfile(values, judged)
+                        if os.path.getsize(judged) > 64 << 20:
+                            raise OSError("more than 64 MB of values")
+                        jrc, jlog = run([judge, "--judge", test, judged], tree, limit,
+                                        env_extra={"KIT_SEED": seed})
+                    except OSError as e:
+                        jrc, jlog = 1, f"FAILED: the probe wrote no values ({e})\n"
+                    if jrc == 0:
+                        entry.update(score=points, status="passed", output=tail(jlog) + said)
+                    else:
+                        entry.update(score=0, status="failed", output=tail(jlog) + said)
+            if rejected:
+                entry["output"] = ("rejected parts (not counted): " + ", ".join(rejected) +
+                                   "\n" + entry["output"])
+            entry["extra_data"] = {"result": entry["status"], "seed": seed}
             if entry["status"] != "passed":
                 entry["status"] = "failed"
             results.append(entry)
     score = sum(t["score"] for t in results)
     total = sum(t["max_score"] for t in results)
-    lines = [f"{name}: {score:g} / {total:g}"] + [f"  {n}" for n in notes]
+    lines = [f"{name}: {score:g} / {total:g} (seed {seed}: KIT_SEED={seed} replays it)"]
+    lines += [f"  {n}" for n in notes]
     if lib_error is not None:
         lines.append("  COMPILE ERROR: every test is lost (see any test's output)")
     for t in results:
         lines.append(f"  {t['extra_data']['result']:<13} {t['score']:>4g}/{t['max_score']:<4g} "
                      f"{t['name']}")
     summary = "\n".join(lines) + "\n"
-    doc = {"score": score, "output": summary, "tests": results}
-    with open(os.path.join(out, "results.json"), "w") as fh:
-        json.dump(doc, fh, indent=2)
+    doc = {"score": score, "output": summary, "tests": results,
+           "extra_data": {"seed": seed, "rejected": rejected}}
+    for f in ("results.json", "summary.txt"):  # whatever was there, a probe's or not
+        path = os.path.join(out, f)
+        if os.path.lexists(path):
+            os.remove(path)
     with open(os.path.join(out, "summary.txt"), "w") as fh:
         fh.write(summary)
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump(doc, fh, indent=2)
     sys.stdout.write(summary)
 
 
@@ -563,10 +678,18 @@ make -j"$(nproc)" lib tests
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this per submission: the files in /autograder/submission (at their paths
-# in the tree or flat) are graded into /autograder/results/results.json.
-cd /autograder/source
-exec python3 kit.py grade-tree {name} tree /autograder/submission /autograder/results \\
-    {limit} /tmp/clothbench-grade
+# in the tree or flat) are graded into /autograder/results/results.json.  Each test's probe
+# (the student's code) runs as the user nobody (setpriv, as Gradescope runs this as root),
+# in /tmp/clothbench-grade, where it cannot write the results folder nor the tree whose
+# test programs judge it.  KIT_SEED=N replays a grading run (results.json gives its seed).
+# AUTOGRADER_ROOT (default /autograder) lets it run elsewhere, e.g. on the instructor's
+# machine: AUTOGRADER_ROOT=DIR DIR/source/run_autograder with DIR/submission, DIR/results.
+R="${{AUTOGRADER_ROOT:-/autograder}}"
+cd "$R/source"
+[ -d tree/build/hidden ] || make -C tree -j"$(nproc)" lib tests >/dev/null
+mkdir -p "$R/results"
+exec python3 kit.py grade-tree {name} tree "$R/submission" "$R/results" \\
+    {limit} "${{KIT_SCRATCH:-/tmp/clothbench-grade}}"
 """
 
 
