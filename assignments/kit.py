@@ -579,65 +579,87 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
     values_dir = os.path.join(scratch, ".probe")
     os.makedirs(values_dir, exist_ok=True)
     results = []
+    jobs_n = int(jobs)
+    suites = []
     for suite in ("public", "hidden"):
-        prog = os.path.join("tests", suite, f"test_{suite}.c")
-        table = test_table(os.path.join(tree, prog))
-        judge = os.path.join(os.path.abspath(tree), "build", suite, f"test_{suite}")
+        table = test_table(os.path.join(tree, "tests", suite, f"test_{suite}.c"))
         error = lib_error
         if error is None:
             rc, log = run(["make", f"build/{suite}/test_{suite}"], scratch, build_limit)
             error = None if rc == 0 else ("timed out" if rc is None else tail(log))
-        if error is None and user is not None:
-            for dirpath, dirs, fs in os.walk(scratch):  # the probe's playground
-                for f in dirs + fs:
-                    os.lchown(os.path.join(dirpath, f), user, user)
-            os.chown(scratch, user, user)
-        for test, points in table:
-            entry = {"name": test, "max_score": points,
-                     "visibility": "visible" if suite == "public" else "after_published"}
-            if error is not None:
-                entry.update(score=0, status="compile-error",
-                             output="compile error: the submission does not build, so "
-                                    "this test could not run\n" + error)
-            else:
-                values = os.path.join(values_dir, "values.txt")
-                if os.path.exists(values):
-                    os.remove(values)
-                mode = os.stat(out).st_mode
-                os.chmod(out, 0o555)  # the results folder, read-only while a probe runs
-                try:
-                    prc, plog = run([f"build/{suite}/test_{suite}", "--probe", test, values],
-                                    scratch, limit, user=user, env_extra={"KIT_SEED": seed})
-                finally:
-                    os.chmod(out, mode & 0o7777)
-                said = "\n--- what your code printed (the probe) ---\n" + tail(plog, 2000)
-                if prc is None:
-                    entry.update(score=0, status="timeout",
-                                 output=f"timed out after {limit:g} s" + said)
-                elif prc < 0:
-                    entry.update(score=0, status="crashed",
-                                 output=f"crashed (signal {-prc})" + said)
-                else:
-                    judged = values + ".judge"
-                    try:
-                        shutil.copyfile(values, judged)
-                        if os.path.getsize(judged) > 64 << 20:
-                            raise OSError("more than 64 MB of values")
-                        jrc, jlog = run([judge, "--judge", test, judged], tree, limit,
-                                        env_extra={"KIT_SEED": seed})
-                    except OSError as e:
-                        jrc, jlog = 1, f"FAILED: the probe wrote no values ({e})\n"
-                    if jrc == 0:
-                        entry.update(score=points, status="passed", output=tail(jlog) + said)
-                    else:
-                        entry.update(score=0, status="failed", output=tail(jlog) + said)
-            if rejected:
-                entry["output"] = ("rejected parts (not counted): " + ", ".join(rejected) +
-                                   "\n" + entry["output"])
-            entry["extra_data"] = {"result": entry["status"], "seed": seed}
-            if entry["status"] != "passed":
-                entry["status"] = "failed"
-            results.append(entry)
+        suites.append((suite, table, error))
+    if user is not None:
+        for dirpath, dirs, fs in os.walk(scratch):  # the probe's playground
+            for f in dirs + fs:
+                os.lchown(os.path.join(dirpath, f), user, user)
+        os.chown(scratch, user, user)
+    work = [(suite, k, test, points, error) for suite, table, error in suites
+            for k, (test, points) in enumerate(table)]
+
+    def probe(job):  # the student's code: its values into .probe/SUITE-K.txt
+        suite, k, test, points, error = job
+        if error is not None:
+            return None
+        values = os.path.join(values_dir, f"{suite}-{k}.txt")
+        return run([f"build/{suite}/test_{suite}", "--probe", test, values], scratch, limit,
+                   user=user, env_extra={"KIT_SEED": seed})
+
+    import concurrent.futures as cf
+    import tempfile
+    mode = os.stat(out).st_mode
+    os.chmod(out, 0o555)  # the results folder, read-only while the probes run
+    try:
+        with cf.ThreadPoolExecutor(jobs_n) as pool:
+            probed = list(pool.map(probe, work))
+    finally:
+        os.chmod(out, mode & 0o7777)
+    private = tempfile.mkdtemp(prefix="kit-judge-")  # the values, out of the probes' reach
+
+    def judge(job_probe):  # the pristine tree's program decides on the probe's values
+        (suite, k, test, points, error), pr = job_probe
+        entry = {"name": test, "max_score": points,
+                 "visibility": "visible" if suite == "public" else "after_published"}
+        if error is not None:
+            entry.update(score=0, status="compile-error",
+                         output="compile error: the submission does not build, so "
+                                "this test could not run\n" + error)
+            return entry
+        prc, plog = pr
+        said = "\n--- what your code printed (the probe) ---\n" + tail(plog, 2000)
+        if prc is None:
+            entry.update(score=0, status="timeout", output=f"timed out after {limit:g} s" + said)
+            return entry
+        if prc < 0:
+            entry.update(score=0, status="crashed", output=f"crashed (signal {-prc})" + said)
+            return entry
+        judged = os.path.join(private, f"{suite}-{k}.txt")
+        try:
+            src = os.path.join(values_dir, f"{suite}-{k}.txt")
+            if (os.path.islink(src) or os.path.getsize(src) > 64 << 20 or
+                    not os.path.realpath(src).startswith(os.path.realpath(scratch) + os.sep)):
+                raise OSError("a link, or more than 64 MB of values")
+            shutil.copyfile(src, judged)
+            jrc, jlog = run([os.path.join(os.path.abspath(tree), "build", suite,
+                                          f"test_{suite}"), "--judge", test, judged],
+                            tree, limit, env_extra={"KIT_SEED": seed})
+        except OSError as e:
+            jrc, jlog = 1, f"FAILED: the probe wrote no values ({e})\n"
+        entry.update(score=points if jrc == 0 else 0,
+                     status="passed" if jrc == 0 else "failed", output=tail(jlog) + said)
+        return entry
+
+    try:
+        with cf.ThreadPoolExecutor(jobs_n) as pool:
+            results = list(pool.map(judge, zip(work, probed)))
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+    for entry in results:
+        if rejected:
+            entry["output"] = ("rejected parts (not counted): " + ", ".join(rejected) + "\n" +
+                               entry["output"])
+        entry["extra_data"] = {"result": entry["status"], "seed": seed}
+        if entry["status"] != "passed":
+            entry["status"] = "failed"
     score = sum(t["score"] for t in results)
     total = sum(t["max_score"] for t in results)
     lines = [f"{name}: {score:g} / {total:g} (seed {seed}: KIT_SEED={seed} replays it)"]
