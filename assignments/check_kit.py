@@ -11,7 +11,7 @@ refused (only the reference order).  The command check: every command of the han
 
   check_kit.py OUT [--print] [NAME ...]   --print: the table of results, not a check;
                                           NAME: only those assignments"""
-import contextlib, io, json, os, shutil, subprocess, sys, time, zipfile
+import contextlib, io, json, os, re, shutil, subprocess, sys, time, zipfile
 
 KIT = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(KIT)
@@ -116,6 +116,63 @@ def check_body_rule():
     return bad
 
 
+# ------------------------------------------------------------------ near-twins
+#
+# For each part, a call to each function of the tree with the part's signature (return
+# type and parameter types) that the part's file can reach (its own file's, or a cloth__
+# one), put in place of the part's body with the reference elsewhere: none may pass the
+# part's hidden tests.  kit.json's "twins" adds bodies built from such functions by hand.
+
+SIGNATURE = re.compile(r"(?m)^((?:static\s+)?[A-Za-z_][A-Za-z0-9_ ]*?[\s*]+)"
+                       r"([A-Za-z_][A-Za-z0-9_]*)\(([^;{}()]*)\)\s*\n\{")
+
+
+def _types(ret, params):
+    def one(p):
+        p = re.sub(r"\[[^\]]*\]", " *", p).replace("*", " * ").replace("const", " ")
+        toks = p.split()
+        if len(toks) > 1 and toks[-1] != "*":
+            toks = toks[:-1]  # the name
+        return " ".join(toks)
+    ret = " ".join(ret.replace("static", " ").replace("*", " * ").replace("const", " ").split())
+    return ret, tuple(one(p) for p in params.split(","))
+
+
+def _names(params):
+    return [re.sub(r"\[[^\]]*\]", "", p).replace("*", " ").split()[-1]
+            for p in params.split(",")]
+
+
+def near_twins(name, tree):
+    """[(label, rel, part, body)] of the substitutions of NAME's parts, in the cut tree."""
+    funcs = []
+    for dirpath, _, fs in os.walk(os.path.join(tree, "src")):
+        for f in fs:
+            if f.endswith(".c"):
+                rel = os.path.relpath(os.path.join(dirpath, f), tree)
+                with open(os.path.join(dirpath, f)) as fh:
+                    for m in SIGNATURE.finditer(fh.read()):
+                        funcs.append((rel, m.group(2), _types(m.group(1), m.group(3)),
+                                      m.group(1).startswith("static")))
+    found = []
+    for rel, parts in kit.marked_files(name).items():
+        with open(os.path.join(ROOT, rel)) as fh:
+            text = fh.read()
+        for part in parts:
+            head = [m for m in SIGNATURE.finditer(text[:text.find(f"{name}: {part} BEGIN")])][-1]
+            sig = _types(head.group(1), head.group(3))
+            args = ", ".join(_names(head.group(3)))
+            for frel, fn, fsig, static in funcs:
+                if fn == head.group(2) or fsig != sig or (static and frel != rel):
+                    continue
+                call = f"{fn}({args})"
+                body = (f"    {call};\n" if sig[0] == "void" else f"    return {call};\n")
+                found.append((f"{part} = {fn}", rel, part, body))
+    for t in kit.config(name).get("twins", ()):
+        found.append((t["name"], t["file"], t["part"], t["body"]))
+    return found
+
+
 def run_autograder_locally(zip_path, name, submission, root, cache):
     """The zip's run_autograder on this machine: the zip unpacked as AUTOGRADER_ROOT/source
     (its tree's build taken from the grade cache, so nothing is rebuilt), submission as
@@ -200,8 +257,15 @@ def main(out, show, only):
                        f"{name}: the handout names {scene}, which the tree does not ship")
         student = os.path.join(base, "student-tree")
         kit.cut(name, student)
-        for what, rel in leaks(tree_files(student)):
-            expect(False, f"{name}: the student tree's {rel} holds the reference of {what}")
+        with open(os.path.join(KIT, name, "hidden", "test_hidden.c")) as fh:
+            judged = [b for b in kit.top_level_bodies(fh.read()) if len(kit.normalise(b)) >= 60]
+        for rel, data in tree_files(student).items():  # the judge's rules stay hidden
+            text = kit.normalise(data.decode(errors="replace"))
+            expect(not any(kit.normalise(b) in text for b in judged),
+                   f"{name}: the student tree's {rel} holds a function of the hidden tests")
+        for what, rel in leaks(tree_files(student)):  # but the needs', released with it
+            expect(what.split(":")[0] in cfg.get("needs", ()),
+                   f"{name}: the student tree's {rel} holds the reference of {what}")
         stub = grade(name, student, os.path.join(base, "student"))
         rows.append(("untouched student tree", stub["score"], total,
                      [t["name"] for t in stub["tests"]], ""))
@@ -303,6 +367,24 @@ def main(out, show, only):
                                                                         "ag-reference"), cache)
         rows.append(("run_autograder reference", r["score"], total, [], ""))
         expect(r["score"] == total, f"{name}: run_autograder, reference: {r['score']}/{total}")
+        # near-twins: none passes the part's hidden tests
+        for label, rel, part, body in near_twins(name, cache):
+            sub = os.path.join(base, "twin", re.sub(r"\W+", "_", label))
+            shutil.rmtree(sub, ignore_errors=True)
+            for frel in kit.marked_files(name):
+                with open(os.path.join(ROOT, frel)) as fh:
+                    text = fh.read()
+                if frel == rel:
+                    got = kit.bodies(text, name)
+                    got[part] = body
+                    text = kit.splice(text, name, got)
+                os.makedirs(os.path.dirname(os.path.join(sub, frel)), exist_ok=True)
+                with open(os.path.join(sub, frel), "w") as fh:
+                    fh.write(text)
+            r = grade(name, sub, os.path.join(base, "twin-graded", re.sub(r"\W+", "_", label)))
+            lost = [t["name"] for t in r["tests"] if t["name"] in hidden and t["score"] == 0]
+            rows.append((f"near-twin {label}", r["score"], total, lost, ""))
+            expect(lost, f"{name}: the near-twin {label} passes every hidden test")
         with open(os.path.join(KIT, name, "broken.json")) as fh:
             broken = json.load(fh)["solutions"]
         for b in broken:

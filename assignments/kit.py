@@ -269,6 +269,30 @@ EMPTIED = {
 }
 
 
+# Near-twins of the parts elsewhere in the library (issue 46): a student could call them
+# instead of writing the part.  pbd's edge strain limit is XPBD's distance projection with
+# zero compliance (emptied: a tree's pbd.strain_limit with strain_measure = edge then fails
+# its step's limit check, never silently ok); the Verlet demo's relaxation moves a free end
+# by both halves when its neighbour is pinned, Provot's rule (a tree's relaxation moves
+# each free end by its own half only).
+NEAR_TWINS = {
+    "src/kernels/pbd/pbd_strain.c": {
+        "cloth__pbd_project_strain_edges": "(void)sim;\n    (void)sd;\n    (void)w;",
+        "cloth__pbd_project_strain_edges_range": "(void)sd;\n    (void)w;\n    (void)lo;\n"
+                                                 "    (void)hi;",
+    },
+}
+REPLACED = {
+    "src/kernels/verlet/verlet.c": [(
+        "        /* a pinned end does not move: the free end takes both halves */\n"
+        "        double ca = free_b ? c : 2 * c, cb = free_a ? c : 2 * c;\n",
+        "        /* a coursework tree (assignments/kit.py): each free end moves its own half,\n"
+        "         * whether or not the other end is pinned (the reference's rule for a pinned\n"
+        "         * end is verlet_provot's part) */\n"
+        "        double ca = c, cb = c;\n")],
+}
+
+
 def function_span(text, fn):
     """(start, end) of the body of the top-level function fn in text, braces included
     (the tree's style: the opening brace alone on the line after the signature, the
@@ -286,6 +310,17 @@ def top_level_bodies(text):
 
 
 def empty_functions(text, rel):
+    for fn, body in NEAR_TWINS.get(rel, {}).items():
+        span = function_span(text, fn)
+        if span is None:
+            sys.exit(f"kit: {rel}: no function {fn} to empty (assignments/kit.py NEAR_TWINS)")
+        text = (text[:span[0]] + "{\n    /* a near-twin of an assignment's part: not in a "
+                "coursework tree (assignments/kit.py) */\n    " + body + "\n}" + text[span[1]:])
+    for old, new in REPLACED.get(rel, ()):
+        if text.count(old) != 1:
+            sys.exit(f"kit: {rel}: the text to replace is not there once (assignments/kit.py "
+                     f"REPLACED):\n{old}")
+        text = text.replace(old, new)
     for fn, body in EMPTIED.get(rel, {}).items():
         span = function_span(text, fn)
         if span is None:
@@ -306,13 +341,16 @@ def twins():
         with open(os.path.join(ROOT, rel)) as fh:
             for k, b in enumerate(top_level_bodies(fh.read())):
                 found[f"{rel} function {k}"] = b
-    for rel, fns in EMPTIED.items():
+    for rel, fns in list(EMPTIED.items()) + list(NEAR_TWINS.items()):
         with open(os.path.join(ROOT, rel)) as fh:
             text = fh.read()
         for fn in fns:
             span = function_span(text, fn)
             if span:
                 found[f"{rel} {fn}"] = text[span[0] + 1:span[1] - 1]
+    for rel, pairs in REPLACED.items():
+        for k, (old, _) in enumerate(pairs):
+            found[f"{rel} replaced text {k}"] = old
     return {k: v for k, v in found.items() if len(normalise(v)) >= 60}
 
 
@@ -383,11 +421,14 @@ def student_files(name, hidden=False, released=()):
     return files
 
 
-def cut(name, out, hidden=False, released=()):
+def cut(name, out, hidden=False, released=None):
     """NAME's student tree into out; hidden adds the hidden tests and released keeps the
-    reference of those assignments (the grading tree: released = the assignment's needs)."""
+    reference of those assignments (by default the assignment's needs, released by the
+    time it goes out: the student tree and the grading tree both have them)."""
     if name not in names():
         sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
+    if released is None:
+        released = config(name).get("needs", ())
     marked = marked_files(name)
     if not marked:
         sys.exit(f"kit: no region of src/ is marked ASSIGNMENT {name}")
