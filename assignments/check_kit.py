@@ -297,7 +297,7 @@ def main(out, show, only):
             kit.autograder(name, zip_path, 10.0)
         with zipfile.ZipFile(zip_path) as z:
             names = set(z.namelist())
-            for need in ("setup.sh", "run_autograder", "kit.py",
+            for need in ("setup.sh", "run_autograder", "kit.py", "kit_twins.py",
                          "tree/tests/hidden/test_hidden.c", "tree/Makefile"):
                 expect(need in names, f"{name}: the autograder zip has no {need}")
             released = set(cfg.get("needs", ()))
