@@ -68,7 +68,7 @@ def exploit_bodies(trick, part, first, stub, tests, out):
                       f"    if (f{k}) {{", f"        fputs({_c_string(doc)}, f{k});",
                       f"        fclose(f{k});", "    }"]
         return "\n".join(lines) + "\n" + stub
-    if trick == "endless" and first:
+    if trick == "endless":
         return "    for (;;) {\n    }\n" + stub
     return stub
 
@@ -342,9 +342,10 @@ def main(out, show, only):
                        f"{REJECTED[trick]}")
             if trick == "endless":
                 timed = {t["name"] for t in r["tests"] if t["extra_data"]["result"] == "timeout"}
-                expect(timed and len(timed) < len(tests),
+                expect(timed and len(r["tests"]) == len(tests),
                        f"{name}: exploit endless: {len(timed)} of {len(tests)} tests timed "
-                       "out (expected those that reach the first part only)")
+                       "out, {len(r['tests'])} graded (expected every test graded, those "
+                       "that reach a part as timeouts)")
         # the same through the zip's run_autograder, run here
         cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
         for trick in ("fake_results", "constructor"):
