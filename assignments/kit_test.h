@@ -24,6 +24,7 @@
 #ifndef KIT_TEST_H
 #define KIT_TEST_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,21 @@ static double kit_uniform(double lo, double hi)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     return lo + (hi - lo) * (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* A unit direction drawn from the seed (uniform on the sphere: a point of the ball,
+ * normalised). */
+static void kit_direction(double u[3])
+{
+    double n;
+    do {
+        for (int c = 0; c < 3; c++)
+            u[c] = kit_uniform(-1, 1);
+        n = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    } while (n < 0.04 || n > 1);
+    n = sqrt(n);
+    for (int c = 0; c < 3; c++)
+        u[c] /= n;
 }
 
 static int kit_main(const kit_test *tests, int n, int argc, char **argv)

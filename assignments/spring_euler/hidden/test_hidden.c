@@ -4,19 +4,6 @@
 #include "oscillator.h"
 #include "terms/spring.h"
 
-/* A random unit direction u (the grading run's seed). */
-static void random_direction(double u[3])
-{
-    double n;
-    do {
-        for (int c = 0; c < 3; c++)
-            u[c] = kit_uniform(-1, 1);
-        n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    } while (n < 0.2 || n > 1);
-    for (int c = 0; c < 3; c++)
-        u[c] /= n;
-}
-
 /* A compressed spring, l < l0 (k, l0, l, the position and the direction drawn from the
  * seed): T = k (l - l0) < 0, the gradient (-T u, T u); the force on b, -T u, pushes b
  * away from a. */
@@ -24,7 +11,7 @@ static int spring_force_compressed(void)
 {
     double xa[3], xb[3], u[3], g[6], want[6];
     double k = kit_uniform(1, 20), l0 = kit_uniform(0.5, 2), l = l0 * kit_uniform(0.2, 0.9);
-    random_direction(u);
+    kit_direction(u);
     for (int c = 0; c < 3; c++) {
         xa[c] = kit_uniform(-2, 2);
         xb[c] = xa[c] + l * u[c];

@@ -49,16 +49,10 @@ static int free_fall_damped(void)
  * L < l; xb = xa + l u. */
 static void random_spring(double xa[3], double xb[3], double u[3], double *l, double *limit)
 {
-    double n;
-    do {
-        for (int k = 0; k < 3; k++)
-            u[k] = kit_uniform(-1, 1);
-        n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    } while (n < 0.2 || n > 1);
+    kit_direction(u);
     *l = kit_uniform(0.5, 8);
     *limit = *l * kit_uniform(0.5, 0.95);
     for (int k = 0; k < 3; k++) {
-        u[k] /= n;
         xa[k] = kit_uniform(-3, 3);
         xb[k] = xa[k] + *l * u[k];
     }
