@@ -149,7 +149,9 @@ docs: $(BUILD)/cloth
 # NAME=... cuts one into build/assignments/NAME/ (its marked parts of src/ replaced by
 # stubs, the handout, the public tests).  `make grade NAME=... SUBMISSION=DIR` builds DIR's
 # marked files in a scratch copy and runs the public and hidden tests, TIME_LIMIT seconds
-# each: results.json (Gradescope) and summary.txt in GRADE_OUT.
+# each, as a probe (the submission's code) and a judge (the pristine tree's, which
+# decides); the hidden tests' inputs come from a seed drawn per run (KIT_SEED=N replays
+# one): results.json (Gradescope, with the seed) and summary.txt in GRADE_OUT.
 TIME_LIMIT ?= 10
 GRADE_OUT  ?= $(BUILD)/grade/$(NAME)
 assignment:
@@ -179,10 +181,12 @@ release:
 # crash, no cut tree holds a reference body of any assignment or a twin of one (the leak
 # check), every run of the kernel in the untouched tree calls the student's parts or is
 # refused, every handout command runs in the tree, the autograder zip holds no reference
-# body but its needs', each deliberately broken solution
-# loses exactly the tests listed for it (assignments/NAME/broken.json).  make check runs
-# it (about 2 min, 17-35 s an assignment on two cores; KIT_CHECK=0 skips it, as make
-# sanitize and make valgrind do: it builds its own trees, without their flags).
+# body but its needs', the exploits (exit(0), a constructor printing PASS, PASS lines, a
+# fake results.json, an endless loop) score 0 through make grade and the zip's
+# run_autograder, no near-twin substitution passes the hidden tests, each deliberately
+# broken solution loses exactly the tests listed for it (assignments/NAME/broken.json).
+# make check runs it (KIT_CHECK=0 skips it, as make sanitize and make valgrind do: it
+# builds its own trees, without their flags; its time: docs/coursework.md).
 check-kit:
 	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
 

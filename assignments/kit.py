@@ -21,7 +21,7 @@ are regions of the library's own sources between
 which the reference build compiles as they are; the cut keeps both marker lines and puts
 stubs/PART.c between them.  Tests are programs built on kit_test.h (one process per test
 under a time limit, so a crash or a hang costs only that test)."""
-import json, os, re, shutil, subprocess, sys
+import json, os, re, shutil, signal, subprocess, sys
 
 KIT = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(KIT)
@@ -163,161 +163,9 @@ def config(name):
         return json.load(fh)
 
 
-# ------------------------------------------------------- the coloured order's twins
-#
-# The coloured (vectorised) order of explicit, verlet and pbd computes the assignments'
-# parts a second time (coloured.c's XPBD, relaxation, Provot and spring loops, their AVX-512
-# blocks, and the kernels' set-up of its weights and compliances): a student tree has only
-# the reference order.  Its coloured.c refuses the order at creation, coloured_avx512.h is
-# left out, and the kernels' functions that prepare the coloured loops are emptied.
-
-REFUSED = ("order = coloured: this coursework tree has only the reference order "
-           "(sequential); the coloured order computes the assignment's parts itself and is "
-           "not handed out")
-
-COLOURED_C = """/* A coursework tree's coloured.c (assignments/kit.py): the coloured order is left out of
- * it (it computes the assignments' parts a second time), so its creation refuses with a
- * message and nothing else here is reached. */
-#include "kernels/coloured.h"
-
-#include "core/status.h"
-
-#include <stddef.h>
-
-const char *const cloth__order_names[] = {"sequential", "coloured", NULL};
-
-void cloth__coloured_start_threads(int threads) { (void)threads; }
-
-cloth_status cloth__coloured_create(const cloth_mesh *m, const int *ids, int count,
-                                    int stride, int with_pbd, cloth__coloured **out,
-                                    cloth_error *err)
-{
-    (void)m;
-    (void)ids;
-    (void)count;
-    (void)stride;
-    (void)with_pbd;
-    *out = NULL;
-    return cloth__fail(err, CLOTH_EINVAL, "%s", "REFUSED");
-}
-
-void cloth__coloured_destroy(cloth__coloured *c) { (void)c; }
-double *cloth__padded_alloc(int n) { (void)n; return NULL; }
-void cloth__pad(const double *x, double *x4, int lo, int hi) { (void)x, (void)x4, (void)lo, (void)hi; }
-void cloth__unpad(const double *x4, double *x, int lo, int hi) { (void)x, (void)x4, (void)lo, (void)hi; }
-void cloth__coloured_xpbd(cloth__coloured *c, double *p, int lo, int hi)
-{
-    (void)c, (void)p, (void)lo, (void)hi;
-}
-void cloth__coloured_relax(cloth__coloured *c, double *x, double half_k, int lo, int hi)
-{
-    (void)c, (void)x, (void)half_k, (void)lo, (void)hi;
-}
-int cloth__coloured_provot(cloth__coloured *c, double *x, double factor, double tol, int lo,
-                           int hi)
-{
-    (void)c, (void)x, (void)factor, (void)tol, (void)lo, (void)hi;
-    return 0;
-}
-void cloth__coloured_springs(const cloth__coloured *c, const double *x, const double *v,
-                             double cd, double *f, int lo, int hi)
-{
-    (void)c, (void)x, (void)v, (void)cd, (void)f, (void)lo, (void)hi;
-}
-void cloth__coloured_copy_k(cloth__coloured *c, const cloth_mesh *m) { (void)c, (void)m; }
-
-cloth_status cloth__coloured_tris_create(const cloth_mesh *m, int stride,
-                                         cloth__coloured_tris **out, cloth_error *err)
-{
-    (void)m;
-    (void)stride;
-    *out = NULL;
-    return cloth__fail(err, CLOTH_EINVAL, "%s", "REFUSED");
-}
-
-void cloth__coloured_tris_destroy(cloth__coloured_tris *c) { (void)c; }
-void cloth__coloured_external_forces(cloth__force_env env, const cloth__coloured_tris *c,
-                                     int threads, const double *x, const double *v,
-                                     double t, double *f)
-{
-    (void)env, (void)c, (void)threads, (void)x, (void)v, (void)t, (void)f;
-}
-void cloth__coloured_forces(cloth__force_env env, const cloth__coloured_tris *tris,
-                            const cloth__coloured *springs, int threads, const double *x,
-                            const double *v, double t, double *x4, double *v4, double *f4,
-                            const double *inv_mass, double *f)
-{
-    (void)env, (void)tris, (void)springs, (void)threads, (void)x, (void)v, (void)t;
-    (void)x4, (void)v4, (void)f4, (void)inv_mass, (void)f;
-}
-""".replace('"REFUSED"', json.dumps(REFUSED))
-
-LEFT_OUT = ("src/kernels/coloured_avx512.h",)
-
-# the kernels' functions that set up the coloured loops (weights, compliances, gains: the
-# parts' formulas again), emptied; reached only after cloth__coloured_create, which refuses
-EMPTIED = {
-    "src/kernels/pbd/pbd.c": {
-        "colour_constraints": "(void)m;\n    (void)w;\n    (void)xpbd;\n"
-                              "    return cloth__fail(err, CLOTH_EINVAL, \"pbd.%s\", REFUSED);",
-        "prepare_coloured": "(void)sim;\n    (void)w;\n    (void)h;",
-    },
-    "src/kernels/verlet/verlet.c": {
-        "colour_springs": "(void)m;\n    (void)w;\n"
-                          "    return cloth__fail(err, CLOTH_EINVAL, \"verlet.%s\", REFUSED);",
-    },
-}
-
-
-def function_span(text, fn):
-    """(start, end) of the body of the top-level function fn in text, braces included
-    (the tree's style: the opening brace alone on the line after the signature, the
-    closing one alone at column 0), or None."""
-    m = re.search(r"(?m)^[A-Za-z_][^;{}]*\b" + re.escape(fn) + r"\([^;{}]*\)\s*\n\{\n", text)
-    if not m:
-        return None
-    close = text.find("\n}\n", m.end() - 1)
-    return (m.end() - 2, close + 2) if close >= 0 else None
-
-
-def top_level_bodies(text):
-    """The bodies of the top-level functions of a C file (for the twin check)."""
-    return [b for b in re.findall(r"(?ms)^[A-Za-z_][^;{}]*\)\s*\n\{\n(.*?)^\}\n", text)]
-
-
-def empty_functions(text, rel):
-    for fn, body in EMPTIED.get(rel, {}).items():
-        span = function_span(text, fn)
-        if span is None:
-            sys.exit(f"kit: {rel}: no function {fn} to empty (assignments/kit.py EMPTIED)")
-        refused = json.dumps(REFUSED) if "REFUSED" in body else ""
-        body = body.replace("REFUSED", refused)
-        text = (text[:span[0]] + "{\n    /* the coloured order is not in a coursework tree "
-                "(assignments/kit.py) */\n    " + body + "\n}" + text[span[1]:])
-    return text
-
-
-def twins():
-    """{where: text} of the reference's twins of the parts that a student tree must not
-    hold: every function body of coloured.c and of the files left out, and the emptied
-    functions' bodies."""
-    found = {}
-    for rel in ("src/kernels/coloured.c",) + LEFT_OUT:
-        with open(os.path.join(ROOT, rel)) as fh:
-            for k, b in enumerate(top_level_bodies(fh.read())):
-                found[f"{rel} function {k}"] = b
-    for rel, fns in EMPTIED.items():
-        with open(os.path.join(ROOT, rel)) as fh:
-            text = fh.read()
-        for fn in fns:
-            span = function_span(text, fn)
-            if span:
-                found[f"{rel} {fn}"] = text[span[0] + 1:span[1] - 1]
-    return {k: v for k, v in found.items() if len(normalise(v)) >= 60}
-
-
-def normalise(text):
-    return " ".join(text.split())
+from kit_twins import (COLOURED_C, EMPTIED, LEFT_OUT, NEAR_TWINS, REFUSED,  # noqa: E402,F401
+                       REPLACED, empty_functions, function_span, normalise,
+                       top_level_bodies, twins)
 
 
 def reference_bodies():
@@ -383,11 +231,14 @@ def student_files(name, hidden=False, released=()):
     return files
 
 
-def cut(name, out, hidden=False, released=()):
+def cut(name, out, hidden=False, released=None):
     """NAME's student tree into out; hidden adds the hidden tests and released keeps the
-    reference of those assignments (the grading tree: released = the assignment's needs)."""
+    reference of those assignments (by default the assignment's needs, released by the
+    time it goes out: the student tree and the grading tree both have them)."""
     if name not in names():
         sys.exit(f"kit: no assignment {name!r} (make assignment lists them)")
+    if released is None:
+        released = config(name).get("needs", ())
     marked = marked_files(name)
     if not marked:
         sys.exit(f"kit: no region of src/ is marked ASSIGNMENT {name}")
@@ -432,47 +283,118 @@ def test_table(path):
                 re.finditer(r'\{"([^"]+)",\s*([0-9.]+),\s*\w+\}', fh.read())]
 
 
-def run(cmd, cwd, limit):
+def run(cmd, cwd, limit, user=None, env_extra=None):
+    """(exit status, output) of cmd; None for a timeout.  It runs in a session of its own,
+    killed whole (by its process group) when it ends or times out, so a child it leaves
+    behind does not outlive it; user (a uid) runs it as that user (the probe)."""
     # not the calling make's variables (make sanitize's CFLAGS would reach the tree)
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "CFLAGS")}
     env["OPENBLAS_NUM_THREADS"] = "1"
+    env.update(env_extra or {})
+    if user is not None:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "--"] + cmd
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=limit)
-        return p.returncode, p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as e:
-        return None, (e.stdout or b"").decode(errors="replace")
+        data, _ = p.communicate(timeout=limit)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        rc = None
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    if rc is None:
+        data, _ = p.communicate()
+    return rc, data.decode(errors="replace")
 
 
 def tail(text, n=4000):
     return text if len(text) <= n else "...\n" + text[-n:]
 
 
-def grade(name, submission, out, limit, build_limit=600):
+# A marked body may not reach around the test: these (outside comments and strings) make
+# the grader reject the body (its stub stays, and the summary says why).
+FORBIDDEN = ("exit", "_exit", "_Exit", "quick_exit", "abort", "longjmp", "siglongjmp",
+             "setjmp", "system", "asm", "__asm", "__asm__", "__attribute__", "_Pragma",
+             "atexit", "at_quick_exit", "fork", "vfork", "popen", "execv", "execve", "execl",
+             "execlp", "execvp", "fopen", "freopen", "open", "creat", "remove", "unlink",
+             "rename", "kill", "raise", "signal", "sigaction", "syscall", "dlopen", "dlsym")
+
+
+def body_problems(body):
+    """What in a submitted marked body makes the grader reject it: a forbidden call or
+    keyword, a preprocessor line (or its digraph, trigraph), or unbalanced braces."""
+    code = re.sub(r'/\*.*?\*/|//[^\n]*', " ", body, flags=re.S)
+    if "/*" in code:
+        return ["an unterminated comment"]
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', '""', code)
+    found = []
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    found += [f"`{w}`" for w in FORBIDDEN if w in words]
+    if re.search(r"(?m)^\s*#|%:|\?\?=", code):
+        found.append("a preprocessor line")
+    depth = 0
+    for ch in code:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        found.append("unbalanced braces")
+    return found
+
+
+def probe_user():
+    """The uid the probes run as: nobody's when this runs as root and setpriv is there
+    (Gradescope's run_autograder, a root make grade), else None (the same user: make grade
+    then runs the probe in a scratch folder with the results folder read-only)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv") or os.environ.get("KIT_SAME_USER"):
+        return None
+    import pwd
+    try:
+        return pwd.getpwnam(os.environ.get("KIT_PROBE_USER", "nobody")).pw_uid
+    except KeyError:
+        return None
+
+
+def grade(name, submission, out, limit, build_limit=600, seed=None):
     # The pristine tree with the hidden tests, built once and kept: a submission's build
-    # then recompiles only the files it replaces (make compares time stamps).
+    # then recompiles only the files it replaces (make compares time stamps).  Its test
+    # programs are the judges.
     cache = os.path.join(ROOT, "build", "assignments", ".grade-cache", name)
     cut(name, cache, hidden=True, released=config(name).get("needs", ()))
-    grade_tree(name, cache, submission, out, limit, build_limit=build_limit)
+    grade_tree(name, cache, submission, out, limit, build_limit=build_limit, seed=seed)
 
 
-def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600):
+def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600, seed=None):
     """Grades submission against tree, a student tree cut with the hidden tests (its
     markers say which parts are graded): what make grade and Gradescope's run_autograder
-    do.  The scratch copy is out/scratch unless scratch names another folder."""
+    do.  Each test runs twice: the probe (the test program built with the submission, in
+    the scratch copy, as an unprivileged user when there is one) writes the values the
+    student's code produced, and the judge (the same program built from the pristine
+    tree: stubs, no student code) recomputes the expected values, reads the probe's and
+    decides.  The seed (KIT_SEED, else drawn) sets the hidden tests' inputs and is
+    recorded in results.json.  results.json is written last, by this process alone."""
     os.makedirs(out, exist_ok=True)
+    out = os.path.abspath(out)
+    if seed is None:
+        seed = os.environ.get("KIT_SEED") or str(int.from_bytes(os.urandom(4), "little"))
+    seed = str(int(seed))
     marked = marked_files(name, tree)
     jobs = str(os.cpu_count() or 1)
     rc, log = run(["make", "-j" + jobs, "lib", "tests"], tree, build_limit)
     if rc != 0:
         sys.exit(f"kit: the pristine tree of {name} does not build:\n{tail(log)}")
-    scratch = scratch or os.path.join(out, "scratch")
+    scratch = os.path.abspath(scratch or out.rstrip(os.sep) + ".scratch")
+    if os.path.commonpath([scratch, out]) == out:
+        sys.exit(f"kit: the scratch folder {scratch} is inside the results folder {out}")
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.copytree(tree, scratch, symlinks=True)
     # Only the bodies between the markers come from the submission, spliced into the
     # pristine file: what a student changed elsewhere (or a stale tree) does not count.
-    notes = []
+    notes, rejected = [], []
     for rel, parts in marked.items():
         for cand in (os.path.join(submission, rel),
                      os.path.join(submission, os.path.basename(rel))):
@@ -488,7 +410,13 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
             text = fh.read()
         stubs = bodies(text, name)
         for part in parts:
-            if part in got:
+            bad = body_problems(got[part]) if part in got else []
+            if part in got and bad and not os.environ.get("KIT_NO_BODY_CHECK"):
+                got[part] = stubs[part]
+                rejected.append(part)
+                notes.append(f"REJECTED {part}: its body uses {', '.join(bad)}, which a "
+                             "marked body may not: it counts as not written (its stub stays)")
+            elif part in got:
                 notes.append(f"{part}: from {os.path.relpath(cand, submission)}")
             else:
                 got[part] = stubs[part]
@@ -498,51 +426,111 @@ def grade_tree(name, tree, submission, out, limit, scratch=None, build_limit=600
             fh.write(splice(text, name, got))
     rc, log = run(["make", "-j" + jobs, "lib"], scratch, build_limit)
     lib_error = None if rc == 0 else ("timed out" if rc is None else tail(log))
+    user = probe_user()
+    values_dir = os.path.join(scratch, ".probe")
+    os.makedirs(values_dir, exist_ok=True)
     results = []
+    jobs_n = int(jobs)
+    suites = []
     for suite in ("public", "hidden"):
-        prog = os.path.join("tests", suite, f"test_{suite}.c")
-        table = test_table(os.path.join(scratch, prog))
+        table = test_table(os.path.join(tree, "tests", suite, f"test_{suite}.c"))
         error = lib_error
         if error is None:
             rc, log = run(["make", f"build/{suite}/test_{suite}"], scratch, build_limit)
             error = None if rc == 0 else ("timed out" if rc is None else tail(log))
-        for test, points in table:
-            entry = {"name": test, "max_score": points,
-                     "visibility": "visible" if suite == "public" else "after_published"}
-            if error is not None:
-                entry.update(score=0, status="compile-error",
-                             output="compile error: the submission does not build, so "
-                                    "this test could not run\n" + error)
-            else:
-                rc, log = run([f"build/{suite}/test_{suite}", test], scratch, limit)
-                if rc == 0:
-                    entry.update(score=points, status="passed", output=tail(log))
-                elif rc is None:
-                    entry.update(score=0, status="timeout",
-                                 output=f"timed out after {limit:g} s\n" + tail(log))
-                elif rc < 0:
-                    entry.update(score=0, status="crashed",
-                                 output=f"crashed (signal {-rc})\n" + tail(log))
-                else:
-                    entry.update(score=0, status="failed", output=tail(log))
-            entry["extra_data"] = {"result": entry["status"]}
-            if entry["status"] != "passed":
-                entry["status"] = "failed"
-            results.append(entry)
+        suites.append((suite, table, error))
+    if user is not None:
+        for dirpath, dirs, fs in os.walk(scratch):  # the probe's playground
+            for f in dirs + fs:
+                os.lchown(os.path.join(dirpath, f), user, user)
+        os.chown(scratch, user, user)
+    work = [(suite, k, test, points, error) for suite, table, error in suites
+            for k, (test, points) in enumerate(table)]
+
+    def probe(job):  # the student's code: its values into .probe/SUITE-K.txt
+        suite, k, test, points, error = job
+        if error is not None:
+            return None
+        values = os.path.join(values_dir, f"{suite}-{k}.txt")
+        return run([f"build/{suite}/test_{suite}", "--probe", test, values], scratch, limit,
+                   user=user, env_extra={"KIT_SEED": seed})
+
+    import concurrent.futures as cf
+    import tempfile
+    mode = os.stat(out).st_mode
+    os.chmod(out, 0o555)  # the results folder, read-only while the probes run
+    try:
+        with cf.ThreadPoolExecutor(jobs_n) as pool:
+            probed = list(pool.map(probe, work))
+    finally:
+        os.chmod(out, mode & 0o7777)
+    private = tempfile.mkdtemp(prefix="kit-judge-")  # the values, out of the probes' reach
+
+    def judge(job_probe):  # the pristine tree's program decides on the probe's values
+        (suite, k, test, points, error), pr = job_probe
+        entry = {"name": test, "max_score": points,
+                 "visibility": "visible" if suite == "public" else "after_published"}
+        if error is not None:
+            entry.update(score=0, status="compile-error",
+                         output="compile error: the submission does not build, so "
+                                "this test could not run\n" + error)
+            return entry
+        prc, plog = pr
+        said = "\n--- what your code printed (the probe) ---\n" + tail(plog, 2000)
+        if prc is None:
+            entry.update(score=0, status="timeout", output=f"timed out after {limit:g} s" + said)
+            return entry
+        if prc < 0:
+            entry.update(score=0, status="crashed", output=f"crashed (signal {-prc})" + said)
+            return entry
+        judged = os.path.join(private, f"{suite}-{k}.txt")
+        try:
+            src = os.path.join(values_dir, f"{suite}-{k}.txt")
+            if (os.path.islink(src) or os.path.getsize(src) > 64 << 20 or
+                    not os.path.realpath(src).startswith(os.path.realpath(scratch) + os.sep)):
+                raise OSError("a link, or more than 64 MB of values")
+            shutil.copyfile(src, judged)
+            jrc, jlog = run([os.path.join(os.path.abspath(tree), "build", suite,
+                                          f"test_{suite}"), "--judge", test, judged],
+                            tree, limit, env_extra={"KIT_SEED": seed})
+        except OSError as e:
+            jrc, jlog = 1, f"FAILED: the probe wrote no values ({e})\n"
+        entry.update(score=points if jrc == 0 else 0,
+                     status="passed" if jrc == 0 else "failed", output=tail(jlog) + said)
+        return entry
+
+    try:
+        with cf.ThreadPoolExecutor(jobs_n) as pool:
+            results = list(pool.map(judge, zip(work, probed)))
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+    for entry in results:
+        if rejected:
+            entry["output"] = ("rejected parts (not counted): " + ", ".join(rejected) + "\n" +
+                               entry["output"])
+        entry["extra_data"] = {"result": entry["status"], "seed": seed}
+        if entry["status"] != "passed":
+            entry["status"] = "failed"
     score = sum(t["score"] for t in results)
     total = sum(t["max_score"] for t in results)
-    lines = [f"{name}: {score:g} / {total:g}"] + [f"  {n}" for n in notes]
+    lines = [f"{name}: {score:g} / {total:g} (seed {seed}: KIT_SEED={seed} replays it)"]
+    lines += [f"  {n}" for n in notes]
     if lib_error is not None:
         lines.append("  COMPILE ERROR: every test is lost (see any test's output)")
     for t in results:
         lines.append(f"  {t['extra_data']['result']:<13} {t['score']:>4g}/{t['max_score']:<4g} "
                      f"{t['name']}")
     summary = "\n".join(lines) + "\n"
-    doc = {"score": score, "output": summary, "tests": results}
-    with open(os.path.join(out, "results.json"), "w") as fh:
-        json.dump(doc, fh, indent=2)
+    doc = {"score": score, "output": summary, "tests": results,
+           "extra_data": {"seed": seed, "rejected": rejected}}
+    for f in ("results.json", "summary.txt"):  # whatever was there, a probe's or not
+        path = os.path.join(out, f)
+        if os.path.lexists(path):
+            os.remove(path)
     with open(os.path.join(out, "summary.txt"), "w") as fh:
         fh.write(summary)
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump(doc, fh, indent=2)
     sys.stdout.write(summary)
 
 
@@ -563,10 +551,18 @@ make -j"$(nproc)" lib tests
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this per submission: the files in /autograder/submission (at their paths
-# in the tree or flat) are graded into /autograder/results/results.json.
-cd /autograder/source
-exec python3 kit.py grade-tree {name} tree /autograder/submission /autograder/results \\
-    {limit} /tmp/clothbench-grade
+# in the tree or flat) are graded into /autograder/results/results.json.  Each test's probe
+# (the student's code) runs as the user nobody (setpriv, as Gradescope runs this as root),
+# in /tmp/clothbench-grade, where it cannot write the results folder nor the tree whose
+# test programs judge it.  KIT_SEED=N replays a grading run (results.json gives its seed).
+# AUTOGRADER_ROOT (default /autograder) lets it run elsewhere, e.g. on the instructor's
+# machine: AUTOGRADER_ROOT=DIR DIR/source/run_autograder with DIR/submission, DIR/results.
+R="${{AUTOGRADER_ROOT:-/autograder}}"
+cd "$R/source"
+[ -d tree/build/hidden ] || make -C tree -j"$(nproc)" lib tests >/dev/null
+mkdir -p "$R/results"
+exec python3 kit.py grade-tree {name} tree "$R/submission" "$R/results" \\
+    {limit} "${{KIT_SCRATCH:-/tmp/clothbench-grade}}"
 """
 
 
@@ -587,8 +583,9 @@ def autograder(name, zip_path, limit):
                 z.writestr(info, data)
             add("setup.sh", SETUP_SH)
             add("run_autograder", RUN_AUTOGRADER.format(name=name, limit=f"{limit:g}"))
-            with open(os.path.abspath(__file__)) as fh:
-                add("kit.py", fh.read())
+            for f in ("kit.py", "kit_twins.py"):
+                with open(os.path.join(KIT, f)) as fh:
+                    add(f, fh.read())
             for dirpath, _, fs in sorted(os.walk(tree)):
                 for f in sorted(fs):
                     path = os.path.join(dirpath, f)

@@ -33,16 +33,21 @@ static cloth_sim *oscillator(const char *scheme, double k, double m, double h)
     return sim;
 }
 
-/* One step (a frame is one step here); prints the library's message when it fails. */
+/* One step (a frame is one step here); prints the library's message when it fails.  Its
+ * status and the frame's energy are the student's values (KIT_GOT). */
 static cloth_status oscillator_step(cloth_sim *sim, cloth_frame *f)
 {
     cloth_error err;
-    cloth_status st = cloth_sim_frame(sim, f, &err);
+    err.msg[0] = 0;
+    cloth_status st = KIT_GOTI(cloth_sim_frame(sim, f, &err));
+    f->total = KIT_GOT(f->total);
     if (st != CLOTH_OK)
-        printf("cloth_sim_frame: %s: %s\n", cloth_status_string(st), err.msg);
+        printf("cloth_sim_frame: %s: %s\n", cloth_status_string(st), KIT_MSG(err.msg));
     return st;
 }
 
+/* u and v of the free vertex: the scene's own before a step; after one, wrap them in
+ * KIT_GOT (the student's values). */
 static double oscillator_u(cloth_sim *sim) { return cloth_sim_positions(sim)[4] + 1; }
 static double oscillator_v(cloth_sim *sim) { return cloth_sim_velocities(sim)[4]; }
 

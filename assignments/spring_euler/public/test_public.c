@@ -9,13 +9,16 @@ static int spring_force_hooke(void)
 {
     const double xa[3] = {1, 1, 1}, xb[3] = {4, 5, 1};
     double u[3] = {0, 0, 0}, T = 0, g[6];
-    cloth_status st = cloth__spring_tension(xa, xb, 10, 2, u, &T);
+    cloth_status st = KIT_GOTI(cloth__spring_tension(xa, xb, 10, 2, u, &T));
+    T = KIT_GOT(T);
+    kit_got_array(u, 3);
     KIT_CHECK(st == CLOTH_OK, "cloth__spring_tension returned %s", cloth_status_string(st));
     KIT_CHECK(fabs(T - 30) < 1e-12, "tension %.17g, expected k (l - l0) = 30", T);
     KIT_CHECK(fabs(u[0] - 0.6) < 1e-12 && fabs(u[1] - 0.8) < 1e-12 && fabs(u[2]) < 1e-12,
               "direction (%g, %g, %g), expected (xb - xa)/l = (0.6, 0.8, 0)", u[0], u[1],
               u[2]);
     cloth__spring_gradient(xa, xb, 10, 2, g);
+    kit_got_array(g, 6);
     const double want[6] = {-18, -24, 0, 18, 24, 0};
     for (int c = 0; c < 6; c++)
         KIT_CHECK(fabs(g[c] - want[c]) < 1e-12, "gradient[%d] = %.17g, expected %g", c,
@@ -42,6 +45,7 @@ static int spring_gradient_central_differences(void)
     for (int n = 0; n < 3; n++) {
         double g[6], x[6];
         cloth__spring_gradient(configs[n], configs[n] + 3, k, l0, g);
+        kit_got_array(g, 6);
         for (int i = 0; i < 6; i++) {
             for (int j = 0; j < 6; j++)
                 x[j] = configs[n][j];

@@ -64,9 +64,10 @@ static cloth_status bench_step(cloth_sim *sim)
 {
     cloth_frame f;
     cloth_error err;
-    cloth_status st = cloth_sim_frame(sim, &f, &err);
+    err.msg[0] = 0;
+    cloth_status st = KIT_GOTI(cloth_sim_frame(sim, &f, &err));
     if (st != CLOTH_OK)
-        printf("cloth_sim_frame: %s: %s\n", cloth_status_string(st), err.msg);
+        printf("cloth_sim_frame: %s: %s\n", cloth_status_string(st), KIT_MSG(err.msg));
     return st;
 }
 

@@ -25,6 +25,7 @@ static int free_fall_exact(void)
         }
         double got[3], want[3];
         memcpy(got, cloth_sim_positions(sim), sizeof got);
+        kit_got_array(got, 3);
         for (int k = 0; k < 3; k++)
             want[k] = x0[k] + n * h * v0[k] + (k == 1 ? g : 0) * h * h * n * (n + 1) / 2;
         if (!bench_near3(got, want, 1e-11)) {
@@ -48,7 +49,9 @@ static int provot_both_free(void)
         wa[k] = xa[k] + 0.75 * u[k];
         wb[k] = xb[k] - 0.75 * u[k];
     }
-    cloth_status st = cloth__provot_shorten(xa, xb, 0, 0, 5.5);
+    cloth_status st = KIT_GOTI(cloth__provot_shorten(xa, xb, 0, 0, 5.5));
+    kit_got_array(xa, 3);
+    kit_got_array(xb, 3);
     KIT_CHECK(st == CLOTH_OK, "cloth__provot_shorten returned %s", cloth_status_string(st));
     KIT_CHECK(fabs(bench_dist(xa, xb) - 5.5) < 1e-12, "length %.17g, expected the limit 5.5",
               bench_dist(xa, xb));
@@ -67,7 +70,9 @@ static int provot_one_pinned(void)
     double wb[3];
     for (int k = 0; k < 3; k++)
         wb[k] = xb[k] - 1.5 * u[k];
-    cloth_status st = cloth__provot_shorten(xa, xb, 1, 0, 5.5);
+    cloth_status st = KIT_GOTI(cloth__provot_shorten(xa, xb, 1, 0, 5.5));
+    kit_got_array(xa, 3);
+    kit_got_array(xb, 3);
     KIT_CHECK(st == CLOTH_OK, "cloth__provot_shorten returned %s", cloth_status_string(st));
     KIT_CHECK(xa[0] == a0[0] && xa[1] == a0[1] && xa[2] == a0[2],
               "the pinned end moved to (%.15g, %.15g, %.15g)", xa[0], xa[1], xa[2]);
@@ -92,7 +97,9 @@ static int sphere_push_out_radial(void)
         x[k] = c[k] + 0.2 * n[k];
         want[k] = c[k] + 0.51 * n[k];
     }
-    int hit = cloth__push_out(&s, c, NULL, x, normal);
+    int hit = KIT_GOTI(cloth__push_out(&s, c, NULL, x, normal));
+    kit_got_array(x, 3);
+    kit_got_array(normal, 3);
     KIT_CHECK(bench_near3(x, want, 1e-12), "x = (%.15g, %.15g, %.15g), expected c + (r + "
               "offset) n = (%.15g, %.15g, %.15g)", x[0], x[1], x[2], want[0], want[1],
               want[2]);
@@ -110,14 +117,17 @@ static int plane_push_out(void)
     KIT_CHECK(bench_scene("[plane]\nheight = -1\noffset = 0.02\n", &s) == 0, "no scene");
     const double c[3] = {0, 0, 0}, want[3] = {0.3, -0.98, 0.7};
     double x[3] = {0.3, -1.5, 0.7}, normal[3] = {0, 0, 0};
-    int hit = cloth__push_out(&s, c, NULL, x, normal);
+    int hit = KIT_GOTI(cloth__push_out(&s, c, NULL, x, normal));
+    kit_got_array(x, 3);
+    kit_got_array(normal, 3);
     KIT_CHECK(bench_near3(x, want, 1e-14), "x = (%.15g, %.15g, %.15g), expected (0.3, -0.98, "
               "0.7)", x[0], x[1], x[2]);
     KIT_CHECK(hit == CLOTH__HIT_FLOOR, "returned %d, expected CLOTH__HIT_FLOOR", hit);
     KIT_CHECK(normal[0] == 0 && normal[1] == 1 && normal[2] == 0,
               "normal (%g, %g, %g), expected (0, 1, 0)", normal[0], normal[1], normal[2]);
     double y[3] = {0.3, -0.5, 0.7};
-    hit = cloth__push_out(&s, c, NULL, y, normal);
+    hit = KIT_GOTI(cloth__push_out(&s, c, NULL, y, normal));
+    kit_got_array(y, 3);
     KIT_CHECK(hit == CLOTH__HIT_NONE && y[0] == 0.3 && y[1] == -0.5 && y[2] == 0.7,
               "a point above the plane: returned %d and moved to (%g, %g, %g)", hit, y[0],
               y[1], y[2]);
