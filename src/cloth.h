@@ -493,18 +493,16 @@ const char *cloth_kernel_summary(int i);
 /* The index of the kernel named name, or -1. */
 int cloth_kernel_find(const char *name);
 
-/* What a caller needs to know about a kernel, so that none compares names.  Keys are of
- * the kernel's own section: write them as "NAME.KEY". */
 /* What a spring visit (the bench's unit of work: a spring's force, projection or share of
- * a solve) moves to and from memory when the mesh is out of cache: spring + vertex / (the
- * mesh's springs per vertex), the vertex part being read and written once a pass and
- * shared by the springs it has.  All 0: not counted (the bench prints nan). */
+ * a solve) moves to and from memory out of cache, as spring + vertex / (springs per
+ * vertex), in the reference order and in KERNEL.order = coloured (kernels/coloured.h's
+ * arrays); all 0: not counted (the bench prints nan). */
 typedef struct cloth_visit_bytes {
-    double spring, vertex;      /* its reference (sequential) order                   */
-    double coloured_spring;     /* ... with KERNEL.order = coloured (the structure of  */
-    double coloured_vertex;     /* arrays of kernels/coloured.h)                      */
+    double spring, vertex, coloured_spring, coloured_vertex;
 } cloth_visit_bytes;
 
+/* What a caller needs to know about a kernel, so that none compares names.  Keys are of
+ * the kernel's own section: write them as "NAME.KEY". */
 typedef struct cloth_kernel_facts {
     const char *name;           /* as in run.kernel                                   */
     const char *summary;        /* one line                                           */

@@ -85,4 +85,8 @@ typedef struct cloth__newton_def {
 
 CLOTH__SETTINGS_FIT(cloth__newton_def);
 
+/* The [newton] section's keys (newton_keys.c), one a field above. */
+#define CLOTH__NEWTON_N_KEYS 28
+extern const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS];
+
 #endif
