@@ -4,19 +4,23 @@
 #                                               and T into DIR/ref_1.obj, DIR/ref_2.obj
 #   wp.sh sweep SCENE REFDIR DIR [METHOD]...    every method's cost-knob sweep against the
 #                                               reference: DIR/points.csv (+ wall_ms)
-# Environment: CLOTH (build/cloth), WP_FRAMES (T in frames: the scene's run.frames), WP_SETS (--set options added to every run, e.g. the
+# Environment: CLOTH (build/cloth), WP_FRAMES (T in frames: the scene's run.frames),
+# WP_SETS (--set options added to every run, e.g. the
 # mesh size), WP_REPEAT (timed runs of each point, the least kept: 3), WP_TOL (1e-9: the
-# reference agreement RMS, m).
+# reference agreement RMS, m), WP_MID_TOL (1e-6: newton midpoint's), WP_VALUES (replaces
+# every swept method's knob values: the tests' short sweeps), WP_METHODS (replaces the
+# method table below: the report card's kernel).
 #
 # The positions at t_k come from final.obj (%.17g) of runs of T/2 and T (run.frames of the
 # scene and half of it): no new output.  A reference is RK4 at 512 substeps a frame.  It
 # is checked every time, at both times, and not written unless every check passes:
-#  - RK4 at 256 and 512 substeps agree to WP_TOL / 100 RMS (RK4's own convergence);
+#  - RK4's own error at 512 substeps, estimated as |x_256 - x_512| / 15 (Richardson: a
+#    fourth-order error halves 16-fold), is at most WP_TOL / 10 RMS;
 #  - on the plain spring ODE (no air: world.air_density = 0, no wind), velocity Verlet at
 #    256, 512 and 1024 substeps, Richardson-extrapolated twice (a symmetric method: its
 #    global error is an even series in h), agrees with it to WP_TOL RMS (a second method);
-#  - there too, newton's implicit midpoint (another kernel, another force code) at 64, 128
-#    and 256 substeps, extrapolated the same way, agrees to WP_MID_TOL (1e-6) RMS: newton's
+#  - there too, newton's implicit midpoint (another kernel, another force code) at 32, 64
+#    and 128 substeps, extrapolated the same way, agrees to WP_MID_TOL (1e-6) RMS: newton's
 #    midpoint keeps an error of first order in h at the 1e-9 m level (docs/figures.md,
 #    work-precision), so it cannot meet WP_TOL; it checks the force model across kernels.
 # With wind or drag both second-order methods lag a velocity (newton takes the wind's
@@ -107,9 +111,9 @@ reference() {
             [ "$st" = ok ] || { echo "reference: rk4 at $s substeps: $st" >&2; exit 1; }
         done
         r=$dir/runs
-        tight=$(awk -v t="$WP_TOL" 'BEGIN { print t / 100 }')
+        tight=$(awk -v t="$WP_TOL" 'BEGIN { print t / 10 * 15 }')
         agree "$r/rk4-256-$k/final.obj" "$r/rk4-512-$k/final.obj" "$tight" \
-            "t_$k: rk4 256 vs 512 substeps" || bad=1
+            "t_$k: rk4 256 vs 512 substeps (15 x WP_TOL/10: RK4 512's error estimate at most WP_TOL/10)" || bad=1
         [ $plain = 1 ] || continue
         for s in 256 512 1024; do
             st=$(one "$r/vv-$s-$k" "$scene" "$fr" --set run.kernel=explicit \
@@ -119,14 +123,14 @@ reference() {
         romberg "$r/vv" $k 256 512 1024
         agree "$r/rk4-512-$k/final.obj" "$r/vv-$k.obj" "$WP_TOL" \
             "t_$k: rk4 512 vs extrapolated velocity-verlet 256/512/1024" || bad=1
-        for s in 64 128 256; do
+        for s in 32 64 128; do
             st=$(one "$r/mid-$s-$k" "$scene" "$fr" $NEWTON --set newton.integrator=midpoint \
                 --set newton.tol=1e-7 --set run.substeps=$s)
             [ "$st" = ok ] || { echo "reference: midpoint at $s substeps: $st" >&2; exit 1; }
         done
-        romberg "$r/mid" $k 64 128 256
+        romberg "$r/mid" $k 32 64 128
         agree "$r/rk4-512-$k/final.obj" "$r/mid-$k.obj" "$WP_MID_TOL" \
-            "t_$k: rk4 512 vs extrapolated newton midpoint 64/128/256" || bad=1
+            "t_$k: rk4 512 vs extrapolated newton midpoint 32/64/128" || bad=1
     done
     if [ $bad = 1 ]; then
         echo "reference: a check failed; no reference written" >&2
@@ -162,7 +166,9 @@ work() {
     rk4) echo $((4 * steps)) ;;
     newton-*) field "$2" total_iterations ;;
     xpbd* | pd) field "$2" total_iterations ;;
-    *) field "$2" total_iterations ;;
+    *) # another kernel: its iterations, or its steps when it counts none
+        it=$(field "$2" total_iterations)
+        [ "${it:-0}" -gt 0 ] 2>/dev/null && echo "$it" || echo "$steps" ;;
     esac
 }
 
@@ -186,10 +192,10 @@ sweep() {
     grep '^v ' "$ie/final.obj" >"$dir/ie_2.obj"
     out=$dir/points.csv
     echo "method,knob,value,substeps,h,status,rms_T,max_T,max_tk,rms_ie,max_ie,work,wall_ms" >"$out.part"
-    echo "$METHODS" | while IFS='|' read -r name knob values sets; do
+    echo "${WP_METHODS:-$METHODS}" | while IFS='|' read -r name knob values sets; do
         [ "$only" = "  " ] || case $only in *" $name "*) ;; *) continue ;; esac
         sets=$(echo "$sets" | sed "s|NEWTON|$NEWTON|")
-        for v in $values; do
+        for v in ${WP_VALUES:-$values}; do
             # shellcheck disable=SC2086
             s=$(echo "$sets" | sed "s|=V\$|=$v|; s|=V |=$v |g")
             d="$dir/runs/$name-$v"
