@@ -623,6 +623,14 @@ fig_work_precision() {
         runs=$((runs + $(find "$dir" -name summary.csv | wc -l)))
     done
     mv "$orders.part" "$orders"
+    # the cheapest run within 1 cm, 1 mm, 0.1 mm of each scene, by kernel CPU time: a
+    # timing, so in build/figures only (docs/figures.md, work-precision, quotes one)
+    { echo "| scene | error at T within | cheapest run (max error, CPU ms) | cheapest run of another method |"
+      echo "|---|---|---|---|"
+      for s in swing wind flag; do
+          awk -v scene="$s" -f experiments/work_precision/cheapest.awk \
+              "$OUT/work_precision/$s/points.csv"
+      done; } >"$OUT/work_precision/cheapest.md"
     render work_precision "$runs" "$t0"
 }
 

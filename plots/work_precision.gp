@@ -5,8 +5,9 @@
 # status, rms_T, max_T, max_tk, rms_ie, max_ie, work) and work_precision_orders.csv (the
 # fitted orders), and, for the CPU-time column, build/figures/work_precision/SCENE/points.csv
 # (the same rows with wall_ms: the least of WP_REPEAT runs, one thread; not in plots/data).
-# A run that diverged or failed is drawn as a cross at the top of its panel (1 m), not
-# dropped.  Writes work_precision.png/svg.
+# A run that diverged or failed (no positions at T) is drawn as a cross at the top of its
+# panel (1 m), and one that finished with steps not converged as an open square at its
+# error: marked, not dropped.  Writes work_precision.png/svg.
 if (!exists("outdir")) outdir = "plots"
 if (!exists("datadir")) datadir = "plots/data"
 if (!exists("builddir")) builddir = "build/figures"
@@ -20,7 +21,8 @@ colours = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd
 # observed (expected) order of a method on a scene, from the orders file
 order(s, m) = system(sprintf("awk -F, '$1 == \"%s\" && $2 == \"%s\" && $4 != \"\" { printf \" p = %%s (%%s)\", $4, $3 }' %s", s, m, orders))
 ok(m) = strcol(1) eq m && strcol(6) eq "ok" && strcol(8) ne ""
-bad(m) = strcol(1) eq m && (strcol(6) ne "ok" || strcol(8) eq "")
+bad(m) = strcol(1) eq m && strcol(8) eq ""
+odd(m) = strcol(1) eq m && strcol(6) ne "ok" && strcol(8) ne ""
 TOP = 1.0
 
 do for [term in "pngcairo svg"] {
@@ -31,7 +33,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1800,1500 enhanced font ",10"
         set output outdir . "/" . figname . ".svg"
     }
-    set multiplot layout 3,3 title "Work-precision: max vertex distance to the RK4 reference at T = 1 s, 8×8 cloth (crosses at 1 m: diverged or failed runs)"
+    set multiplot layout 3,3 title "Work-precision: max vertex distance to the RK4 reference at T = 1 s, 8×8 cloth (× at 1 m: diverged or failed; □: steps not converged)"
     set logscale xy
     set grid
     set format y "10^{%L}"
@@ -49,27 +51,33 @@ do for [term in "pngcairo svg"] {
                  with linespoints lw 1.5 pt 7 ps 0.6 lc rgb word(colours, mi) \
                  title word(methods, mi) . order(s, word(methods, mi)), \
              for [mi = 1:words(methods)] f using (bad(word(methods, mi)) ? $12 : NaN):(TOP) \
-                 with points pt 2 ps 1.2 lc rgb word(colours, mi) notitle
+                 with points pt 2 ps 1.2 lc rgb word(colours, mi) notitle, \
+             for [mi = 1:words(methods)] f using (odd(word(methods, mi)) ? $12 : NaN):8 \
+                 with points pt 4 ps 1.6 lc rgb word(colours, mi) notitle
         set xlabel "kernel CPU time, least of 3, one thread (ms)"
         if (system("test -f " . b . " && echo 1 || echo 0") eq "1") {
             plot for [mi = 1:words(methods)] b using (ok(word(methods, mi)) ? $13 : NaN):8 \
                      with linespoints lw 1.5 pt 7 ps 0.6 lc rgb word(colours, mi) notitle, \
                  for [mi = 1:words(methods)] b using (bad(word(methods, mi)) ? $13 : NaN):(TOP) \
-                     with points pt 2 ps 1.2 lc rgb word(colours, mi) notitle
+                     with points pt 2 ps 1.2 lc rgb word(colours, mi) notitle, \
+                 for [mi = 1:words(methods)] b using (odd(word(methods, mi)) ? $13 : NaN):8 \
+                     with points pt 4 ps 1.6 lc rgb word(colours, mi) notitle
         } else {
             set label 1 "no timings here: FIGURES=work\\_precision make figures\nputs them in build/figures/work\\_precision/" at graph 0.1, 0.5
-            plot NaN notitle
+            set xrange [0.1:1000]
+            plot 1e-20 notitle
             unset label 1
+            set autoscale x
         }
         set xlabel "iterations per step (h = 1/60 s)"
         set ylabel "max distance at T (m)"
         set key inside bottom left font ",8"
-        set xrange [0.8:130]
+        set xrange [0.8:1300]
         plot f using (strcol(1) eq "xpbd" ? $3 : NaN):11 with linespoints lw 2 pt 7 lc rgb "#7f7f7f" title "xpbd to implicit Euler (same h)", \
              f using (strcol(1) eq "pd" ? $3 : NaN):11 with linespoints lw 2 pt 7 lc rgb "#17becf" title "pd to implicit Euler (same h)", \
              f using (strcol(1) eq "xpbd" ? $3 : NaN):8 with linespoints lw 1 dt 2 pt 6 lc rgb "#7f7f7f" title "xpbd to the reference", \
              f using (strcol(1) eq "pd" ? $3 : NaN):8 with linespoints lw 1 dt 2 pt 6 lc rgb "#17becf" title "pd to the reference", \
-             f using (strcol(1) eq "newton-euler" && $4 == 1 ? 1 : NaN):8:(0):(0) with points pt 4 ps 1.5 lc rgb "#d62728" title "implicit Euler (h = 1/60) to the reference"
+             f using (strcol(1) eq "newton-euler" && $4 == 1 ? 1 : NaN):8 with points pt 4 ps 1.5 lc rgb "#d62728" title "implicit Euler (h = 1/60) to the reference"
         set autoscale x
     }
     unset multiplot

@@ -55,8 +55,9 @@ scene_sweep() {
         >"$OUT/$s.log" 2>&1 || cp "$OUT/$s.log" "$OUT/$s.failed"
 }
 
-# progress: the runs with a summary.csv against all the report's runs
-total=$((3 * (1 + nv * (1 + WP_REPEAT))))
+# progress: the run folders with a summary.csv (a point has two: T/2 and T; its timed
+# repeats reuse the folder of T) against all of them
+total=$((3 * (1 + 2 * nv)))
 progress() {
     n=$(find "$OUT" -name summary.csv 2>/dev/null | wc -l)
     printf '\r[report %s] %d/%d runs of the suite' "$K" "$n" "$total"

@@ -153,9 +153,9 @@ newton-euler|substeps|1 2 4 8 16 32|NEWTON --set newton.integrator=euler --set n
 newton-bdf2|substeps|1 2 4 8 16 32|NEWTON --set newton.integrator=bdf2 --set newton.tol=1e-7 --set run.substeps=V
 newton-midpoint|substeps|1 2 4 8 16 32|NEWTON --set newton.integrator=midpoint --set newton.tol=1e-7 --set run.substeps=V
 newton-euler-tol|tol|1e-1 1e-2 1e-3 1e-4 1e-6|NEWTON --set newton.integrator=euler --set newton.tol=V --set run.substeps=1
-xpbd|iterations|1 2 5 10 20 50 100|--set run.kernel=pbd --set pbd.variant=xpbd --set pbd.strain_limit=0 --set run.substeps=1 --set pbd.iterations=V
+xpbd|iterations|1 2 5 10 20 50 100 200 500 1000|--set run.kernel=pbd --set pbd.variant=xpbd --set pbd.strain_limit=0 --set run.substeps=1 --set pbd.iterations=V
 xpbd-substeps|substeps|1 2 4 8 16 32 64|--set run.kernel=pbd --set pbd.variant=xpbd --set pbd.strain_limit=0 --set pbd.iterations=1 --set run.substeps=V
-pd|iterations|1 2 5 10 20 50 100|--set run.kernel=pd --set pd.strain_limit=0 --set run.substeps=1 --set pd.iterations=V'
+pd|iterations|1 2 5 10 20 50 100 200 500 1000|--set run.kernel=pd --set pd.strain_limit=0 --set run.substeps=1 --set pd.iterations=V'
 
 # work METHOD DIR: the method's work units over the run
 work() {
