@@ -12,7 +12,8 @@
 #    strain_limit key (experiments/strain_ablation.ini), energy drift on the conservative
 #    scene (swing), steps not converged over every run of the report;
 #  - its CPU time against each built-in method's at equal error (when
-#    build/figures/work_precision/ holds the timed sweep of FIGURES=work_precision).
+#    build/figures/work_precision/ holds the timed sweep of FIGURES=work_precision: the
+#    CLOTH's build folder's, else this tree's, or WP_BASE).
 # The three scenes run two at a time (WP_JOBS); WP_REPEAT timed runs a point (3).
 # Nothing in it names a kernel: a kernel added as docs/architecture.md says gets a report.
 set -eu
@@ -114,7 +115,9 @@ drift=$(sfield "$OUT/inv/drift" max_abs_drift)
 notconv=$(find "$OUT" -name summary.csv -exec awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $c["not_converged"] }' {} \; | awk '{ s += $1 } END { print s + 0 }')
 
 # cost at equal error against every built-in method (timed sweep in build/figures)
-base=$(dirname "$CLOTH")/figures/work_precision
+# (that of this CLOTH's build folder, else this tree's build/, else WP_BASE)
+base=${WP_BASE:-$(dirname "$CLOTH")/figures/work_precision}
+[ -d "$base" ] || base=$ROOT/build/figures/work_precision
 {
     echo "# Report card: $K"
     echo
