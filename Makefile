@@ -45,7 +45,7 @@ NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
         figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
-        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder release docs
+        valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder release docs report
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
 # Installs whatever of DEB_PKGS is missing; does nothing when all are there.
@@ -122,6 +122,7 @@ check: deps
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 	@tests/check_layers.sh $(BUILD)
 	@tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
+	@tests/work_precision/check.sh $(BUILD)/cloth
 	@tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events|bvh) ex=;; \
@@ -254,6 +255,13 @@ serve: deps-web
 figures: deps
 	@$(MAKE) --no-print-directory all
 	@./plots/make_figures.sh $(BUILD)/cloth
+
+# The report card of one kernel on the work-precision suite (docs/figures.md, "The report
+# card"): make report KERNEL=name [SETS="--set k=v ..."] writes $(BUILD)/report/NAME/.
+report: deps
+	@[ -n "$(KERNEL)" ] || { echo 'usage: make report KERNEL=name [SETS="--set k=v ..."]' >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(BUILD)/cloth
+	@./experiments/work_precision/report.sh $(BUILD)/cloth $(KERNEL) $(SETS)
 
 # The wrapper's tests, then every notebook executed headless; a failing cell fails.
 # The executed copies go to build/notebooks/ (the committed notebooks carry no outputs).
