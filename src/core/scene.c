@@ -164,6 +164,32 @@ static int parse_layer_shift(void *owner, const char *value, char *why, size_t n
     return 0;
 }
 
+/* A duration or length that may be "auto" (stored as -1). */
+static int parse_auto(double *out, const char *value, const char *unit, char *why, size_t n)
+{
+    if (strcmp(value, "auto") == 0) {
+        *out = -1;
+        return 0;
+    }
+    double v;
+    if (cloth__read_numbers(value, &v, 1) || v < 0) {
+        snprintf(why, n, "expected auto or a number >= 0 (%s), got '%s'", unit, value);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_blend_in(void *owner, const char *value, char *why, size_t n)
+{
+    return parse_auto(&((cloth_scene *)owner)->avatar.blend_in, value, "s", why, n);
+}
+
+static int parse_max_skin_step(void *owner, const char *value, char *why, size_t n)
+{
+    return parse_auto(&((cloth_scene *)owner)->avatar.max_skin_step, value, "m", why, n);
+}
+
 /* ----------------------------------------------------------- the key table */
 
 #define OFF(field) offsetof(cloth_scene, field)
@@ -174,6 +200,8 @@ static const char *const self_collision_names[] = {"off", "on", "proximity", "pa
 static const char *const sew_on_names[] = {"air", "body", NULL};
 static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
 static const char *const avatar_off_on[] = {"off", "on", NULL};
+static const char *const clip_end_names[] = {"auto", "hold", "loop", "blend", NULL};
+static const char *const pins_follow_names[] = {"auto", "body", "world", NULL};
 
 static const cloth__key common_keys[] = {
     {"mesh", "nx", CLOTH__KEY_INT, OFF(mesh.nx), 0, 1, 100000, 0, 0, NULL, NULL, "30",
@@ -197,6 +225,10 @@ static const cloth__key common_keys[] = {
     {"mesh", "garment", CLOTH__KEY_STRING, OFF(mesh.garment),
      sizeof(((cloth_mesh_def *)0)->garment), 0, 0, 0, 0, NULL, NULL, "",
      "sewing pattern (JSON, relative to the scene) whose sewn garment is the mesh"},
+    {"mesh", "pins_follow", CLOTH__KEY_CHOICE, OFF(mesh.pins_follow), 0, 0, 0, 0, 0,
+     pins_follow_names, NULL, "auto", "with an [avatar]: body (each pin moves with the body "
+     "point nearest it at rest, kept the offset out), world (fixed); auto: body when every "
+     "pin starts within 10 cm of the skin"},
     {"mesh", "layers", CLOTH__KEY_INT, OFF(mesh.layers), 0, 1, 10000, 0, 0, NULL, NULL, "1",
      "copies of the grid stacked along the plane's normal (+z for xy, +y for xz)"},
     {"mesh", "layer_gap", CLOTH__KEY_DOUBLE, OFF(mesh.layer_gap), 0, 0, INF, 1, 1, NULL, NULL,
@@ -305,6 +337,20 @@ static const cloth__key common_keys[] = {
     {"avatar", "motion_scale", CLOTH__KEY_DOUBLE, OFF(avatar.motion_scale), 0, 0, 1e6, 0, 0,
      NULL, NULL, "0", "body metres per unit of the clip; 0: the ratio of the body's hip "
      "height to the clip's at rest (the body's own names: avatar.scale)"},
+    {"avatar", "blend_in", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, parse_blend_in, "auto",
+     "seconds from the rest pose to the clip's first pose (slerp joint by joint); auto: "
+     "the shortest keeping every skin point under half of avatar.max_skin_step a substep"},
+    {"avatar", "clip_end", CLOTH__KEY_CHOICE, OFF(avatar.clip_end), 0, 0, 0, 0, 0,
+     clip_end_names, NULL, "auto", "after the clip's last frame: hold (the last pose), loop "
+     "(wrap), blend (back to the first pose over avatar.blend_time, then again); auto: loop "
+     "when the last pose is the first (root aside), else hold"},
+    {"avatar", "blend_time", CLOTH__KEY_DOUBLE, OFF(avatar.blend_time), 0, 0, 1e6, 0, 0, NULL,
+     NULL, "1", "clip_end = blend: seconds from the last pose back to the first"},
+    {"avatar", "max_skin_step", CLOTH__KEY_CUSTOM, 0, 0, 0, 0, 0, 0, NULL,
+     parse_max_skin_step, "auto", "the body speed guard: largest move of a skin point in "
+     "one substep (m) before the run warns; auto: avatar.offset"},
+    {"avatar", "strict", CLOTH__KEY_CHOICE, OFF(avatar.strict), 0, 0, 0, 0, 0, avatar_off_on,
+     NULL, "off", "on: the body speed guard fails the run instead of warning"},
 
     {"run", "kernel", CLOTH__KEY_KERNEL, OFF(run.kernel), CLOTH_NAME_MAX, 0, 0, 0, 0, NULL,
      NULL, "explicit", "the kernel that steps the cloth (the list above)"},
