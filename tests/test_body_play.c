@@ -98,12 +98,12 @@ static double step_at(cloth_avatar *av, double t, double h)
 {
     cloth__pose a, b;
     cloth__xform xa[CLOTH__MAX_JOINTS], xb[CLOTH__MAX_JOINTS];
-    cloth__playback_pose(av, t, &a);
-    cloth__playback_pose(av, t + h, &b);
+    cloth__playback_pose(&av->play, t, &a);
+    cloth__playback_pose(&av->play, t + h, &b);
     cloth__skeleton_fk(&av->body.skel, &a, NULL, xa);
     cloth__skeleton_fk(&av->body.skel, &b, NULL, xb);
     int j;
-    return cloth__playback_skin_step(av, xa, xb, &j);
+    return cloth__playback_skin_step(&av->body, xa, xb, &j);
 }
 
 /* The auto blend-in (the walk-away clip starts with the arms 60 degrees down from the
@@ -132,8 +132,8 @@ START_TEST(blends_keep_the_skin_under_the_bound)
     ck_assert_msg(blend > 0 && blend <= p->max_step, "blend: %g m a step", blend);
     /* the blend ends on the first pose, where the clip starts again */
     cloth__pose q, first;
-    cloth__playback_pose(av, end + av->def.blend_time, &q);
-    cloth__playback_pose(av, p->blend_in, &first);
+    cloth__playback_pose(&av->play, end + av->def.blend_time, &q);
+    cloth__playback_pose(&av->play, p->blend_in, &first);
     for (int j = 0; j < av->body.skel.n; j++)
         for (int k = 0; k < 9; k++)
             ck_assert_double_eq_tol(q.rot[j][k], first.rot[j][k], 1e-12);
@@ -254,8 +254,8 @@ START_TEST(biovision_naming_plays_without_a_map)
     ck_assert_str_eq(a->rt.naming, "Biovision");
     for (double t = 0; t < 2.4; t += 0.1) {
         cloth__pose p, q;
-        cloth__playback_pose(a, t, &p);
-        cloth__playback_pose(b, t, &q);
+        cloth__playback_pose(&a->play, t, &p);
+        cloth__playback_pose(&b->play, t, &q);
         for (int j = 0; j < a->body.skel.n; j++)
             for (int k = 0; k < 9; k++)
                 ck_assert_double_eq_tol(p.rot[j][k], q.rot[j][k], 1e-15);

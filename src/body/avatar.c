@@ -246,10 +246,10 @@ static void pose_at(cloth_avatar *av, double t)
     av->t = t;
     if (av->posed_by_ik)
         return;
-    if (av->clip.n_frames > 0 && !av->play.clip) /* a pose of one frame (avatar.pose) */
+    if (av->clip.n_frames > 0 && !av->play.has_clip) /* a pose of one frame (avatar.pose) */
         cloth__retarget_pose(&av->rt, &av->clip, &av->body.skel, t, &av->pose);
     else
-        cloth__playback_pose(av, t, &av->pose);
+        cloth__playback_pose(&av->play, t, &av->pose);
 }
 
 void cloth__avatar_move(cloth_avatar *av, double t)
@@ -259,12 +259,17 @@ void cloth__avatar_move(cloth_avatar *av, double t)
     cloth__bt_set_pose(&av->bt, &av->body, &av->pose, &av->now);
     if (av->def.collision == CLOTH_AVATAR_ELLIPSOIDS)
         cloth__avatar_skin(av); /* its triangles as posed */
-    cloth__playback_guard(av, t);
+    cloth__playback_guard(&av->play, av->prev.xf, av->now.xf, t);
 }
 
 void cloth__avatar_set_substep(cloth_avatar *av, double h)
 {
-    cloth__playback_resolve(av, h);
+    av->play.body = &av->body;
+    av->play.clip = &av->clip;
+    av->play.rt = &av->rt;
+    av->play.def = &av->def;
+    av->play.fixed = &av->fixed;
+    cloth__playback_resolve(&av->play, h);
     cloth__avatar_reset(av, 0);
 }
 
@@ -442,22 +447,7 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
 void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
                                 const cloth__pose *b, double s, cloth__pose *out)
 {
-    if (s <= 0 || s >= 1) {
-        *out = s <= 0 ? *a : *b;
-        return;
-    }
-    *out = *a;
-    for (int k = 0; k < 3; k++)
-        out->root[k] = a->root[k] + s * (b->root[k] - a->root[k]);
-    for (int j = 0; j < av->body.skel.n; j++) {
-        double D[9], axis[3], turn[9];
-        cloth__mat_tmul(a->rot[j], b->rot[j], D); /* R_a^T R_b */
-        double angle = cloth__rot_angle(D, axis);
-        if (angle == 0)
-            continue;
-        cloth__rot_axis_angle(axis, s * angle, turn);
-        cloth__mat_mul(a->rot[j], turn, out->rot[j]);
-    }
+    cloth__pose_between(&av->body.skel, a, b, s, out);
 }
 
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3])

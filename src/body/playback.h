@@ -28,11 +28,17 @@
 #ifndef CLOTH_BODY_PLAYBACK_H
 #define CLOTH_BODY_PLAYBACK_H
 
-#include "body/skeleton.h"
+#include "body/retarget.h"
 
 
 typedef struct cloth__playback {
-    int clip;                   /* 1: a clip of several frames drives the body        */
+    /* what it plays (the avatar's, set before cloth__playback_resolve) */
+    const cloth__body *body;
+    const cloth__clip *clip;
+    const cloth__retarget *rt;
+    const cloth_avatar_def *def;
+    const cloth__pose *fixed;   /* the pose without a clip                            */
+    int has_clip;               /* 1: a clip of several frames drives the body        */
     double blend_in;            /* B (s), resolved                                    */
     int auto_blend_in;          /* 1: B was computed (avatar.blend_in = auto)         */
     cloth_clip_end end;         /* hold, loop or blend, resolved                      */
@@ -52,19 +58,25 @@ typedef struct cloth__playback {
 } cloth__playback;
 
 /* Resolves the clip's playback for substeps of h seconds: loop detection, clip_end,
- * blend_in (auto: computed), the guard's bound.  Call after the clip is bound and
- * whenever h changes; then reset the avatar. */
-void cloth__playback_resolve(cloth_avatar *av, double h);
+ * blend_in (auto: computed; h = 0: none), the guard's bound. */
+void cloth__playback_resolve(cloth__playback *p, double h);
 
 /* The body's pose at run time t (no clip: the fixed pose). */
-void cloth__playback_pose(const cloth_avatar *av, double t, cloth__pose *out);
+void cloth__playback_pose(const cloth__playback *p, double t, cloth__pose *out);
 
-/* The largest distance a surface vertex moves between the poses prev and now (their
- * skinning transforms), and the main joint of that vertex in *joint. */
-double cloth__playback_skin_step(const cloth_avatar *av, const cloth__xform *prev,
+/* The largest distance a surface vertex of body moves between the skinning transforms
+ * prev and now, and the main joint of that vertex in *joint. */
+double cloth__playback_skin_step(const cloth__body *body, const cloth__xform *prev,
                                  const cloth__xform *now, int *joint);
 
-/* The guard after a move to time t (avatar.c calls it). */
-void cloth__playback_guard(cloth_avatar *av, double t);
+/* The guard after a move from prev to now at time t. */
+void cloth__playback_guard(cloth__playback *p, const cloth__xform *prev,
+                           const cloth__xform *now, double t);
+
+/* The pose a fraction s of the way from a to b: each joint's local rotation turned by s
+ * times the angle of R_a^T R_b about that rotation's axis (the geodesic), the root's
+ * translation interpolated; s = 0 gives a and s = 1 gives b exactly. */
+void cloth__pose_between(const cloth__skeleton *sk, const cloth__pose *a, const cloth__pose *b,
+                         double s, cloth__pose *out);
 
 #endif

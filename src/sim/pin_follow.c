@@ -1,7 +1,7 @@
 /* The scene's pins moving with the avatar (pin_follow.h). */
 #include "core/status.h"
 #include "sim/pin_follow.h"
-#include "sim/sim.h"
+#include "sim/state.h"
 
 #include <math.h>
 #include <stdlib.h>
