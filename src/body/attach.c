@@ -55,3 +55,23 @@ void cloth__avatar_attached(const cloth_avatar *av, const cloth__attachment *a, 
     double normal[3];
     cloth__avatar_push_out_to(av, x, a->keep, normal);
 }
+
+int cloth__attachment_main_joint(const cloth__attachment *a)
+{
+    int main = -1;
+    for (int k = 0; k < CLOTH__SKIN; k++)
+        if (a->joint[k] >= 0 && (main < 0 || a->weight[k] > a->weight[main]))
+            main = k;
+    return main < 0 ? -1 : a->joint[main];
+}
+
+void cloth__attachment_make_rigid(const cloth_avatar *av, int joint, cloth__attachment *a)
+{
+    for (int k = 0; k < CLOTH__SKIN; k++)
+        a->joint[k] = -1, a->weight[k] = 0;
+    a->joint[0] = joint;
+    a->weight[0] = 1;
+    const cloth__xform *T = &av->now.xf[joint];
+    double d[3] = {a->x0[0] - T->t[0], a->x0[1] - T->t[1], a->x0[2] - T->t[2]};
+    cloth__mat_tvec(T->R, d, a->y[0]);
+}

@@ -30,6 +30,13 @@ double cloth__avatar_attach_distance(const cloth_avatar *av, const double x[3]);
  * the surface). */
 void cloth__avatar_attach(cloth_avatar *av, const double x0[3], cloth__attachment *a);
 
+/* The joint of a's largest weight (-1: none). */
+int cloth__attachment_main_joint(const cloth__attachment *a);
+
+/* a's point moved rigidly with joint alone (call with the avatar where cloth__avatar_attach
+ * had it): x(t) = T_j(t) T_j(0)^-1 x0. */
+void cloth__attachment_make_rigid(const cloth_avatar *av, int joint, cloth__attachment *a);
+
 /* Where a's point is in the avatar's current pose. */
 void cloth__avatar_attached(const cloth_avatar *av, const cloth__attachment *a, double x[3]);
 

@@ -226,8 +226,9 @@ static const cloth__key common_keys[] = {
      sizeof(((cloth_mesh_def *)0)->garment), 0, 0, 0, 0, NULL, NULL, "",
      "sewing pattern (JSON, relative to the scene) whose sewn garment is the mesh"},
     {"mesh", "pins_follow", CLOTH__KEY_CHOICE, OFF(mesh.pins_follow), 0, 0, 0, 0, 0,
-     pins_follow_names, NULL, "auto", "with an [avatar]: body (each pin moves with the body "
-     "point nearest it at rest, kept the offset out), world (fixed); auto: body when every "
+     pins_follow_names, NULL, "auto", "with an [avatar]: body (the pins move rigidly with the "
+     "joint of the skin nearest them, the one nearest the root, kept the offset out), world "
+     "(fixed); auto: body when every "
      "pin starts within 10 cm of the skin"},
     {"mesh", "layers", CLOTH__KEY_INT, OFF(mesh.layers), 0, 1, 10000, 0, 0, NULL, NULL, "1",
      "copies of the grid stacked along the plane's normal (+z for xy, +y for xz)"},

@@ -42,6 +42,22 @@ cloth_status cloth__pin_follow_create(cloth_sim *sim, cloth__pin_follow **out,
             cloth__avatar_attach(av, m->x0 + 3 * i, &pf->at[pf->n]);
             pf->n++;
         }
+    /* One frame for all: the main joint nearest the root of the pins' nearest skin.
+     * Skinned each by its own nearest point, the cape's pins over the shoulders went
+     * with the arms and its pinned edge stretched 81 % between them and the pins on the
+     * chest (verlet, cmu_walk_away.bvh); moved rigidly together, the pins keep their
+     * distances, and a spring between two pins its length. */
+    const cloth__skeleton *sk = &av->body.skel;
+    int common = -1, common_depth = 0;
+    for (int p = 0; p < pf->n; p++) {
+        int j = cloth__attachment_main_joint(&pf->at[p]), depth = 0;
+        for (int q = j; q >= 0 && sk->joint[q].parent >= 0; q = sk->joint[q].parent)
+            depth++;
+        if (j >= 0 && (common < 0 || depth < common_depth))
+            common = j, common_depth = depth;
+    }
+    for (int p = 0; p < pf->n && common >= 0; p++)
+        cloth__attachment_make_rigid(av, common, &pf->at[p]);
     *out = pf;
     return CLOTH_OK;
 }

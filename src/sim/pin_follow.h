@@ -1,6 +1,8 @@
 /* Private: the scene's pins moving with the avatar (mesh.pins_follow = body,
- * docs/avatar.md): each pinned vertex attached to the skin (body/attach.h), put where
- * the skin takes it before every substep.  A pin is "inverse mass 0, held at its x0 row"
+ * docs/avatar.md): the pinned vertices attached to the body (body/attach.h), all moved
+ * rigidly with one joint, the main joint nearest the root of their nearest skin points
+ * (the chest for a cape, the pelvis for a skirt), put where it takes them before every
+ * substep and kept out of the skin.  A pin is "inverse mass 0, held at its x0 row"
  * (sim/interact.c), so writing the x0 row (and x, for the kernels that hold a pin where
  * it is) moves it in every kernel. */
 #ifndef CLOTH_SIM_PIN_FOLLOW_H
