@@ -312,7 +312,8 @@ static const cloth__key common_keys[] = {
      "times scale)"},
     {"avatar", "motion", CLOTH__KEY_STRING, OFF(avatar.motion),
      sizeof(((cloth_avatar_def *)0)->motion), 0, 0, 0, 0, NULL, NULL, "",
-     "BVH clip moving the body, looped (relative to the scene; one frame: a pose); empty: "
+     "BVH clip moving the body, after avatar.blend_in, then avatar.clip_end (relative to the "
+     "scene; one frame: a pose); empty: "
      "avatar.pose"},
     {"avatar", "pose", CLOTH__KEY_STRING, OFF(avatar.pose),
      sizeof(((cloth_avatar_def *)0)->pose), 0, 0, 0, 0, NULL, NULL, "t",
