@@ -62,6 +62,13 @@ typedef enum { CLOTH_MOTION_STATIC = 0, CLOTH_MOTION_ORBIT, CLOTH_MOTION_PATH } 
 #define CLOTH_PATH_MAX 256   /* file names kept inside a scene        */
 #define CLOTH_NAME_MAX 32    /* kernel names                          */
 
+/* mesh.pins_follow: whether the scene's pins move with the avatar (docs/avatar.md). */
+typedef enum {
+    CLOTH_PINS_FOLLOW_AUTO = 0, /* body when every pin starts near the skin, else world */
+    CLOTH_PINS_FOLLOW_BODY = 1, /* each pin skinned to the body point nearest it       */
+    CLOTH_PINS_FOLLOW_WORLD = 2 /* fixed in world space                                */
+} cloth_pins_follow;
+
 typedef struct cloth_mesh_def {
     int nx, ny;                 /* grid size, >= 1 each; 1 makes a chain              */
     double spacing;             /* rest distance between grid neighbours (m)          */
@@ -79,6 +86,7 @@ typedef struct cloth_mesh_def {
     int layer_shift_dims;       /* 2: along the plane's two axes; 3: a world vector   */
     double jitter;              /* a layer's height moves by U[-jitter, jitter] (m)   */
     char garment[CLOTH_PATH_MAX]; /* a sewing pattern (JSON) sewn into the mesh, or "" */
+    int pins_follow;            /* the pins with an [avatar]: CLOTH_PINS_FOLLOW_*     */
 } cloth_mesh_def;
 
 /* [garment]: sewing a pattern (docs/garments.md). */
@@ -135,6 +143,14 @@ typedef enum {
     CLOTH_AVATAR_ELLIPSOIDS = 2 /* ellipsoid bounds per bone, point-triangle inside   */
 } cloth_avatar_collision;
 
+/* avatar.clip_end: what the body does after the clip's last frame (docs/avatar.md). */
+typedef enum {
+    CLOTH_CLIP_END_AUTO = 0,    /* loop for a clip that loops, else hold              */
+    CLOTH_CLIP_END_HOLD = 1,    /* keep the last pose                                 */
+    CLOTH_CLIP_END_LOOP = 2,    /* wrap to the first frame                            */
+    CLOTH_CLIP_END_BLEND = 3    /* back to the first pose over blend_time, then again */
+} cloth_clip_end;
+
 typedef struct cloth_avatar_def {
     int enabled;                /* set when the scene has an [avatar] section         */
     char model[CLOTH_PATH_MAX]; /* "builtin" (the mannequin) or an OBJ surface file   */
@@ -150,6 +166,12 @@ typedef struct cloth_avatar_def {
                                  * naming not built in (CMU, Mixamo), or ""           */
     int keep_root_offset;       /* 1: the clip's first horizontal root position kept  */
     double motion_scale;        /* body metres a clip unit; 0: from the hip heights   */
+    double blend_in;            /* s from the rest pose to the clip's first; < 0: auto */
+    cloth_clip_end clip_end;    /* what follows the clip's last frame                 */
+    double blend_time;          /* clip_end = blend: s from the last pose to the first */
+    double max_skin_step;       /* the guard: largest skin move a substep (m); < 0:
+                                 * auto, avatar.offset                                */
+    int strict;                 /* 1: the guard fails the run instead of warning      */
 } cloth_avatar_def;
 
 /* run.self_collision: what cloth-cloth contact a kernel handles (docs/contact.md). */
@@ -451,6 +473,10 @@ void cloth_avatar_surface(cloth_avatar *avatar, double *out);
 /* One line on the avatar's clip for a run's output (naming, frames, rate, units) into
  * buf; 0 and nothing written without a clip. */
 int cloth_avatar_motion_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
+
+/* One line on the body speed guard when it fired during the run (avatar.max_skin_step:
+ * the frame at run.dt = dt, the joint, the distance): 1 and the line in buf, else 0. */
+int cloth_avatar_guard_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
 
 /* The world position of joint in the pose now; CLOTH_EINVAL for an unknown joint. */
 cloth_status cloth_avatar_joint(const cloth_avatar *avatar, const char *joint, double pos[3],

@@ -54,6 +54,7 @@
     X(body_parts) \
     X(body_files) \
     X(body_motion) \
+    X(body_play) \
     X(golden)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);

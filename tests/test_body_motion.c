@@ -653,6 +653,7 @@ static cloth_sim *walk_sim(double dt, int frames)
     snprintf(text, sizeof text,
              "[mesh]\nnx = 4\nny = 4\nspacing = 0.05\nplane = xz\norigin = -0.1 1.9 -0.1\n"
              "[avatar]\nmotion = ../experiments/avatar/cmu_walk.bvh\ncollision = capsules\n"
+             "blend_in = 0.5\n" /* auto: a function of the substep */
              "[run]\nkernel = verlet\ndt = %.17g\nsubsteps = 1\nframes = %d\n", dt, frames);
     cloth_scene s;
     cloth_error err;

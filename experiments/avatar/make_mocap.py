@@ -11,6 +11,10 @@ is shipped.  They are made to look like what those libraries export, not recorde
 - mixamo_walk.bvh: Mixamo's names with the "mixamorig:" namespace (Hips, Spine,
   Spine1, Spine2, Neck, Head, HeadTop_End, fingers 1-4, toes), centimetres, 30 fps,
   96 frames, the header written with tabs ("Frames:<TAB>96"), root 1.5 m along x;
+- cmu_walk_away.bvh: the CMU skeleton's walk with its root drifting backwards (-z) at
+  0.8 m/s for 1.5 s (180 frames, 1.2 m; a moonwalk, not a recorded gait): a clip that
+  does not loop and has root motion, walking into a cape (docs/avatar.md, "Playing a
+  real capture");
 - biovision_walk.bvh and biovision.map: Biovision-style names (Hips, Chest, Chest2,
   LeftCollar, LeftShoulder, LeftElbow, LeftWrist, LeftHip, LeftKnee, LeftAnkle, Neck,
   Head), centimetres, 60 fps, with the joint map (avatar.joint_map) that plays it.
@@ -188,9 +192,10 @@ BIOVISION = skeleton([
 
 
 # ------------------------------------------------------------ the writer
-def write(path, skel, units, fps, frames, order, root_at, tabs=False):
+def write(path, skel, units, fps, frames, order, root_at, tabs=False, speed=0.0):
     """units: clip units a metre; order: the rotation channels' order ("ZYX": Zrotation
-    Yrotation Xrotation); root_at: the root's recorded horizontal place (m)."""
+    Yrotation Xrotation); root_at: the root's recorded horizontal place (m) at the start;
+    speed: the root's walk forward (+z, m/s)."""
     by = {j["name"]: j for j in skel}
     kids = {j["name"]: [k for k in skel if k["parent"] == j["name"]] for j in skel}
     rest = {}
@@ -235,7 +240,8 @@ def write(path, skel, units, fps, frames, order, root_at, tabs=False):
     hip = rest[skel[0]["name"]][1] - low   # standing: the lowest point on the floor
     for f in range(frames):
         R, bob = walk(f / fps)
-        row = ["%.6f" % (units * v) for v in (root_at[0], hip + bob, root_at[1])]
+        row = ["%.6f" % (units * v)
+               for v in (root_at[0], hip + bob, root_at[1] + speed * f / fps)]
         for j in skel:
             Q = R.get(j["joint"], I3) if j["joint"] else I3
             if j["name"] in align:
@@ -253,6 +259,11 @@ if __name__ == "__main__":
           (1.5, 0.0), tabs=True)
     write(os.path.join(HERE, "biovision_walk.bvh"), BIOVISION, 100.0, 60, 144, "ZXY",
           (0.4, 2.3))
+    # a clip that does not loop, with root motion: 1.5 s of the 1.2 s cycle (its last
+    # pose is not its first), the root drifting 0.8 m/s backwards (1.2 m, -z: into
+    # whatever hangs behind the body, a cape), the arms down at its start
+    write(os.path.join(HERE, "cmu_walk_away.bvh"), CMU, 18.0, 120, 180, "ZYX", (2.3, -1.1),
+          speed=-0.8)
     with open(os.path.join(HERE, "biovision.map"), "w") as fh:
         fh.write("# biovision_walk.bvh's joints onto the mannequin's (avatar.joint_map):\n"
                  "# clip joint, body joint; LeftCollar and RightCollar are left out and\n"

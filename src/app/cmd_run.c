@@ -60,6 +60,8 @@ static int report_run(const char *out_dir, const char *name, const cloth_summary
     if (s->status == CLOTH_RUN_NOT_CONVERGED)
         fprintf(stderr, "cloth: %s: warning: %ld kernel steps did not converge (see "
                 "summary.csv)\n", name, s->not_converged);
+    if (s->status != CLOTH_RUN_STEP_FAILED && strstr(s->message, "body speed guard"))
+        fprintf(stderr, "cloth: %s: warning: %s\n", name, s->message);
     if (s->lin_capped > 0)
         fprintf(stderr, "cloth: %s: warning: %ld Newton solves stopped at newton.pcg_max_iters "
                 "(lin_capped in summary.csv)\n", name, s->lin_capped);

@@ -219,7 +219,7 @@ cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *sourc
             goto fail;
         }
     }
-    cloth__avatar_reset(av, 0);
+    cloth__avatar_set_substep(av, 0);
     *out = av;
     return CLOTH_OK;
 fail:
@@ -243,12 +243,13 @@ void cloth__avatar_destroy(cloth_avatar *av)
 
 static void pose_at(cloth_avatar *av, double t)
 {
+    av->t = t;
     if (av->posed_by_ik)
         return;
-    if (av->clip.n_frames > 0)
+    if (av->clip.n_frames > 0 && !av->play.has_clip) /* a pose of one frame (avatar.pose) */
         cloth__retarget_pose(&av->rt, &av->clip, &av->body.skel, t, &av->pose);
     else
-        av->pose = av->fixed;
+        cloth__playback_pose(&av->play, t, &av->pose);
 }
 
 void cloth__avatar_move(cloth_avatar *av, double t)
@@ -258,11 +259,25 @@ void cloth__avatar_move(cloth_avatar *av, double t)
     cloth__bt_set_pose(&av->bt, &av->body, &av->pose, &av->now);
     if (av->def.collision == CLOTH_AVATAR_ELLIPSOIDS)
         cloth__avatar_skin(av); /* its triangles as posed */
+    cloth__playback_guard(&av->play, av->prev.xf, av->now.xf, t);
+}
+
+void cloth__avatar_set_substep(cloth_avatar *av, double h)
+{
+    av->play.body = &av->body;
+    av->play.clip = &av->clip;
+    av->play.rt = &av->rt;
+    av->play.def = &av->def;
+    av->play.fixed = &av->fixed;
+    cloth__playback_resolve(&av->play, h);
+    cloth__avatar_reset(av, 0);
 }
 
 void cloth__avatar_reset(cloth_avatar *av, double t)
 {
     av->posed_by_ik = 0;
+    av->play.seen = 0;
+    av->play.fired = 0;
     pose_at(av, t);
     cloth__bt_set_pose(&av->bt, &av->body, &av->pose, &av->now);
     av->prev = av->now;
@@ -432,22 +447,7 @@ double cloth__avatar_field(const cloth_avatar *av, const double x[3], double gra
 void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
                                 const cloth__pose *b, double s, cloth__pose *out)
 {
-    if (s <= 0 || s >= 1) {
-        *out = s <= 0 ? *a : *b;
-        return;
-    }
-    *out = *a;
-    for (int k = 0; k < 3; k++)
-        out->root[k] = a->root[k] + s * (b->root[k] - a->root[k]);
-    for (int j = 0; j < av->body.skel.n; j++) {
-        double D[9], axis[3], turn[9];
-        cloth__mat_tmul(a->rot[j], b->rot[j], D); /* R_a^T R_b */
-        double angle = cloth__rot_angle(D, axis);
-        if (angle == 0)
-            continue;
-        cloth__rot_axis_angle(axis, s * angle, turn);
-        cloth__mat_mul(a->rot[j], turn, out->rot[j]);
-    }
+    cloth__pose_between(&av->body.skel, a, b, s, out);
 }
 
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3])
@@ -533,12 +533,47 @@ cloth_status cloth_avatar_joint(const cloth_avatar *av, const char *joint, doubl
 int cloth_avatar_motion_note(const cloth_avatar *av, double dt, char *buf, size_t size)
 {
     const cloth__clip *c = &av->clip;
+    const cloth__playback *p = &av->play;
     if (c->n_frames == 0 || !av->def.motion[0])
         return 0;
-    snprintf(buf, size, "avatar: %s: %s names, %d frames at %.6g fps (%.6g s, looped): %.6g "
-             "clip frames a simulated second, %.6g a frame of %.6g s; %.6g body m a clip "
-             "unit", av->def.motion, av->rt.naming, c->n_frames, 1 / c->frame_time,
-             cloth__clip_duration(c), 1 / c->frame_time, dt / c->frame_time, dt,
-             av->rt.units);
+    static const char *const ends[] = {"auto", "hold", "loop", "blend"};
+    const char *joint = av->body.skel.joint[p->loop_joint].name;
+    char why[256];
+    if (av->def.clip_end != CLOTH_CLIP_END_AUTO)
+        snprintf(why, sizeof why, "avatar.clip_end; the clip %s: its last pose is %.3g deg "
+                 "from its first at %s, tolerance %.3g deg", p->loops ? "loops" : "does not "
+                 "loop", p->loop_angle * 180 / M_PI, joint, p->loop_tol * 180 / M_PI);
+    else
+        snprintf(why, sizeof why, "the clip %s: its last pose is %.3g deg from its first at "
+                 "%s, tolerance %.3g deg", p->loops ? "loops" : "does not loop",
+                 p->loop_angle * 180 / M_PI, joint, p->loop_tol * 180 / M_PI);
+    snprintf(buf, size, "avatar: %s: clip end %s (%s); blend-in %.3g s from the rest pose%s; "
+             "%s names, %d frames at %.6g fps (%.6g s): %.6g clip frames a simulated "
+             "second, %.6g a frame of %.6g s; %.6g body m a clip unit", av->def.motion,
+             ends[p->end], why, p->blend_in, p->auto_blend_in ? " (auto)" : "",
+             av->rt.naming, c->n_frames, 1 / c->frame_time, cloth__clip_duration(c),
+             1 / c->frame_time, dt / c->frame_time, dt, av->rt.units);
+    return 1;
+}
+
+long cloth__avatar_run_frames(const cloth_avatar *av, double dt)
+{
+    const cloth__playback *p = &av->play;
+    double t = p->blend_in + cloth__clip_duration(&av->clip) +
+               (p->end == CLOTH_CLIP_END_HOLD ? 1 : 0);
+    return (long)ceil(t / dt - 1e-9);
+}
+
+int cloth_avatar_guard_note(const cloth_avatar *av, double dt, char *buf, size_t size)
+{
+    const cloth__playback *p = &av->play;
+    if (!p->fired)
+        return 0;
+    snprintf(buf, size, "avatar: body speed guard: frame %ld (t = %.6g s): a skin point of "
+             "joint %s moved %.3g mm in one substep of %.3g s, over avatar.max_skin_step "
+             "%.3g mm: the cloth cannot follow it (a jump in the clip? avatar.clip_end, "
+             "avatar.blend_in)", (long)ceil(p->fired_t / dt - 1e-9), p->fired_t,
+             av->body.skel.joint[p->fired_joint].name, p->fired_step * 1e3, p->h,
+             p->max_step * 1e3);
     return 1;
 }

@@ -22,6 +22,7 @@
 #include "body/ellipsoids.h"
 #include "body/mannequin.h"
 #include "body/partfields.h"
+#include "body/playback.h"
 #include "body/retarget.h"
 #include "body/sdf.h"
 
@@ -42,6 +43,8 @@ struct cloth_avatar {
     double collide_ms;          /* time spent colliding since the last read (ms)      */
     double *skin;               /* the surface's vertices skinned to the pose (3 n)   */
     double *skin_sphere;        /* bounding sphere of each capsule's surface (4 each) */
+    cloth__playback play;       /* blend-in, clip end, the guard (playback.h)         */
+    double t;                   /* the time of the current pose (s)                   */
 };
 
 /* The avatar of def (paths relative to the scene file source).  Allocates the body, the
@@ -51,9 +54,20 @@ cloth_status cloth__avatar_create(const cloth_avatar_def *def, const char *sourc
                                   cloth_avatar **out, const char **key, cloth_error *err);
 void cloth__avatar_destroy(cloth_avatar *av);
 
-/* The pose at time t; the previous one kept for velocities (reset: both at t). */
+/* The pose at time t; the previous one kept for velocities (reset: both at t, and the
+ * guard cleared).  Each move runs the body speed guard (playback.h). */
 void cloth__avatar_move(cloth_avatar *av, double t);
 void cloth__avatar_reset(cloth_avatar *av, double t);
+
+/* Resolves the clip's playback for substeps of h seconds (auto blend-in, clip end, the
+ * guard's bound: playback.h) and resets the avatar to t = 0.  Creation resolves it with
+ * h = 0: no blend-in until a sim says its substep. */
+void cloth__avatar_set_substep(cloth_avatar *av, double h);
+
+/* Frames of dt that play the blend-in, the clip once and, with clip_end = hold, one
+ * second of the last pose (a run whose run.frames is unset). */
+long cloth__avatar_run_frames(const cloth_avatar *av, double dt);
+
 
 /* Moves x out of the skin if inside; 1 and the outward normal if it moved. */
 int cloth__avatar_push_out(const cloth_avatar *av, double x[3], double normal[3]);

@@ -47,6 +47,15 @@ static const naming namings[] = {
      {"LHipJoint", "RHipJoint", "LowerBack", "Neck1", "LeftShoulder", "RightShoulder",
       "LeftToeBase", "RightToeBase", "LeftFingerBase", "RightFingerBase",
       "LeftHandIndex1", "RightHandIndex1", "LThumb", "RThumb", NULL}},
+    /* Biovision (the .bvh format's own exports, many mocap banks): its LeftShoulder is
+     * the upper arm (CMU's and Mixamo's LeftArm), LeftCollar the clavicle; a clip of
+     * either other naming has no Chest, LeftElbow or LeftHip, so the three never tie */
+    {"Biovision",
+     {"Hips", "Chest", "Chest2", "Neck", "Head",
+      "LeftShoulder", "LeftElbow", "LeftWrist", "RightShoulder", "RightElbow", "RightWrist",
+      "LeftHip", "LeftKnee", "LeftAnkle", "RightHip", "RightKnee", "RightAnkle"},
+     {"LeftCollar", "RightCollar", "Chest3", "Chest4", "LeftToe", "RightToe",
+      "LeftFingerBase", "RightFingerBase", NULL}},
 };
 
 /* a == b without b's namespace (up to its last ':') and without regard to case */
@@ -113,7 +122,7 @@ cloth_status cloth__joint_map_recognise(const cloth__clip *clip, const cloth__sk
         const cloth__bvh_joint *jt = clip->joint;
         int nj = clip->n_joints;
         return cloth__fail(err, CLOTH_EINVAL, "%s: the clip's joints (%s%s%s%s%s%s) are in "
-                           "no naming known here (the body's own, CMU, Mixamo): map them "
+                           "no naming known here (the body's own, CMU, Mixamo, Biovision): map them "
                            "onto the body's joints with avatar.joint_map = FILE (a line "
                            "'clip_joint body_joint' each)", clip_name, jt[0].name,
                            nj > 1 ? ", " : "", nj > 1 ? jt[1].name : "", nj > 2 ? ", " : "",

@@ -164,6 +164,32 @@ static int parse_layer_shift(void *owner, const char *value, char *why, size_t n
     return 0;
 }
 
+/* A duration or length that may be "auto" (stored as -1). */
+static int parse_auto(double *out, const char *value, const char *unit, char *why, size_t n)
+{
+    if (strcmp(value, "auto") == 0) {
+        *out = -1;
+        return 0;
+    }
+    double v;
+    if (cloth__read_numbers(value, &v, 1) || v < 0) {
+        snprintf(why, n, "expected auto or a number >= 0 (%s), got '%s'", unit, value);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_blend_in(void *owner, const char *value, char *why, size_t n)
+{
+    return parse_auto(&((cloth_scene *)owner)->avatar.blend_in, value, "s", why, n);
+}
+
+static int parse_max_skin_step(void *owner, const char *value, char *why, size_t n)
+{
+    return parse_auto(&((cloth_scene *)owner)->avatar.max_skin_step, value, "m", why, n);
+}
+
 /* ----------------------------------------------------------- the key table */
 
 #define OFF(field) offsetof(cloth_scene, field)
@@ -174,6 +200,8 @@ static const char *const self_collision_names[] = {"off", "on", "proximity", "pa
 static const char *const sew_on_names[] = {"air", "body", NULL};
 static const char *const avatar_collisions[] = {"sdf", "capsules", "ellipsoids", NULL};
 static const char *const avatar_off_on[] = {"off", "on", NULL};
+static const char *const clip_end_names[] = {"auto", "hold", "loop", "blend", NULL};
+static const char *const pins_follow_names[] = {"auto", "body", "world", NULL};
 
 static const cloth__key common_keys[] = {
     {.section = "mesh", .name = "nx", .type = CLOTH__KEY_INT, .offset = OFF(mesh.nx), .lo = 1,
@@ -201,6 +229,11 @@ static const cloth__key common_keys[] = {
     {.section = "mesh", .name = "garment", .type = CLOTH__KEY_STRING,
      .offset = OFF(mesh.garment), .size = sizeof(((cloth_mesh_def *)0)->garment), .def = "",
      .help = "sewing pattern (JSON, relative to the scene) whose sewn garment is the mesh"},
+    {.section = "mesh", .name = "pins_follow", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(mesh.pins_follow), .choices = pins_follow_names, .def = "auto",
+     .help = "with an [avatar]: body (the pins move rigidly with the joint of the skin nearest "
+     "them, the one nearest the root, kept the offset out), world (fixed); auto: body when "
+     "every pin starts within 10 cm of the skin"},
     {.section = "mesh", .name = "layers", .type = CLOTH__KEY_INT, .offset = OFF(mesh.layers),
      .lo = 1, .hi = 10000, .def = "1",
      .help = "copies of the grid stacked along the plane's normal (+z for xy, +y for xz)"},
@@ -312,8 +345,8 @@ static const cloth__key common_keys[] = {
      "units times scale)"},
     {.section = "avatar", .name = "motion", .type = CLOTH__KEY_STRING,
      .offset = OFF(avatar.motion), .size = sizeof(((cloth_avatar_def *)0)->motion), .def = "",
-     .help = "BVH clip moving the body, looped (relative to the scene; one frame: a pose); "
-     "empty: avatar.pose"},
+     .help = "BVH clip moving the body, after avatar.blend_in, then avatar.clip_end (relative "
+     "to the scene; one frame: a pose); empty: avatar.pose"},
     {.section = "avatar", .name = "pose", .type = CLOTH__KEY_STRING, .offset = OFF(avatar.pose),
      .size = sizeof(((cloth_avatar_def *)0)->pose), .def = "t",
      .help = "static pose without a motion: t (rest), a (arms 45 degrees down), arms_raised "
@@ -345,6 +378,26 @@ static const cloth__key common_keys[] = {
      .offset = OFF(avatar.motion_scale), .lo = 0, .hi = 1e6, .def = "0",
      .help = "body metres per unit of the clip; 0: the ratio of the body's hip height to the "
      "clip's at rest (the body's own names: avatar.scale)"},
+    {.section = "avatar", .name = "blend_in", .type = CLOTH__KEY_CUSTOM,
+     .parse = parse_blend_in, .def = "auto",
+     .help = "seconds from the rest pose to the clip's first pose (slerp joint by joint); "
+     "auto: the shortest keeping every skin point under half of avatar.max_skin_step a "
+     "substep"},
+    {.section = "avatar", .name = "clip_end", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(avatar.clip_end), .choices = clip_end_names, .def = "auto",
+     .help = "after the clip's last frame: hold (the last pose), loop (wrap), blend (back to "
+     "the first pose over avatar.blend_time, then again); auto: loop when the last pose is "
+     "the first (root aside), else hold"},
+    {.section = "avatar", .name = "blend_time", .type = CLOTH__KEY_DOUBLE,
+     .offset = OFF(avatar.blend_time), .lo = 0, .hi = 1e6, .def = "1",
+     .help = "clip_end = blend: seconds from the last pose back to the first"},
+    {.section = "avatar", .name = "max_skin_step", .type = CLOTH__KEY_CUSTOM,
+     .parse = parse_max_skin_step, .def = "auto",
+     .help = "the body speed guard: largest move of a skin point in one substep (m) before "
+     "the run warns; auto: avatar.offset"},
+    {.section = "avatar", .name = "strict", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(avatar.strict), .choices = avatar_off_on, .def = "off",
+     .help = "on: the body speed guard fails the run instead of warning"},
 
     {.section = "run", .name = "kernel", .type = CLOTH__KEY_KERNEL, .offset = OFF(run.kernel),
      .size = CLOTH_NAME_MAX, .def = "explicit",

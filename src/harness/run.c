@@ -297,6 +297,14 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
     /* inputs after the last frame change no row, but a replay still checks them */
     if (st == CLOTH_OK && !halted)
         st = apply_due(sim, events, &next, frames, &halted, err);
+    /* the body moved faster than the cloth can follow: said in the summary's message */
+    if (cloth_sim_avatar(sim) &&
+        cloth_avatar_guard_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note)) {
+        if (!s.message[0])
+            snprintf(s.message, sizeof s.message, "%s", note);
+        if (progress)
+            fprintf(progress, "  warning: %s\n", note);
+    }
     if (s.status == CLOTH_RUN_OK && s.not_converged > 0)
         s.status = CLOTH_RUN_NOT_CONVERGED;
     if (cond_count)

@@ -7,6 +7,7 @@
 #include "core/status.h"
 #include "sim/contact.h"
 #include "sim/interact.h"
+#include "sim/pin_follow.h"
 #include "terms/obstacle.h"
 #include "terms/self_collision.h"
 #include "terms/collide.h"
@@ -72,6 +73,7 @@ void cloth_sim_reset(cloth_sim *sim)
     if (sim->avatar)
         cloth__avatar_reset(sim->avatar, 0);
     cloth__contact_reset(sim->contact);
+    cloth__pin_follow_apply(sim, sim->follow, 0);
     if (sim->kernel->start)
         sim->kernel->start(sim, sim->work);
     cloth__sim_energy_reference(sim);
@@ -252,9 +254,16 @@ cloth_status cloth__sim_create_mesh(const cloth__registry *reg, const cloth_scen
             return st;
         }
         sim->avatar_push = (cloth__push_body){avatar_push_out, sim->avatar};
+        cloth__avatar_set_substep(sim->avatar, scene->run.dt / scene->run.substeps);
         dress(sim);
+        /* run.frames unset: the blend-in, the clip and any hold */
+        if (scene->origin[cloth__key_index(NULL, "run", "frames")].line == 0 &&
+            scene->avatar.motion[0])
+            sim->scene.run.frames = cloth__avatar_run_frames(sim->avatar, scene->run.dt);
     }
     st = cloth__interact_create(sim, err);
+    if (st == CLOTH_OK)
+        st = cloth__pin_follow_create(sim, &sim->follow, err);
     if (st != CLOTH_OK) {
         cloth_sim_destroy(sim);
         return st;
@@ -337,6 +346,7 @@ void cloth_sim_destroy(cloth_sim *sim)
     cloth__intersect_destroy(sim->intersect);
     cloth__tunnel_destroy(sim->tunnel);
     cloth__avatar_destroy(sim->avatar);
+    cloth__pin_follow_destroy(sim->follow);
     cloth_mesh_destroy(sim->mesh);
     free(sim->x);
     free(sim->v);
@@ -402,6 +412,14 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
     for (int s = 0; s < substeps; s++) {
         /* obstacles are where they will be at the end of the step */
         cloth__sim_move_obstacles(sim, sim->t + h);
+        cloth__pin_follow_apply(sim, sim->follow, h);
+        if (sim->avatar && sim->avatar->def.strict && sim->avatar->play.fired) {
+            char note[512];
+            cloth_avatar_guard_note(sim->avatar, sim->scene.run.dt, note, sizeof note);
+            sim->step_failed = 1;
+            return cloth__fail(err, CLOTH_ENUMERIC, "%s: %s (avatar.strict = on)",
+                               sim->scene.source, note);
+        }
         cloth__step_stats st = {.cond_max = NAN};
         cloth_error why = {""};
         /* the contact stage after the step, unless the kernel calls it (or does its own) */

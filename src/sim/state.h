@@ -43,6 +43,8 @@ struct cloth_sim {
     cloth_avatar *avatar;       /* the [avatar] section's body, posed at time t, or NULL */
     cloth__push_body avatar_push; /* its push-out handed to terms (cloth__push_out);
                                  * push_out NULL without an avatar                   */
+    struct cloth__pin_follow *follow; /* the pins moving with the avatar, or NULL
+                                 * (mesh.pins_follow; sim/pin_follow.h)               */
 
     cloth__wind wind;           /* turbulence parameters from run.seed               */
     double e_scale;             /* drift denominator: sum m|g| L + kinetic0 + elastic0 */
