@@ -470,14 +470,6 @@ int cloth_avatar_surface_size(const cloth_avatar *avatar, const int **tris, int 
 /* The surface's vertices skinned to the pose now, 3 doubles each; allocates nothing. */
 void cloth_avatar_surface(cloth_avatar *avatar, double *out);
 
-/* One line on the avatar's clip for a run's output (naming, frames, rate, units) into
- * buf; 0 and nothing written without a clip. */
-int cloth_avatar_motion_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
-
-/* One line on the body speed guard when it fired during the run (avatar.max_skin_step:
- * the frame at run.dt = dt, the joint, the distance): 1 and the line in buf, else 0. */
-int cloth_avatar_guard_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
-
 /* The world position of joint in the pose now; CLOTH_EINVAL for an unknown joint. */
 cloth_status cloth_avatar_joint(const cloth_avatar *avatar, const char *joint, double pos[3],
                                 cloth_error *err);

@@ -395,7 +395,7 @@ START_TEST(avatar_plays_a_cmu_clip)
     ck_assert_msg(cloth__avatar_create(&sc.avatar, "scene.ini", &av, &key, &err) == CLOTH_OK,
                   "%s", err.msg);
     char note[512];
-    ck_assert(cloth_avatar_motion_note(av, 1.0 / 60, note, sizeof note));
+    ck_assert(cloth__avatar_motion_note(av, 1.0 / 60, note, sizeof note));
     ck_assert_msg(strstr(note, "CMU names") && strstr(note, "120 clip frames a simulated "
                   "second, 2 a frame"), "%s", note);
     cloth__avatar_move(av, 1.0 / 120);

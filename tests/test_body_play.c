@@ -211,11 +211,11 @@ START_TEST(guard_fires_on_a_teleport)
     cloth_sim *sim = walk_away("clip_end = loop;blend_in = 0", "frames = 100", &frames);
     cloth_avatar *av = cloth_sim_avatar(sim);
     char note[512];
-    ck_assert(!cloth_avatar_guard_note(av, 1.0 / 60, note, sizeof note));
+    ck_assert(!cloth__avatar_guard_note(av, 1.0 / 60, note, sizeof note));
     tu_frames(sim, 89);
-    ck_assert_msg(!cloth_avatar_guard_note(av, 1.0 / 60, note, sizeof note), "%s", note);
+    ck_assert_msg(!cloth__avatar_guard_note(av, 1.0 / 60, note, sizeof note), "%s", note);
     tu_frames(sim, 2);
-    ck_assert(cloth_avatar_guard_note(av, 1.0 / 60, note, sizeof note));
+    ck_assert(cloth__avatar_guard_note(av, 1.0 / 60, note, sizeof note));
     int named = 0;
     for (int j = 0; j < av->body.skel.n; j++) {
         char want[96];
@@ -229,7 +229,7 @@ START_TEST(guard_fires_on_a_teleport)
     av = cloth_sim_avatar(sim);
     ck_assert_int_eq(frames, (int)ceil((av->play.blend_in + 1.5 + 1) * 60 - 1e-9));
     tu_frames(sim, frames);
-    ck_assert_msg(!cloth_avatar_guard_note(av, 1.0 / 60, note, sizeof note), "%s", note);
+    ck_assert_msg(!cloth__avatar_guard_note(av, 1.0 / 60, note, sizeof note), "%s", note);
     ck_assert(av->play.seen > 0 && av->play.seen <= av->play.max_step);
     cloth_sim_destroy(sim);
 

@@ -530,7 +530,7 @@ cloth_status cloth_avatar_joint(const cloth_avatar *av, const char *joint, doubl
     return CLOTH_OK;
 }
 
-int cloth_avatar_motion_note(const cloth_avatar *av, double dt, char *buf, size_t size)
+int cloth__avatar_motion_note(const cloth_avatar *av, double dt, char *buf, size_t size)
 {
     const cloth__clip *c = &av->clip;
     const cloth__playback *p = &av->play;
@@ -564,7 +564,7 @@ long cloth__avatar_run_frames(const cloth_avatar *av, double dt)
     return (long)ceil(t / dt - 1e-9);
 }
 
-int cloth_avatar_guard_note(const cloth_avatar *av, double dt, char *buf, size_t size)
+int cloth__avatar_guard_note(const cloth_avatar *av, double dt, char *buf, size_t size)
 {
     const cloth__playback *p = &av->play;
     if (!p->fired)

@@ -120,4 +120,12 @@ double cloth__avatar_distance_at(const cloth_avatar *av, const cloth__bt_pose *p
 void cloth__avatar_pose_between(const cloth_avatar *av, const cloth__pose *a,
                                 const cloth__pose *b, double s, cloth__pose *out);
 
+/* One line on the avatar's clip for a run's output (naming, frames, rate, units) into
+ * buf; 0 and nothing written without a clip. */
+int cloth__avatar_motion_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
+
+/* One line on the body speed guard when it fired during the run (avatar.max_skin_step:
+ * the frame at run.dt = dt, the joint, the distance): 1 and the line in buf, else 0. */
+int cloth__avatar_guard_note(const cloth_avatar *avatar, double dt, char *buf, size_t size);
+
 #endif

@@ -21,6 +21,7 @@
  * step fails keeps every row it wrote (final.obj is then not written).
  */
 #include "core/status.h"
+#include "body/avatar.h"
 #include "harness/files.h"
 #include "sim/sim.h"
 
@@ -252,7 +253,7 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
 
     char note[512];
     if (progress && cloth_sim_avatar(sim) &&
-        cloth_avatar_motion_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note))
+        cloth__avatar_motion_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note))
         fprintf(progress, "  %s\n", note); /* a clip's frame rate against the run's */
     cloth_frame fr;
     cloth_sim_measure(sim, &fr);
@@ -299,7 +300,7 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
         st = apply_due(sim, events, &next, frames, &halted, err);
     /* the body moved faster than the cloth can follow: said in the summary's message */
     if (cloth_sim_avatar(sim) &&
-        cloth_avatar_guard_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note)) {
+        cloth__avatar_guard_note(cloth_sim_avatar(sim), sim->scene.run.dt, note, sizeof note)) {
         if (!s.message[0])
             snprintf(s.message, sizeof s.message, "%s", note);
         if (progress)

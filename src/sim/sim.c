@@ -415,7 +415,7 @@ cloth_status cloth_sim_frame(cloth_sim *sim, cloth_frame *out, cloth_error *err)
         cloth__pin_follow_apply(sim, sim->follow, h);
         if (sim->avatar && sim->avatar->def.strict && sim->avatar->play.fired) {
             char note[512];
-            cloth_avatar_guard_note(sim->avatar, sim->scene.run.dt, note, sizeof note);
+            cloth__avatar_guard_note(sim->avatar, sim->scene.run.dt, note, sizeof note);
             sim->step_failed = 1;
             return cloth__fail(err, CLOTH_ENUMERIC, "%s: %s (avatar.strict = on)",
                                sim->scene.source, note);
