@@ -67,15 +67,27 @@ static const cloth__bw_def *settings(const cloth_sim *sim)
     return cloth__sim_settings(sim);
 }
 
-/* The step's stiffnesses: the material's springs' k per rest area (bw.stiffness =
- * springs, read afresh each step so a live change of material.k applies) or bw.k_*. */
+/* The step's stiffnesses: bw.k_* (own), or (springs, read afresh each step so a live
+ * change of material.k applies) the spring grid's small-strain constants per unit area,
+ * which Baraff and Witkin's conditions can match (docs/kernels/bw.md derives them): a
+ * structural spring of the grid (k_s) adds k_s to C11, the two shear diagonals of a cell
+ * (k_sh) add k_sh to C11, to C12 and to the shear modulus G, a skip-one bend spring (k_b,
+ * 2s long) adds 4 k_b to C11.  Stretch then takes C11 = k_s + k_sh + 4 k_b, shear
+ * G = k_sh, each over the triangle's rest area; C12 = k_sh has no condition to go to (a
+ * triangle's C_u and C_v do not couple).  A family the mesh does not build
+ * (mesh.springs) adds nothing. */
 static cloth__bw_k stiffness(const cloth_sim *sim)
 {
     const cloth__bw_def *def = settings(sim);
     cloth__bw_k k = {def->k_stretch, def->k_shear, def->k_bend, 0};
     if (def->stiffness == CLOTH__BW_K_SPRINGS) {
-        k.stretch = sim->scene.material.k[CLOTH_STRUCTURAL];
-        k.shear = sim->scene.material.k[CLOTH_SHEAR];
+        const double *ks = sim->scene.material.k;
+        unsigned fam = sim->scene.mesh.families;
+        double s = (fam & (1u << CLOTH_STRUCTURAL)) ? ks[CLOTH_STRUCTURAL] : 0;
+        double sh = (fam & (1u << CLOTH_SHEAR)) ? ks[CLOTH_SHEAR] : 0;
+        double b = (fam & (1u << CLOTH_BEND)) ? ks[CLOTH_BEND] : 0;
+        k.stretch = s + sh + 4 * b;
+        k.shear = sh;
         k.per_area = 1;
     }
     return k;
@@ -229,10 +241,12 @@ static void bw_start(cloth_sim *sim, void *work)
 
 /* The share of one element of nv vertices v[] with nc conditions (C[c], gradient
  * g[3 nv c ..], stiffness k[c]): b += h (-k C - k_d Cdot - h k Cdot) g and
- * A += (h k_d + h^2 k) g g^T, k_d = beta k. */
+ * A += (h k_d + h^2 k) g g^T, k_d = beta k.  T (nd x nd, or NULL) is the kept part of
+ * sum k C d2C/dx2 (bw.tension_hessian): A += h^2 T and b -= h^2 T v0, eq. 18's
+ * h^2 df/dx v0 with that term in df/dx. */
 static void add_element(cloth__bw *w, const double *v0, const int *v, int nv, int nc,
                         const double *C, const double *g, const double *k, double beta,
-                        double h)
+                        double h, const double *T)
 {
     double H[144];
     int nd = 3 * nv;
@@ -255,9 +269,32 @@ static void add_element(cloth__bw *w, const double *v0, const int *v, int nv, in
             for (int q = 0; q < nd; q++)
                 H[nd * p + q] += coef_a * gc[p] * gc[q];
     }
+    for (int p = 0; T && p < nd; p++) {
+        double Tv = 0;
+        for (int q = 0; q < nd; q++) {
+            H[nd * p + q] += h * h * T[nd * p + q];
+            Tv += T[nd * p + q] * v0[3 * v[q / 3] + q % 3];
+        }
+        w->b[3 * v[p / 3] + p % 3] -= h * h * Tv;
+    }
     for (int p = 0; p < nv; p++)
         for (int q = 0; q < nv; q++)
             cloth__sparse_add_block(w->A, v[p], v[q], H + 3 * nd * p + 3 * q, nd, 1);
+}
+
+/* The tension term of a triangle: T = sum over its stretch conditions with C > 0 of
+ * k C d2C/dx2 (positive semi-definite there; where C <= 0 the term is indefinite and
+ * dropped, the usual compromise).  Returns 0 when no condition is stretched. */
+static int tension(const double xt[9], const double Dm_inv[4], double area, const double C[2],
+                   double k, double T[81])
+{
+    double Hc[162];
+    if (!(C[0] > 0) && !(C[1] > 0))
+        return 0;
+    cloth__bw_stretch_hessian(xt, Dm_inv, area, Hc);
+    for (int p = 0; p < 81; p++)
+        T[p] = k * ((C[0] > 0 ? C[0] * Hc[p] : 0) + (C[1] > 0 ? C[1] * Hc[81 + p] : 0));
+    return 1;
 }
 
 /* A and b of the step from (x0, v0) = (sim->x, sim->v) at sim->t. */
@@ -282,13 +319,15 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
         if (!(md->area[t] > 0))
             continue;
         const int *tv = md->tris + 3 * t;
-        double xt[9], C[3], g[27], ks = cloth__bw_tri_k(md, &k, t, 0);
+        double xt[9], C[3], g[27], T[81], ks = cloth__bw_tri_k(md, &k, t, 0);
         double kt[3] = {ks, ks, cloth__bw_tri_k(md, &k, t, 1)};
         for (int i = 0; i < 3; i++)
             memcpy(xt + 3 * i, x + 3 * tv[i], 3 * sizeof(double));
         cloth__bw_stretch(xt, md->Dm_inv + 4 * t, md->area[t], C, g);
         cloth__bw_shear(xt, md->Dm_inv + 4 * t, md->area[t], C + 2, g + 18);
-        add_element(w, v0, tv, 3, 3, C, g, kt, def->damping, h);
+        int kept = def->tension == CLOTH__BW_TENSION_KEEP &&
+                   tension(xt, md->Dm_inv + 4 * t, md->area[t], C, ks, T);
+        add_element(w, v0, tv, 3, 3, C, g, kt, def->damping, h, kept ? T : NULL);
     }
     for (int e = 0; e < md->n_hinges && k.bend > 0; e++) {
         const int *hv = md->hinges + 4 * e;
@@ -297,7 +336,7 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
                                       x + 3 * hv[3], &theta, g))
             continue;
         double C = theta - md->theta0[e];
-        add_element(w, v0, hv, 4, 1, &C, g, &k.bend, def->damping, h);
+        add_element(w, v0, hv, 4, 1, &C, g, &k.bend, def->damping, h, NULL);
     }
 }
 
@@ -464,6 +503,7 @@ static void bw_measure(const cloth_sim *sim, const void *work, cloth_frame *fram
 }
 
 static const char *const stiffness_names[] = {"springs", "own", NULL};
+static const char *const tension_names[] = {"keep", "drop", NULL};
 
 static const cloth__key bw_keys[] = {
     {"bw", "stiffness", CLOTH__KEY_CHOICE, offsetof(cloth__bw_def, stiffness), 0, 0, 0, 0, 0,
@@ -480,6 +520,9 @@ static const cloth__key bw_keys[] = {
     {"bw", "damping", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, damping), 0, 0, 10, 0, 0,
      NULL, NULL, "1e-3", "beta (s): every condition's damping k_d = beta k, force "
      "-k_d Cdot dC/dx"},
+    {"bw", "tension_hessian", CLOTH__KEY_CHOICE, offsetof(cloth__bw_def, tension), 0, 0, 0, 0,
+     0, tension_names, NULL, "keep", "the stretch conditions' -k C d2C/dx2 in df/dx: keep "
+     "(where C > 0, stretched: positive semi-definite there) or drop (-k dC dC^T alone)"},
     {"bw", "cg_tol", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, cg_tol), 0, 0, 1, 1, 0, NULL,
      NULL, "1e-4", "epsilon of the PCG stopping rule delta <= epsilon^2 delta_0 (section "
      "5.3)"},
