@@ -13,7 +13,8 @@
  *               self-collision and obstacles, as for the explicit kernel
  *
  * Forces.  Every condition C (bw_conditions.c) with stiffness k (bw.stiffness: the
- * material's springs' k over the rest area, or bw.k_*) and damping k_d = beta k
+ * spring grid's small-strain constants over the rest area, or bw.k_*) and damping
+ * k_d = beta k
  * (bw.damping = beta) gives (sections 4.1 and 4.5)
  *
  *   f = -k C dC/dx,   d = -k_d Cdot dC/dx,   Cdot = dC/dx . v
@@ -21,15 +22,18 @@
  * and the external forces of terms/forces.h (gravity, wind, air damping -c v) are added
  * to f0.  Jacobians kept, the definite part only (section 5.2 and the usual reading):
  *
- *   df/dx ~ -k dC/dx dC/dx^T      dropped: -k C d2C/dx2 (indefinite; zero at rest)
+ *   df/dx ~ -k dC/dx dC/dx^T      and, with bw.tension_hessian = keep (the default), the
+ *                                 stretch conditions' -k C d2C/dx2 where C > 0 (positive
+ *                                 semi-definite there); dropped where C <= 0, and for
+ *                                 shear and bend (indefinite; zero at rest)
  *   dd/dv  = -k_d dC/dx dC/dx^T   exact
  *   dd/dx ~ 0                     dropped: -k_d (dC/dx dCdot/dx^T + Cdot d2C/dx2) (the
  *                                 first not symmetric, the second indefinite; the paper
  *                                 drops the first)
  *   air damping: d(-c v)/dv = -c I kept; wind and gravity explicit.
  *
- * so A = M + sum (h k_d + h^2 k) dC dC^T + h c I is symmetric positive definite, and
- * b = h (f0 - h sum k Cdot dC) without a product with a matrix.  A is one cloth__sparse
+ * so A = M + sum (h k_d + h^2 k) dC dC^T + h^2 sum_{C>0} k C d2C + h c I is symmetric
+ * positive definite, and b = h (f0 - h sum k Cdot dC - h sum_{C>0} k C d2C v0).  A is one cloth__sparse
  * (linalg/sparse.h) of 3x3 blocks over every vertex, pinned ones included (the filter
  * removes them), its pattern the pairs of vertices sharing a triangle or a hinge, set
  * at create; a step only zeroes and adds values.
@@ -44,7 +48,8 @@
  * floor: that vertex (the stage's hits, cloth__contact_obstacle_hits, read at the next
  * step's start) is a contact of the next step's filter, S = I - n n^T with its normal velocity
  * prescribed to the obstacle's, until the constraint's reaction pulls instead of pushes
- * (constraints, release_contacts).
+ * (constraints, release_contacts); a contact released by a step's solve is not made one
+ * again by the contact stage after that step (take_contacts).
  */
 #include "kernels/bw/bw_conditions.h"
 #include "kernels/bw/bw_def.h"
@@ -521,9 +526,9 @@ static const char *const tension_names[] = {"keep", "drop", NULL};
 
 static const cloth__key bw_keys[] = {
     {"bw", "stiffness", CLOTH__KEY_CHOICE, offsetof(cloth__bw_def, stiffness), 0, 0, 0, 0, 0,
-     stiffness_names, NULL, "springs", "springs: each triangle's stretch/shear k is "
-     "material.k_structural/k_shear over its rest area (any mesh size); own: bw.k_stretch "
-     "and bw.k_shear (the paper's fixed k)"},
+     stiffness_names, NULL, "springs", "springs: the spring grid's small-strain constants "
+     "over each triangle's rest area, stretch k_structural + k_shear + 4 k_bend, shear "
+     "k_shear (any mesh size); own: bw.k_stretch and bw.k_shear (the paper's fixed k)"},
     {"bw", "k_stretch", CLOTH__KEY_DOUBLE, offsetof(cloth__bw_def, k_stretch), 0, 0, 1e15, 0,
      0, NULL, NULL, "1e5", "with bw.stiffness = own: k of the stretch conditions a (|w_u| - 1, "
      "|w_v| - 1) (N/m^3; 2 k_s / s^2 matches springs k_s on a grid of spacing s)"},
