@@ -45,6 +45,7 @@
     X(strain_limit) \
     X(strain_project) \
     X(bw) \
+    X(material) \
     X(io_failures) \
     X(self_contact) \
     X(record) \

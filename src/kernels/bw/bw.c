@@ -13,7 +13,8 @@
  *               self-collision and obstacles, as for the explicit kernel
  *
  * Forces.  Every condition C (bw_conditions.c) with stiffness k (bw.stiffness: the
- * material's springs' k over the rest area, or bw.k_*) and damping k_d = beta k
+ * spring grid's small-strain constants over the rest area, or bw.k_*) and damping
+ * k_d = beta k
  * (bw.damping = beta) gives (sections 4.1 and 4.5)
  *
  *   f = -k C dC/dx,   d = -k_d Cdot dC/dx,   Cdot = dC/dx . v
@@ -21,15 +22,18 @@
  * and the external forces of terms/forces.h (gravity, wind, air damping -c v) are added
  * to f0.  Jacobians kept, the definite part only (section 5.2 and the usual reading):
  *
- *   df/dx ~ -k dC/dx dC/dx^T      dropped: -k C d2C/dx2 (indefinite; zero at rest)
+ *   df/dx ~ -k dC/dx dC/dx^T      and, with bw.tension_hessian = keep (the default), the
+ *                                 stretch conditions' -k C d2C/dx2 where C > 0 (positive
+ *                                 semi-definite there); dropped where C <= 0, and for
+ *                                 shear and bend (indefinite; zero at rest)
  *   dd/dv  = -k_d dC/dx dC/dx^T   exact
  *   dd/dx ~ 0                     dropped: -k_d (dC/dx dCdot/dx^T + Cdot d2C/dx2) (the
  *                                 first not symmetric, the second indefinite; the paper
  *                                 drops the first)
  *   air damping: d(-c v)/dv = -c I kept; wind and gravity explicit.
  *
- * so A = M + sum (h k_d + h^2 k) dC dC^T + h c I is symmetric positive definite, and
- * b = h (f0 - h sum k Cdot dC) without a product with a matrix.  A is one cloth__sparse
+ * so A = M + sum (h k_d + h^2 k) dC dC^T + h^2 sum_{C>0} k C d2C + h c I is symmetric
+ * positive definite, and b = h (f0 - h sum k Cdot dC - h sum_{C>0} k C d2C v0).  A is one cloth__sparse
  * (linalg/sparse.h) of 3x3 blocks over every vertex, pinned ones included (the filter
  * removes them), its pattern the pairs of vertices sharing a triangle or a hinge, set
  * at create; a step only zeroes and adds values.
@@ -44,7 +48,8 @@
  * floor: that vertex (the stage's hits, cloth__contact_obstacle_hits, read at the next
  * step's start) is a contact of the next step's filter, S = I - n n^T with its normal velocity
  * prescribed to the obstacle's, until the constraint's reaction pulls instead of pushes
- * (constraints, release_contacts).
+ * (constraints, release_contacts); a contact released by a step's solve is not made one
+ * again by the contact stage after that step (take_contacts).
  */
 #include "kernels/bw/bw_conditions.h"
 #include "kernels/bw/bw_def.h"
@@ -67,15 +72,27 @@ static const cloth__bw_def *settings(const cloth_sim *sim)
     return cloth__sim_settings(sim);
 }
 
-/* The step's stiffnesses: the material's springs' k per rest area (bw.stiffness =
- * springs, read afresh each step so a live change of material.k applies) or bw.k_*. */
+/* The step's stiffnesses: bw.k_* (own), or (springs, read afresh each step so a live
+ * change of material.k applies) the spring grid's small-strain constants per unit area,
+ * which Baraff and Witkin's conditions can match (docs/kernels/bw.md derives them): a
+ * structural spring of the grid (k_s) adds k_s to C11, the two shear diagonals of a cell
+ * (k_sh) add k_sh to C11, to C12 and to the shear modulus G, a skip-one bend spring (k_b,
+ * 2s long) adds 4 k_b to C11.  Stretch then takes C11 = k_s + k_sh + 4 k_b, shear
+ * G = k_sh, each over the triangle's rest area; C12 = k_sh has no condition to go to (a
+ * triangle's C_u and C_v do not couple).  A family the mesh does not build
+ * (mesh.springs) adds nothing. */
 static cloth__bw_k stiffness(const cloth_sim *sim)
 {
     const cloth__bw_def *def = settings(sim);
     cloth__bw_k k = {def->k_stretch, def->k_shear, def->k_bend, 0};
     if (def->stiffness == CLOTH__BW_K_SPRINGS) {
-        k.stretch = sim->scene.material.k[CLOTH_STRUCTURAL];
-        k.shear = sim->scene.material.k[CLOTH_SHEAR];
+        const double *ks = sim->scene.material.k;
+        unsigned fam = sim->scene.mesh.families;
+        double s = (fam & (1u << CLOTH_STRUCTURAL)) ? ks[CLOTH_STRUCTURAL] : 0;
+        double sh = (fam & (1u << CLOTH_SHEAR)) ? ks[CLOTH_SHEAR] : 0;
+        double b = (fam & (1u << CLOTH_BEND)) ? ks[CLOTH_BEND] : 0;
+        k.stretch = s + sh + 4 * b;
+        k.shear = sh;
         k.per_area = 1;
     }
     return k;
@@ -94,6 +111,7 @@ typedef struct cloth__bw {
     unsigned char *kind;        /* n: the filter at each vertex (bw_pcg.h)            */
     unsigned char *contact;     /* n: the obstacle a vertex rests on (CLOTH__HIT_*),
                                  * from the collisions of the last step               */
+    unsigned char *released;    /* n: 1 where the last step's solve let a contact go  */
     double *normal;             /* 3n: its outward normal there                        */
     double *z;                  /* 3n: the prescribed part of dv                       */
     double *q;                  /* 3n: A dv, for the contacts' reactions              */
@@ -113,6 +131,7 @@ static void bw_destroy(void *work)
     free(w->x_int);
     free(w->kind);
     free(w->contact);
+    free(w->released);
     free(w->normal);
     free(w->z);
     free(w->q);
@@ -187,7 +206,8 @@ static cloth_status bw_create(const cloth_sim *sim, void **work, cloth_error *er
                            !(w->normal = malloc(bytes)) ||
                            !(w->z = malloc(bytes)) || !(w->q = malloc(bytes)) ||
                            !(w->kind = malloc((size_t)m->n + 1)) ||
-                           !(w->contact = malloc((size_t)m->n + 1))))
+                           !(w->contact = malloc((size_t)m->n + 1)) ||
+                           !(w->released = malloc((size_t)m->n + 1))))
         st = cloth__fail(err, CLOTH_ENOMEM, "bw: out of memory for %d vertices", m->n);
     if (st == CLOTH_OK && def->strain_limit > 0) {
         if (!(w->x_int = malloc(bytes)) ||
@@ -216,6 +236,7 @@ static void bw_start(cloth_sim *sim, void *work)
     const cloth_mesh *m = sim->mesh;
     w->pinned_violations = 0;
     memset(w->contact, CLOTH__HIT_NONE, (size_t)m->n);
+    memset(w->released, 0, (size_t)m->n);
     for (int s = 0; def->strain_limit > 0 && s < m->n_springs; s++) {
         const cloth_spring *sp = &m->springs[s];
         if (sp->family != CLOTH_BEND && m->pinned[sp->a] && m->pinned[sp->b])
@@ -229,10 +250,12 @@ static void bw_start(cloth_sim *sim, void *work)
 
 /* The share of one element of nv vertices v[] with nc conditions (C[c], gradient
  * g[3 nv c ..], stiffness k[c]): b += h (-k C - k_d Cdot - h k Cdot) g and
- * A += (h k_d + h^2 k) g g^T, k_d = beta k. */
+ * A += (h k_d + h^2 k) g g^T, k_d = beta k.  T (nd x nd, or NULL) is the kept part of
+ * sum k C d2C/dx2 (bw.tension_hessian): A += h^2 T and b -= h^2 T v0, eq. 18's
+ * h^2 df/dx v0 with that term in df/dx. */
 static void add_element(cloth__bw *w, const double *v0, const int *v, int nv, int nc,
                         const double *C, const double *g, const double *k, double beta,
-                        double h)
+                        double h, const double *T)
 {
     double H[144];
     int nd = 3 * nv;
@@ -255,9 +278,32 @@ static void add_element(cloth__bw *w, const double *v0, const int *v, int nv, in
             for (int q = 0; q < nd; q++)
                 H[nd * p + q] += coef_a * gc[p] * gc[q];
     }
+    for (int p = 0; T && p < nd; p++) {
+        double Tv = 0;
+        for (int q = 0; q < nd; q++) {
+            H[nd * p + q] += h * h * T[nd * p + q];
+            Tv += T[nd * p + q] * v0[3 * v[q / 3] + q % 3];
+        }
+        w->b[3 * v[p / 3] + p % 3] -= h * h * Tv;
+    }
     for (int p = 0; p < nv; p++)
         for (int q = 0; q < nv; q++)
             cloth__sparse_add_block(w->A, v[p], v[q], H + 3 * nd * p + 3 * q, nd, 1);
+}
+
+/* The tension term of a triangle: T = sum over its stretch conditions with C > 0 of
+ * k C d2C/dx2 (positive semi-definite there; where C <= 0 the term is indefinite and
+ * dropped, the usual compromise).  Returns 0 when no condition is stretched. */
+static int tension(const double xt[9], const double Dm_inv[4], double area, const double C[2],
+                   double k, double T[81])
+{
+    double Hc[162];
+    if (!(C[0] > 0) && !(C[1] > 0))
+        return 0;
+    cloth__bw_stretch_hessian(xt, Dm_inv, area, Hc);
+    for (int p = 0; p < 81; p++)
+        T[p] = k * ((C[0] > 0 ? C[0] * Hc[p] : 0) + (C[1] > 0 ? C[1] * Hc[81 + p] : 0));
+    return 1;
 }
 
 /* A and b of the step from (x0, v0) = (sim->x, sim->v) at sim->t. */
@@ -282,13 +328,15 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
         if (!(md->area[t] > 0))
             continue;
         const int *tv = md->tris + 3 * t;
-        double xt[9], C[3], g[27], ks = cloth__bw_tri_k(md, &k, t, 0);
+        double xt[9], C[3], g[27], T[81], ks = cloth__bw_tri_k(md, &k, t, 0);
         double kt[3] = {ks, ks, cloth__bw_tri_k(md, &k, t, 1)};
         for (int i = 0; i < 3; i++)
             memcpy(xt + 3 * i, x + 3 * tv[i], 3 * sizeof(double));
         cloth__bw_stretch(xt, md->Dm_inv + 4 * t, md->area[t], C, g);
         cloth__bw_shear(xt, md->Dm_inv + 4 * t, md->area[t], C + 2, g + 18);
-        add_element(w, v0, tv, 3, 3, C, g, kt, def->damping, h);
+        int kept = def->tension == CLOTH__BW_TENSION_KEEP &&
+                   tension(xt, md->Dm_inv + 4 * t, md->area[t], C, ks, T);
+        add_element(w, v0, tv, 3, 3, C, g, kt, def->damping, h, kept ? T : NULL);
     }
     for (int e = 0; e < md->n_hinges && k.bend > 0; e++) {
         const int *hv = md->hinges + 4 * e;
@@ -297,7 +345,7 @@ static void assemble(cloth_sim *sim, cloth__bw *w, double h)
                                       x + 3 * hv[3], &theta, g))
             continue;
         double C = theta - md->theta0[e];
-        add_element(w, v0, hv, 4, 1, &C, g, &k.bend, def->damping, h);
+        add_element(w, v0, hv, 4, 1, &C, g, &k.bend, def->damping, h, NULL);
     }
 }
 
@@ -357,18 +405,27 @@ static void constraints(cloth_sim *sim, cloth__bw *w, const double c_old[3], dou
 
 /* A contact holds while the obstacle pushes: its reaction (A dv - b).n, the impulse
  * the constraint added, is > 0.  One that pulls the vertex in is released (Baraff and
- * Witkin section 5.2's rule), for the next step. */
+ * Witkin section 5.2's rule), for the next step, and marked: the contact stage after this
+ * step may still put it back on the surface, but take_contacts does not make it a contact
+ * again.  Else a vertex held to the obstacle's normal velocity on a moving
+ * sphere, which ends the step a little inside (the linearised constraint does not follow
+ * the curved surface), was caught again by the projection of the step that let it go: over 170 frames of
+ * experiments/hanging.ini, 879 of 1,057 releases were undone so, the cloth stuck to
+ * the sphere and stretched to 0.46. */
 static void release_contacts(cloth_sim *sim, cloth__bw *w)
 {
     cloth__sparse_mul(w->A, w->dv, w->q);
     for (int i = 0; i < sim->mesh->n; i++) {
+        w->released[i] = 0;
         if (w->kind[i] != CLOTH__BW_NORMAL)
             continue;
         double reaction = 0;
         for (int k = 0; k < 3; k++)
             reaction += (w->q[3 * i + k] - w->b[3 * i + k]) * w->normal[3 * i + k];
-        if (!(reaction > 0))
+        if (!(reaction > 0)) {
             w->contact[i] = CLOTH__HIT_NONE;
+            w->released[i] = 1;
+        }
     }
 }
 
@@ -414,13 +471,14 @@ static void limit_strain(cloth_sim *sim, cloth__bw *w, double h, cloth__step_sta
 
 /* The vertices the contact stage put back on an obstacle after the last step become
  * contacts of this step's filter, with the obstacle's normal there (the others keep
- * theirs until release_contacts lets them go). */
+ * theirs until release_contacts lets them go), except those the last step's solve
+ * released (Baraff and Witkin section 5.2; release_contacts says why). */
 static void take_contacts(const cloth_sim *sim, cloth__bw *w)
 {
     const double *normal;
     const unsigned char *hit = cloth__contact_obstacle_hits(sim, &normal);
     for (int i = 0; hit && i < sim->mesh->n; i++)
-        if (hit[i] != CLOTH__HIT_NONE) {
+        if (hit[i] != CLOTH__HIT_NONE && !w->released[i]) {
             w->contact[i] = hit[i];
             memcpy(w->normal + 3 * i, normal + 3 * i, 3 * sizeof(double));
         }
@@ -464,12 +522,14 @@ static void bw_measure(const cloth_sim *sim, const void *work, cloth_frame *fram
 }
 
 static const char *const stiffness_names[] = {"springs", "own", NULL};
+static const char *const tension_names[] = {"keep", "drop", NULL};
 
 static const cloth__key bw_keys[] = {
     {.section = "bw", .name = "stiffness", .type = CLOTH__KEY_CHOICE,
      .offset = offsetof(cloth__bw_def, stiffness), .choices = stiffness_names, .def = "springs",
-     .help = "springs: each triangle's stretch/shear k is material.k_structural/k_shear over "
-     "its rest area (any mesh size); own: bw.k_stretch and bw.k_shear (the paper's fixed k)"},
+     .help = "springs: the spring grid's small-strain constants over each triangle's rest area, "
+     "stretch k_structural + k_shear + 4 k_bend, shear k_shear (any mesh size); own: "
+     "bw.k_stretch and bw.k_shear (the paper's fixed k)"},
     {.section = "bw", .name = "k_stretch", .type = CLOTH__KEY_DOUBLE,
      .offset = offsetof(cloth__bw_def, k_stretch), .lo = 0, .hi = 1e15, .def = "1e5",
      .help = "with bw.stiffness = own: k of the stretch conditions a (|w_u| - 1, |w_v| - 1) "
@@ -483,6 +543,10 @@ static const cloth__key bw_keys[] = {
     {.section = "bw", .name = "damping", .type = CLOTH__KEY_DOUBLE,
      .offset = offsetof(cloth__bw_def, damping), .lo = 0, .hi = 10, .def = "1e-3",
      .help = "beta (s): every condition's damping k_d = beta k, force -k_d Cdot dC/dx"},
+    {.section = "bw", .name = "tension_hessian", .type = CLOTH__KEY_CHOICE,
+     .offset = offsetof(cloth__bw_def, tension), .choices = tension_names, .def = "keep",
+     .help = "the stretch conditions' -k C d2C/dx2 in df/dx: keep (where C > 0, stretched: "
+     "positive semi-definite there) or drop (-k dC dC^T alone)"},
     {.section = "bw", .name = "cg_tol", .type = CLOTH__KEY_DOUBLE,
      .offset = offsetof(cloth__bw_def, cg_tol), .lo = 0, .hi = 1, .lo_open = 1, .def = "1e-4",
      .help = "epsilon of the PCG stopping rule delta <= epsilon^2 delta_0 (section 5.3)"},

@@ -15,6 +15,8 @@
  *
  * Stretch (section 4.2), b_u = b_v = 1 (no built-in stretch):
  *   C_u = a (|w_u| - 1),  dC_u/dx_i = a c_i[0] w_u/|w_u|    (the same for v)
+ * and d2C_u/dx_i dx_j = a c_i[0] c_j[0] (I - w_u w_u^T/|w_u|^2)/|w_u|, positive
+ * semi-definite (the bw.tension_hessian term); the same for v.
  * Shear (section 4.3):
  *   C_s = a w_u.w_v,      dC_s/dx_i = a (c_i[0] w_v + c_i[1] w_u)
  * Bend (section 4.4) on the dihedral angle of each hinge (terms/dihedral.h, whose signed
@@ -135,6 +137,28 @@ void cloth__bw_stretch(const double x[9], const double Dm_inv[4], double area, d
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 3; k++)
                 dC[9 * d + 3 * i + k] = l > 0 ? area * c[i][d] * w[d][k] / l : 0;
+    }
+}
+
+void cloth__bw_stretch_hessian(const double x[9], const double Dm_inv[4], double area,
+                               double H[162])
+{
+    double c[3][2], w[2][3];
+    cloth__strain_shape_weights(Dm_inv, c); /* w = sum_i x_i c_i^T */
+    stretch_vectors(x, c, w[0], w[1]);
+    memset(H, 0, 162 * sizeof *H);
+    for (int d = 0; d < 2; d++) {
+        double l = sqrt(dot3(w[d], w[d]));
+        if (!(l > 0))
+            continue;
+        /* d2|w|/dw2 = (I - w w^T / |w|^2) / |w|, and dw/dx_i = c_i[d] I */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                for (int p = 0; p < 3; p++)
+                    for (int q = 0; q < 3; q++)
+                        H[81 * d + 9 * (3 * i + p) + 3 * j + q] =
+                            area * c[i][d] * c[j][d] *
+                            ((p == q) - w[d][p] * w[d][q] / (l * l)) / l;
     }
 }
 

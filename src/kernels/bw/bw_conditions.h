@@ -30,6 +30,12 @@ void cloth__bw_model_free(cloth__bw_model *md);
 void cloth__bw_stretch(const double x[9], const double Dm_inv[4], double area, double C[2],
                        double dC[18]);
 
+/* The stretch conditions' second derivatives at x: H[81 c + 9 p + q] = d2C_c / dx_p dx_q
+ * (row-major 9 x 9 for c = u, v), a c_i c_j (I - w w^T/|w|^2)/|w| in 3 x 3 blocks:
+ * positive semi-definite; zero for a zero w. */
+void cloth__bw_stretch_hessian(const double x[9], const double Dm_inv[4], double area,
+                               double H[162]);
+
 /* The shear condition C = a w_u.w_v and its gradient (9). */
 void cloth__bw_shear(const double x[9], const double Dm_inv[4], double area, double *C,
                      double dC[9]);

@@ -12,6 +12,13 @@ typedef enum {
     CLOTH__BW_K_OWN = 1         /* bw.k_stretch and bw.k_shear for every triangle     */
 } cloth__bw_stiffness;
 
+/* The stretch conditions' -k C d2C/dx2 in df/dx (bw.tension_hessian). */
+typedef enum {
+    CLOTH__BW_TENSION_KEEP = 0, /* kept where C > 0 (stretched; positive semi-definite
+                                 * there), dropped where compressed                   */
+    CLOTH__BW_TENSION_DROP = 1  /* dropped everywhere (-k dC dC^T alone)               */
+} cloth__bw_tension;
+
 /* The [bw] keys. */
 typedef struct cloth__bw_def {
     cloth__bw_stiffness stiffness; /* springs (the material's k) or own (bw.k_*)      */
@@ -19,6 +26,7 @@ typedef struct cloth__bw_def {
     double k_shear;             /* k of C_shear = a w_u.w_v                   (N/m^3)  */
     double k_bend;              /* k of C_bend = theta - theta_0              (N m)    */
     double damping;             /* beta (s): each condition's k_d = beta k            */
+    cloth__bw_tension tension;  /* the stretch conditions' second-derivative term     */
     double cg_tol;              /* epsilon of the stopping rule (section 5.3)         */
     int cg_max_iters;           /* CG iterations per step at most                     */
     double strain_limit;        /* Provot's tau_c after the step; 0 = off             */
