@@ -3,12 +3,11 @@
  *
  * The one public header.  Data flow of a run:
  *
- *   scene file (INI) --cloth_scene_load--> cloth_scene
- *   cloth_scene --cloth_sim_create--> cloth_sim (mesh + state + kernel work)
+ *   scene file (INI) --cloth_scene_load--> cloth_scene --cloth_sim_create--> cloth_sim
  *   cloth_sim_frame()  advances one frame (run.substeps kernel steps of h = dt/substeps)
  *                      and fills a cloth_frame with the shared metrics
- *   cloth_run()        loops frames and writes series.csv, summary.csv, final.obj
- *                      (and an iterative kernel's log) into a folder
+ *   cloth_run()        loops frames into a folder: series.csv, summary.csv, final.obj
+ *                      and an iterative kernel's log
  *
  * Conventions: positions and velocities are double arrays of length 3n, interleaved
  * (x[3*i+0..2]); up is +y.  Every function that can fail returns a cloth_status and
@@ -124,10 +123,8 @@ typedef struct cloth_sphere_def {
     double amplitude;           /* orbit radius A (m)                                 */
     double period;              /* orbit or path period T (s)                         */
     double path[6];             /* path end points                                    */
-    double spin;                /* angular velocity about the world y axis through the
-                                 * centre (rad/s, right-handed: a point at +x from the
-                                 * centre moves towards -z); it moves no vertex itself:
-                                 * friction reads it as the surface's velocity        */
+    double spin;                /* rad/s about the world y axis through the centre (a
+                                 * point at +x moves to -z): friction's surface speed */
 } cloth_sphere_def;
 
 typedef struct cloth_floor_def {
@@ -162,27 +159,22 @@ typedef struct cloth_avatar_def {
     int sdf_resolution;         /* field cells along the body's box's longest side    */
     cloth_avatar_collision collision;
     double ik_max_step;         /* largest move of an IK end effector per call (m)    */
-    char joint_map[CLOTH_PATH_MAX]; /* two columns, clip joint and body joint, for a
-                                 * naming not built in (CMU, Mixamo), or ""           */
+    char joint_map[CLOTH_PATH_MAX]; /* clip joint, body joint a line; "": built in   */
     int keep_root_offset;       /* 1: the clip's first horizontal root position kept  */
     double motion_scale;        /* body metres a clip unit; 0: from the hip heights   */
     double blend_in;            /* s from the rest pose to the clip's first; < 0: auto */
     cloth_clip_end clip_end;    /* what follows the clip's last frame                 */
     double blend_time;          /* clip_end = blend: s from the last pose to the first */
-    double max_skin_step;       /* the guard: largest skin move a substep (m); < 0:
-                                 * auto, avatar.offset                                */
+    double max_skin_step;       /* the guard's skin move a substep (m); < 0: offset   */
     int strict;                 /* 1: the guard fails the run instead of warning      */
 } cloth_avatar_def;
 
 /* run.self_collision: what cloth-cloth contact a kernel handles (docs/contact.md). */
 typedef enum {
     CLOTH_SELF_OFF = 0,         /* none                                               */
-    CLOTH_SELF_ON = 1,          /* no crossing: the robust stage (Bridson et al. 2002)
-                                 * or a kernel's own IPC contact                      */
-    CLOTH_SELF_PROXIMITY = 2,   /* vertex pairs and vertex-triangle pushes within
-                                 * material.thickness, no CCD (formerly "triangles")  */
-    CLOTH_SELF_PARTICLES = 3    /* vertex pairs kept material.thickness apart (the
-                                 * particle method; formerly "on")                    */
+    CLOTH_SELF_ON = 1,          /* no crossing: Bridson et al. 2002, or IPC's own     */
+    CLOTH_SELF_PROXIMITY = 2,   /* vertex and vertex-triangle pushes, no CCD          */
+    CLOTH_SELF_PARTICLES = 3    /* vertex pairs kept material.thickness apart         */
 } cloth_self_collision;
 
 typedef struct cloth_run_def {
@@ -208,9 +200,8 @@ typedef struct cloth_key_origin {
 #define CLOTH_MAX_KERNELS 16   /* kernels a table may hold (settings blocks)          */
 #define CLOTH_KERNEL_SETTINGS_SIZE 512 /* bytes of one kernel's settings at most      */
 
-/* One kernel's settings, opaque: the kernel lays them out and fills them from its key
- * table, callers use key names (cloth_scene_set, _get), so no kernel is named here.  A
- * fixed block keeps the scene a plain value (copied with =) with nothing to free. */
+/* One kernel's settings, opaque: its kernel fills them from its key table, callers use
+ * key names (cloth_scene_set, _get); a fixed block keeps the scene a plain value. */
 typedef union cloth_kernel_settings {
     unsigned char bytes[CLOTH_KERNEL_SETTINGS_SIZE];
     double align_double;        /* the blocks are aligned for any field a kernel keeps */
@@ -387,13 +378,10 @@ cloth_status cloth_sim_omega_max(const cloth_sim *sim, double *omega_max, cloth_
 int cloth_sim_log(const cloth_sim *sim, const cloth_iter **rows);
 
 /* -------------------------------------------------------------- interaction */
-/*
- * Picking, dragging, pins and live changes for an interactive viewer (a web cloth demo
- * and the mass-spring cloth paper), between frames, never inside one; only a rebuild of
- * the kernel's work allocates, before the next frame's steps.  A pinned vertex has inverse
- * mass 0 and is held at its mesh->x0 row; these change pinned, inv_mass, n_pinned and x0
- * rows, and cloth_sim_reset puts back the scene's own pins and initial positions.
- */
+/* Picking, dragging, pins and live changes for a viewer (a web cloth demo, the mass-spring
+ * cloth paper), between frames; only a rebuild of the kernel's work allocates.  A pinned
+ * vertex has inverse mass 0 and is held at its mesh->x0 row; these change pinned,
+ * inv_mass, n_pinned and x0, and cloth_sim_reset puts back the scene's pins and x0. */
 
 /* The mass-spring cloth paper's picking: every vertex of x (n of them) is a sphere of
  * radius; the vertex whose sphere the ray origin + t dir, t >= 0, enters first, or -1 (a
@@ -427,11 +415,10 @@ int cloth_sim_grabbed(const cloth_sim *sim);
  * of that vertex first.  CLOTH_EINVAL for an index out of range. */
 cloth_status cloth_sim_pin(cloth_sim *sim, int vertex, int on, cloth_error *err);
 
-/* Changes one scene key of a running sim, as for --set ("world.wind=1 0 2"): world.*,
- * material.k_structural, k_shear, k_bend, spring_damping, sphere.radius and offset,
- * run.substeps, run.kernel (the state kept) and a kernel's own keys (its work rebuilt).
- * Gravity, a stiffness or the kernel restart energy drift.  Any other key or a refused
- * value: CLOTH_EINVAL "key: why", the sim unchanged. */
+/* Changes one key of a running sim, as --set ("world.wind=1 0 2"): world.*, material.k_*
+ * and spring_damping, sphere.radius and offset, run.substeps, run.kernel (state kept) and
+ * a kernel's own keys (work rebuilt); gravity, a stiffness or the kernel restart energy
+ * drift.  Any other key or a refused value: CLOTH_EINVAL "key: why", the sim unchanged. */
 cloth_status cloth_sim_set(cloth_sim *sim, const char *assignment, cloth_error *err);
 
 /* 1 and the sphere's centre now and radius when the scene has a sphere, else 0. */
@@ -457,10 +444,9 @@ typedef struct cloth_ik_result {
     double effector[3];         /* where it is now                                    */
 } cloth_ik_result;
 
-/* Cyclic coordinate descent: turns the `chain` joints above joint ("l_wrist", ...) within
- * their limits so that it moves towards target, at most avatar.ik_max_step a call; the
- * pose then stays until reset.  CLOTH_EINVAL for an unknown joint (not for a target out
- * of reach: res->unreachable). */
+/* Cyclic coordinate descent: turns the `chain` joints above joint ("l_wrist") within their
+ * limits towards target, at most avatar.ik_max_step a call; the pose stays until reset.
+ * CLOTH_EINVAL for an unknown joint (a target out of reach: res->unreachable). */
 cloth_status cloth_avatar_ik(cloth_avatar *avatar, const char *joint, const double target[3],
                              int chain, cloth_ik_result *res, cloth_error *err);
 
@@ -480,16 +466,15 @@ cloth_status cloth_scene_get(const cloth_scene *scene, const char *key, char *va
                              size_t size, cloth_error *err);
 
 /* --------------------------------------------------------- contact queries */
-/*
- * Continuous collision detection of a point p and a triangle (a, b, c), or of edges
+/* Continuous collision detection of a point p and a triangle (a, b, c), or of edges
  * (a, b) and (c, d), each vertex moving from x0 (t = 0) to x1 (t = 1) on a line; d(t) is
  * their distance.  Additive CCD (Li, Kaufman and Jiang 2021, "Codimensional Incremental
  * Potential Contact"), conservative: 1 (a hit) when d may come within dmin >= 0, *toi a
  * time up to which d provably stays above dmin (0 if it starts within); 0 when it stays
  * above on [0, 1], *toi = 1.  A miss counts as a hit only within dmin + 1e-3 (d(0) - dmin)
  * or after 10^6 distance evaluations.  -1, *toi = 0, for a bad dmin or coordinate.  toi
- * may be NULL; allocates nothing.  A line search keeping d > eta d(0) passes dmin = eta d(0).
- */
+ * may be NULL; allocates nothing.  A line search keeping d > eta d(0) passes it as
+ * dmin = eta d(0). */
 
 /* The point p against the triangle (a, b, c). */
 int cloth_ccd_point_triangle(const double p0[3], const double a0[3], const double b0[3],
@@ -524,20 +509,15 @@ typedef struct cloth_visit_bytes {
 typedef struct cloth_kernel_facts {
     const char *name;           /* as in run.kernel                                   */
     const char *summary;        /* one line                                           */
-    int interactive_max;        /* most unknowns (3 x free vertices) it steps at a
-                                 * viewer's frame rate; 0 = no limit                  */
-    int dense_max;              /* most unknowns its dense solves take (a larger mesh
-                                 * is refused at creation); 0 = no dense solve        */
+    int interactive_max;        /* most unknowns it steps at a viewer's rate; 0: any  */
+    int dense_max;              /* most unknowns its dense solves take; 0: none       */
     const char *iteration_key;  /* the key of its iteration count, or NULL            */
-    const char *stiffness_key;  /* a stiffness of its own that a viewer scales with
-                                 * the springs' k ("k_relax"), or NULL                */
+    const char *stiffness_key;  /* its own stiffness a viewer scales with k, or NULL  */
     double stiffness_max;       /* ... keeping it at or below this                    */
     int reports_cond;           /* 1: its frames carry condition numbers (has_cond)   */
     const char *cond_off;       /* "KEY=VALUE" that stops computing them, or NULL     */
-    int frame_substeps;         /* steps per 1/60 s frame it needs on the example
-                                 * cloths (k ~ 500 N/m, 10 g vertices)                */
-    const char *interactive_set; /* "KEY=VALUE" a viewer applies for its frame rate
-                                 * (below interactive_max), or NULL                   */
+    int frame_substeps;         /* steps a 1/60 s frame needs (k ~ 500 N/m, 10 g)     */
+    const char *interactive_set; /* "KEY=VALUE" a viewer applies, or NULL            */
     cloth_visit_bytes visit_bytes; /* memory a spring visit moves (the bench)         */
 } cloth_kernel_facts;
 
@@ -585,10 +565,9 @@ typedef struct cloth_summary {
 const char *cloth_run_status_string(cloth_run_status s);
 
 /* Runs the scene into out_dir (made if missing): series.csv, summary.csv, final.obj and
- * the kernel's iteration log (cloth_table_file), each as NAME.part, flushed every frame
- * and renamed at the end.  progress (or NULL): a line per 10 % of the frames.  CLOTH_OK
- * when the run finished (its status and an early stop's reason in *summary); an error
- * for bad input or I/O. */
+ * the kernel's log (cloth_table_file), each as NAME.part, flushed every frame, renamed at
+ * the end; progress (or NULL): a line per 10 % of the frames.  CLOTH_OK when the run
+ * finished (its status, an early stop's reason in *summary); else an error (input, I/O). */
 cloth_status cloth_run(const cloth_scene *scene, const char *out_dir, FILE *progress,
                        cloth_summary *summary, cloth_error *err);
 
@@ -604,14 +583,11 @@ cloth_status cloth_run_mark_done(const char *out_dir, const char *id,
                                  const cloth_summary *summary, cloth_error *err);
 
 /* ---------------------------------------------------------- record and replay */
-/*
- * A recording: positions per frame as a PC2 point cache (Blender's Mesh Cache format)
- * beside the topology as OBJ: cloth.pc2/.obj, and body.pc2/.obj with an [avatar].
- * Inputs (cloth_input) are what a viewer does between frames, applied by cloth_sim_input
- * for the viewer and the replay alike.  A session writes them to events.jsonl (each with
- * the frames stepped before it) and series.csv; a run with def.events re-simulates them
- * headless into the same series.csv, apart from wall_ms.
- */
+/* A recording: positions per frame as a PC2 point cache (Blender's Mesh Cache) beside the
+ * topology as OBJ (cloth.pc2/.obj; body.pc2/.obj with an [avatar]).  Inputs (cloth_input)
+ * are what a viewer does between frames (cloth_sim_input); a session writes them to
+ * events.jsonl (each with the frames stepped before it) and series.csv, and a run with
+ * def.events re-simulates them headless into the same series.csv, apart from wall_ms. */
 
 /* The header of a point cache. */
 typedef struct cloth_pc2_info {
@@ -726,13 +702,11 @@ cloth_status cloth_run_sim_with(cloth_sim *sim, const char *out_dir,
                                 cloth_error *err);
 
 /* ----------------------------------------------------------------- columns */
-/*
- * The files of a run are tables of structs: a row of series.csv is a cloth_frame, of
+/* The files of a run are tables of structs: a row of series.csv is a cloth_frame, of
  * summary.csv a cloth_summary, of kernel i's iteration log a cloth_iter (table
  * CLOTH_TABLE_LOG + i: its columns by name; none without a log).  A table lists fields
  * (name, type, offset, size), the file's columns first; runs, sweeps and bindings write
- * and read rows from these tables, so no one writes a column list or a layout by hand.
- */
+ * and read rows from these tables, so no one writes a column list or a layout by hand. */
 
 typedef enum { CLOTH_TABLE_SERIES = 0, CLOTH_TABLE_SUMMARY, CLOTH_TABLE_LOG } cloth_table;
 
