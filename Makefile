@@ -130,6 +130,8 @@ check: deps
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/engines/check_engines.sh $(BUILD)/cloth
+	@# the committed figure data: a sample of make figures' runs again, byte for byte (~60 s)
+	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/figures/check_data.sh $(BUILD)/cloth
 	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
 	@# the suites in two processes at once (test_cloth K/2), one a core; their logs after
 	cd tests && { $(TEST_CLOTH) 0/2 >../$(BUILD)/test_cloth-0.log 2>&1 & first=$$!; \
@@ -194,9 +196,9 @@ check-kit:
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.  The jittered
 # drapes run 3 of their 10 seeds here (CLOTH_TEST_SEEDS, tests/testutil.h): the same code
 # under the sanitizers, a third of the CPU; make check runs all ten.  The scripted checks
-# (a kernel added from the docs, the work-precision reference, the docs, the sweep engines:
-# SCRIPT_CHECKS=0) and the kit run in make check only: they test files and scripts, and the
-# sanitized test_cloth already runs the same library paths.
+# (a kernel added from the docs, the work-precision reference, the docs, the sweep engines,
+# the figure data: SCRIPT_CHECKS=0) and the kit run in make check only: they test files
+# and scripts, and the sanitized test_cloth already runs the same library paths.
 sanitize: deps
 	@CLOTH_TEST_SEEDS=3 $(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)" KIT_CHECK=0 \
 	  SCRIPT_CHECKS=0
