@@ -29,8 +29,12 @@ here=$(pwd)
 abs() { case $1 in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLOTH=$(cd "$(dirname "$CLOTH")" && pwd)/$(basename "$CLOTH")
-DATA=$(abs "${DATA:-$ROOT/plots/data}")
-OUT=$(abs "${OUT:-$ROOT/build/figures}")
+# (by default plots/data and build/figures, as make figures has always passed them to
+# gnuplot)
+DATA=${DATA:+$(abs "$DATA")}
+DATA=${DATA:-plots/data}
+OUT=${OUT:+$(abs "$OUT")}
+OUT=${OUT:-build/figures}
 RENDER=${RENDER:-1}
 cd "$ROOT"
 mkdir -p "$OUT" "$DATA"
