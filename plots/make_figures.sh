@@ -505,7 +505,7 @@ fig_ablation_grid() {
     # each run's largest sigma1 - 1 over triangles, from its series (label,sigma)
     echo label,max_sigma >"$dir/sigma.csv"
     awk -F, 'NR > 1 { print $1 }' "$dir/runs/sweep.csv" | while read -r l; do
-        s=$dir/runs/$l/series.csv
+        s=$dir/runs/$(printf %s "$l" | tr / _)/series.csv # a run's folder: its label, / as _
         [ -f "$s" ] || continue
         awk -F, -v l="$l" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             { v = $c["stretch_sigma_max"] + 0; if (NR == 2 || v > m) m = v }
