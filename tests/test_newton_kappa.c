@@ -312,6 +312,14 @@ START_TEST(zozo_preset_sets_its_keys_and_later_keys_win)
     ck_assert(cloth_scene_parse("[newton]\npreset = ipc\n", "bad.ini", &s, &err) != CLOTH_OK);
     ck_assert_msg(strstr(err.msg, "bad.ini:2") && strstr(err.msg, "none or zozo"), "%s",
                   err.msg);
+    /* a later key the preset's loop refuses: the refusal names the preset's line */
+    ck_assert(cloth_scene_parse("[mesh]\nnx = 3\nny = 3\n[run]\nkernel = newton\n[newton]\n"
+                                "preset = zozo\nintegrator = bdf2\n", "z.ini", &s, &err) ==
+              CLOTH_OK);
+    cloth_sim *sim;
+    ck_assert(cloth_sim_create(&s, &sim, &err) != CLOTH_OK);
+    ck_assert_msg(strstr(err.msg, "z.ini:7") && strstr(err.msg, "newton.preset = zozo") &&
+                  strstr(err.msg, "integrator = euler"), "%s", err.msg);
 }
 END_TEST
 
