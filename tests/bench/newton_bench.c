@@ -51,6 +51,14 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The process's CPU time (s): what a frame cost, less the other jobs' share of the cores. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* BLAS threads: OPENBLAS_NUM_THREADS, else every core (OpenBLAS's default). */
 static int blas_threads(void)
 {
@@ -227,11 +235,13 @@ static int bench_row(const char *name, int drape, int nx, int ny, const char *so
  * Columns: scene, nx, unknowns, frames, contact_from, max_iters_steps (steps stopped at
  * newton.max_iters), stalled_steps, iters_step (mean Newton iterations a step in
  * contact), frame_ms_mean and frame_ms_max (in contact), frames_min (frames a minute at
- * the mean), factor_share (analyse + factor over every stage's time, in contact),
+ * the mean), cpu_ms_mean and cpu_ms_max (the same in the process's CPU time, which other
+ * jobs on the machine disturb less than the wall time), factor_share (analyse + factor over every stage's time, in contact),
  * sigma1_max (largest sigma1 - 1 of any frame), intersections, tunnelled (most in a
  * frame), set (NEWTON_BENCH_SET). */
 #define FRAMES_HEADER "scene,nx,unknowns,frames,contact_from,max_iters_steps,stalled_steps," \
-    "iters_step,frame_ms_mean,frame_ms_max,frames_min,factor_share,sigma1_max," \
+    "iters_step,frame_ms_mean,frame_ms_max,frames_min,cpu_ms_mean,cpu_ms_max,factor_share," \
+    "sigma1_max," \
     "intersections,tunnelled,set\n"
 
 static int bench_frames(int nx, int frames)
@@ -250,9 +260,10 @@ static int bench_frames(int nx, int frames)
     double reach = fmin(0.01, 0.4 * 1.5 / (nx - 1)); /* newton.dhat (make_scene) */
     int from = 0, at_max = 0, stalled = 0, ok = 1, steps = 0;
     long iters = 0, inter = 0, tun = 0;
-    double ms_sum = 0, ms_max = 0, sigma = 0;
+    double ms_sum = 0, ms_max = 0, sigma = 0, cpu_sum = 0, cpu_max = 0;
     for (int k = 1; k <= frames && ok; k++) {
         cloth__newton_profile_get(sim->work, &before);
+        double cpu0 = cpu_s();
         if (!(ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK))
             fprintf(stderr, "newton_bench: drape %dx%d: %s\n", nx, nx, err.msg);
         if (!ok)
@@ -271,6 +282,9 @@ static int bench_frames(int nx, int frames)
             steps += s.run.substeps;
             ms_sum += f.wall_ms;
             ms_max = fmax(ms_max, f.wall_ms);
+            double cpu = 1e3 * (cpu_s() - cpu0);
+            cpu_sum += cpu;
+            cpu_max = fmax(cpu_max, cpu);
         }
     }
     cloth__newton_profile_get(sim->work, &p1);
@@ -280,10 +294,11 @@ static int bench_frames(int nx, int frames)
     double factor = (p1.analyse_ms - p0.analyse_ms) + (p1.factor_ms - p0.factor_ms);
     int n_contact = from ? frames - from + 1 : 0;
     const char *set = getenv("NEWTON_BENCH_SET");
-    printf("drape,%d,%d,%d,%d,%d,%d,%.3g,%.0f,%.0f,%.3g,%.3g,%.4g,%ld,%ld,%s\n", nx,
+    printf("drape,%d,%d,%d,%d,%d,%d,%.3g,%.0f,%.0f,%.3g,%.0f,%.0f,%.3g,%.4g,%ld,%ld,%s\n", nx,
            cloth__newton_ndof(sim->work), frames, from, at_max, stalled,
            steps ? (double)iters / steps : NAN, n_contact ? ms_sum / n_contact : NAN, ms_max,
-           n_contact ? 60000 / (ms_sum / n_contact) : NAN, stage > 0 ? factor / stage : NAN,
+           n_contact ? 60000 / (ms_sum / n_contact) : NAN,
+           n_contact ? cpu_sum / n_contact : NAN, cpu_max, stage > 0 ? factor / stage : NAN,
            sigma, inter, tun, set ? set : "");
     fflush(stdout);
     cloth_sim_destroy(sim);
