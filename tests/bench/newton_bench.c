@@ -24,7 +24,9 @@
  * threads, OPENBLAS_NUM_THREADS (CHOLMOD's own OpenMP regions run on one thread,
  * src/linalg/cholmod.c).  Output: CSV on stdout; `make bench` stores it in
  * tests/bench/results/<machine>-newton.csv.  With the argument "small", only the rows of
- * 30 x 24 and 30 x 30 (a few seconds; no dense rows).
+ * 30 x 24 and 30 x 30 (a few seconds; no dense rows).  "frames N [FRAMES]" (issue 47):
+ * the drape at N x N from its first frame, whether every step converged and what a frame
+ * in contact costs (bench_frames below).
  */
 #include "cloth.h"
 #include "kernels/newton/newton.h"
