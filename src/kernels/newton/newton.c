@@ -267,7 +267,10 @@ static void line_search(cloth__newton *w, const cloth__newton_ctx *ctx, iteratio
         memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
         it->descent = 1;
         it->filters = w->filters;
-        it->armijo = it->alpha > 0 ? ldexp(1.0, -w->halvings) : 0;
+        /* Armijo halves from the filters' cap: alpha = cap 2^-k exactly */
+        double cap = fmin(1.0, fmin(w->filters.obstacle, fmin(w->filters.ccd,
+                                                               w->filters.strain)));
+        it->armijo = cap > 0 ? it->alpha / cap : 1;
     }
 }
 

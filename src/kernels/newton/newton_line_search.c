@@ -246,8 +246,7 @@ double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx,
 {
     /* ASSIGNMENT newton_linesearch: line_search BEGIN */
     double alpha = fmin(1.0, feasible_alpha(w, ctx, w->x, w->dir));
-    w->halvings = 0;
-    for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5, w->halvings++) {
+    for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
             w->x_trial[i] = w->x[i] + alpha * w->dir[i];
         double e = cloth__newton_energy(w, ctx, w->x_trial, NULL, 0, 0);

@@ -276,7 +276,6 @@ struct cloth__newton {
     int ipc_set;                /* 0 until contacts first appear                      */
 
     cloth__newton_filters filters; /* what the last feasibility filter found       */
-    int halvings;               /* Armijo halvings of the last line search            */
 
     /* newton.csv rows of the current frame */
     cloth_iter *rows;
