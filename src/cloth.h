@@ -325,7 +325,7 @@ typedef struct cloth_frame {
 
 /* One iteration of an iterative kernel, a row of its log: these fields, and the numbers
  * and words its log table (CLOTH_TABLE_LOG + the kernel's index) names. */
-#define CLOTH_LOG_VALUES 8
+#define CLOTH_LOG_VALUES 12
 #define CLOTH_LOG_WORDS 2
 #define CLOTH_LOG_WORD_MAX 16
 typedef struct cloth_iter {

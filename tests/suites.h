@@ -26,6 +26,7 @@
     X(newton) \
     X(newton_body) \
     X(newton_kappa) \
+    X(newton_alpha) \
     X(newton_springs) \
     X(newton_floor) \
     X(newton_speed) \

@@ -34,7 +34,9 @@ static const char *const FILES[] = {"series.csv", "summary.csv"};
  * by these names. */
 static const char NEWTON_HEADER[] = "frame,iter,energy,grad_norm,step_norm,alpha,cond,"
                                     "kappa_max,active_contacts,regularized,lin_iters,"
-                                    "cond_method,stop";
+                                    "cond_method,alpha_by,alpha_contact,alpha_strain,"
+                                    "alpha_armijo,alpha_max_dx,bound_contact,bound_strain,"
+                                    "stop";
 
 /* The generic fields every log has, where cloth_iter keeps them. */
 static const struct {
@@ -339,7 +341,9 @@ START_TEST(a_row_writes_each_value_in_its_format)
     cloth_table t = log_of("newton");
     const struct { const char *name; double v; } own[] = {
         {"alpha", 0.75}, {"cond", NAN}, {"kappa_max", 1e3}, {"active_contacts", 4},
-        {"regularized", 1}};
+        {"regularized", 1}, {"alpha_contact", 0.5}, {"alpha_strain", 1},
+        {"alpha_armijo", 0.25}, {"alpha_max_dx", 1}, {"bound_contact", 2},
+        {"bound_strain", 0}};
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
         for (int i = 0; i < cloth_table_columns(t); i++)
             if (strcmp(cloth_field_name(t, i), own[k].name) == 0)
@@ -347,8 +351,10 @@ START_TEST(a_row_writes_each_value_in_its_format)
     for (int i = 0; i < cloth_table_columns(t); i++)
         if (strcmp(cloth_field_name(t, i), "cond_method") == 0)
             memcpy((char *)&it + cloth_field_offset(t, i), "off", 4);
+        else if (strcmp(cloth_field_name(t, i), "alpha_by") == 0)
+            memcpy((char *)&it + cloth_field_offset(t, i), "armijo", 7);
     ck_assert_str_eq(written_row(t, &it, buf, sizeof buf),
-                     "2,5,0.5,0.25,0.125,0.75,,1000,4,1,3,off,converged");
+                     "2,5,0.5,0.25,0.125,0.75,,1000,4,1,3,off,armijo,0.5,1,0.25,1,2,0,converged");
 }
 END_TEST
 

@@ -223,6 +223,30 @@ void tu_frames(cloth_sim *sim, int count)
         ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "frame %d: %s", i, err.msg);
 }
 
+/* The log table of sim's kernel's column `column`; fails the test when it has none. */
+static cloth_table log_column(const struct cloth_sim *sim, const char *column, int *at)
+{
+    char kernel[CLOTH_NAME_MAX];
+    cloth_error err;
+    ck_assert_int_eq(cloth_scene_get(cloth_sim_scene(sim), "run.kernel", kernel, sizeof kernel,
+                                     &err), CLOTH_OK);
+    cloth_table t = (cloth_table)(CLOTH_TABLE_LOG + cloth_kernel_find(kernel));
+    for (*at = 0; *at < cloth_table_columns(t); (*at)++)
+        if (strcmp(cloth_field_name(t, *at), column) == 0)
+            return t;
+    ck_abort_msg("%s's log has no column %s", kernel, column);
+    return t;
+}
+
+const char *tu_log_word(const struct cloth_sim *sim, const struct cloth_iter *row,
+                        const char *column)
+{
+    int i;
+    cloth_table t = log_column(sim, column, &i);
+    ck_assert_msg(cloth_field_type(t, i) == CLOTH_VALUE_NAME, "%s is not a word", column);
+    return (const char *)row + cloth_field_offset(t, i);
+}
+
 double tu_log_value(const struct cloth_sim *sim, const struct cloth_iter *row,
                     const char *column)
 {

@@ -59,6 +59,9 @@ void tu_frames(struct cloth_sim *sim, int count);
  * double); fails the test when the kernel's log has no such column. */
 double tu_log_value(const struct cloth_sim *sim, const struct cloth_iter *row,
                     const char *column);
+/* The same for a word column (newton's cond_method, alpha_by). */
+const char *tu_log_word(const struct cloth_sim *sim, const struct cloth_iter *row,
+                        const char *column);
 
 /* Cuts the timings off every line of a CSV text, in place: the last field (wall_ms) and
  * the column named collide_ms when the header has one. */

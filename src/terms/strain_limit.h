@@ -39,7 +39,8 @@
  * -1/(sigma1 - sigma2), unbounded as the two meet, where neither is differentiable.
  *
  * The barrier on a stretch a (a = sigma - 1 per singular value, or a = l/l0 - 1 per edge),
- * with limit tau and band beta in (0, 1] (issue 12; ZOZO's front end uses beta = 1/2):
+ * with limit tau and band beta in (0, 1] (issue 12; ZOZO's code at f23b356 has beta = 1,
+ * g^ = tau; its 2024 examples 1/2):
  *
  *     g = tau - a,   g^ = beta tau,   energy kappa psi(g; g^)   (psi from barrier.h)
  *

@@ -24,7 +24,9 @@
  * threads, OPENBLAS_NUM_THREADS (CHOLMOD's own OpenMP regions run on one thread,
  * src/linalg/cholmod.c).  Output: CSV on stdout; `make bench` stores it in
  * tests/bench/results/<machine>-newton.csv.  With the argument "small", only the rows of
- * 30 x 24 and 30 x 30 (a few seconds; no dense rows).
+ * 30 x 24 and 30 x 30 (a few seconds; no dense rows).  "frames N [FRAMES]" (issue 47):
+ * the drape at N x N from its first frame, whether every step converged and what a frame
+ * in contact costs (bench_frames below).
  */
 #include "cloth.h"
 #include "kernels/newton/newton.h"
@@ -48,6 +50,14 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The process's CPU time (s): what a frame cost, less the other jobs' share of the cores. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -219,6 +229,84 @@ static int bench_row(const char *name, int drape, int nx, int ny, const char *so
     return ok;
 }
 
+/* "frames N [FRAMES]" (issue 47): the drape at N x N from its first frame, FRAMES of
+ * them (8 by default; in contact from frame 4), with NEWTON_BENCH_SET's settings: does
+ * every step converge, how many iterations a step takes in contact, and what a frame
+ * costs.  A frame is in contact from the first whose smallest obstacle gap is below
+ * newton.dhat (the sphere's barrier is active).
+ * Columns: scene, nx, unknowns, frames, contact_from, max_iters_steps (steps stopped at
+ * newton.max_iters), stalled_steps, iters_step (mean Newton iterations a step in
+ * contact), frame_ms_mean and frame_ms_max (in contact), frames_min (frames a minute at
+ * the mean), cpu_ms_mean and cpu_ms_max (the same in the process's CPU time, which other
+ * jobs on the machine disturb less than the wall time), factor_share (analyse + factor over every stage's time, in contact),
+ * sigma1_max (largest sigma1 - 1 of any frame), intersections, tunnelled (most in a
+ * frame), set (NEWTON_BENCH_SET). */
+#define FRAMES_HEADER "scene,nx,unknowns,frames,contact_from,max_iters_steps,stalled_steps," \
+    "iters_step,frame_ms_mean,frame_ms_max,frames_min,cpu_ms_mean,cpu_ms_max,factor_share," \
+    "sigma1_max," \
+    "intersections,tunnelled,set\n"
+
+static int bench_frames(int nx, int frames)
+{
+    cloth_scene s;
+    cloth_sim *sim;
+    cloth_error err;
+    if (!make_scene(&s, 1, nx, nx, "cholmod", "off"))
+        return 0;
+    if (cloth_sim_create(&s, &sim, &err) != CLOTH_OK) {
+        fprintf(stderr, "newton_bench: drape %dx%d: %s\n", nx, nx, err.msg);
+        return 0;
+    }
+    cloth_frame f;
+    cloth__newton_profile p0 = {0}, p1, before;
+    double reach = fmin(0.01, 0.4 * 1.5 / (nx - 1)); /* newton.dhat (make_scene) */
+    int from = 0, at_max = 0, stalled = 0, ok = 1, steps = 0;
+    long iters = 0, inter = 0, tun = 0;
+    double ms_sum = 0, ms_max = 0, sigma = 0, cpu_sum = 0, cpu_max = 0;
+    for (int k = 1; k <= frames && ok; k++) {
+        cloth__newton_profile_get(sim->work, &before);
+        double cpu0 = cpu_s();
+        if (!(ok = cloth_sim_frame(sim, &f, &err) == CLOTH_OK))
+            fprintf(stderr, "newton_bench: drape %dx%d: %s\n", nx, nx, err.msg);
+        if (!ok)
+            break;
+        at_max += f.not_converged - f.stalled;
+        stalled += f.stalled;
+        sigma = fmax(sigma, f.stretch_sigma_max);
+        inter = inter > f.intersections ? inter : f.intersections;
+        tun = tun > f.tunnelled ? tun : f.tunnelled;
+        if (!from && f.has_gap && f.min_gap < reach) {
+            from = k;
+            p0 = before;
+        }
+        if (from) {
+            iters += f.iterations;
+            steps += s.run.substeps;
+            ms_sum += f.wall_ms;
+            ms_max = fmax(ms_max, f.wall_ms);
+            double cpu = 1e3 * (cpu_s() - cpu0);
+            cpu_sum += cpu;
+            cpu_max = fmax(cpu_max, cpu);
+        }
+    }
+    cloth__newton_profile_get(sim->work, &p1);
+    double stage = (p1.assembly_ms - p0.assembly_ms) + (p1.analyse_ms - p0.analyse_ms) +
+                   (p1.factor_ms - p0.factor_ms) + (p1.solve_ms - p0.solve_ms) +
+                   (p1.cond_ms - p0.cond_ms) + (p1.line_search_ms - p0.line_search_ms);
+    double factor = (p1.analyse_ms - p0.analyse_ms) + (p1.factor_ms - p0.factor_ms);
+    int n_contact = from ? frames - from + 1 : 0;
+    const char *set = getenv("NEWTON_BENCH_SET");
+    printf("drape,%d,%d,%d,%d,%d,%d,%.3g,%.0f,%.0f,%.3g,%.0f,%.0f,%.3g,%.4g,%ld,%ld,%s\n", nx,
+           cloth__newton_ndof(sim->work), frames, from, at_max, stalled,
+           steps ? (double)iters / steps : NAN, n_contact ? ms_sum / n_contact : NAN, ms_max,
+           n_contact ? 60000 / (ms_sum / n_contact) : NAN,
+           n_contact ? cpu_sum / n_contact : NAN, cpu_max, stage > 0 ? factor / stage : NAN,
+           sigma, inter, tun, set ? set : "");
+    fflush(stdout);
+    cloth_sim_destroy(sim);
+    return ok;
+}
+
 /* The exact 2-norm condition number at the drape's nx x nx, by ARPACK: its time per
  * iteration against one factorisation's (stderr, and a row with solver "cond-exact"). */
 static void bench_cond(int nx, int warm)
@@ -324,6 +412,10 @@ int main(int argc, char **argv)
         return dump_matrix(strcmp(argv[1], "dump3") == 0 ? 2 : 1, atoi(argv[2]),
                            atoi(argv[3]), argv[4]) ? 0 : 1;
     use_fast_blas_core(argv);
+    if (argc > 2 && strcmp(argv[1], "frames") == 0) {
+        printf(FRAMES_HEADER);
+        return bench_frames(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 8) ? 0 : 1;
+    }
     fprintf(stderr, "newton_bench: OpenBLAS core %s, %d thread(s)\n", openblas_get_corename(),
             blas_threads());
     printf(HEADER);

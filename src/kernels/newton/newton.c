@@ -127,6 +127,11 @@ typedef struct iteration {
     int lin_iters;              /* PCG iterations of the solve, 0 for direct solvers  */
     int capped;                 /* 1 when PCG stopped at newton.pcg_max_iters         */
     double slope;               /* grad E . dx, the model's first-order change        */
+    cloth__newton_filters filters; /* what the feasibility filter found (line search) */
+    double armijo;              /* the fraction Armijo kept of the filter's step      */
+    double max_dx;              /* zozo: max_dx's scale r of dx (1 in the converge loop) */
+    int n_max_dx;               /* zozo: vertices whose |dx| exceeded max_dx          */
+    int descent;                /* 1 when dx was a descent direction (a line search ran) */
 } iteration;
 
 /* Predict: the potential of this step (x~, wind, kappa tables, the sphere where the last
@@ -256,15 +261,57 @@ static void line_search(cloth__newton *w, const cloth__newton_ctx *ctx, iteratio
             w->dir[3 * i + c] = w->dof[i] >= 0 ? w->step[w->dof[i] + c] : 0;
     it->alpha = 0;
     it->slope = slope;
+    it->max_dx = 1;
     if (slope < 0) {
+        /* none until the filter says (a line search without it, as the assignment's
+         * stub, logs Armijo alone) */
+        w->filters = (cloth__newton_filters){INFINITY, INFINITY, INFINITY, 0, 0, 0};
         it->alpha = cloth__newton_line_search(w, ctx, it->energy, slope);
         memcpy(w->x, w->x_trial, sizeof(double) * 3 * (size_t)w->n);
+        it->descent = 1;
+        it->filters = w->filters;
+        /* Armijo halves from the filters' cap: alpha = cap 2^-k exactly */
+        double cap = fmin(1.0, fmin(w->filters.obstacle, fmin(w->filters.ccd,
+                                                               w->filters.strain)));
+        it->armijo = cap > 0 ? it->alpha / cap : 1;
     }
 }
 
+/* newton.csv's alpha_by: which filter cut the accepted alpha most, by the fraction of
+ * the full step each allowed (min(1, its bound); Armijo: what it kept of the filters'
+ * step; max_dx: zozo's scale r).  Ties go to the one named first; "full" when none cut
+ * (alpha = 1), "no_descent" when dx was no descent direction and x stayed. */
+static const char *alpha_by(const iteration *it, double frac[5])
+{
+    static const char *const names[] = {"obstacle", "ccd", "strain", "armijo", "max_dx"};
+    const cloth__newton_filters *f = &it->filters;
+    frac[0] = fmin(1.0, f->obstacle);
+    frac[1] = fmin(1.0, f->ccd);
+    frac[2] = fmin(1.0, f->strain);
+    frac[3] = it->armijo;
+    frac[4] = it->max_dx;
+    if (!it->descent) {
+        for (int k = 0; k < 5; k++)
+            frac[k] = NAN;
+        return "no_descent";
+    }
+    const char *by = "full";
+    double least = 1;
+    for (int k = 0; k < 5; k++)
+        if (frac[k] < least) {
+            least = frac[k];
+            by = names[k];
+        }
+    return by;
+}
+
 /* newton.csv's own columns (newton_log_columns): the slots of cloth_iter's value and word. */
-enum { LOG_ALPHA, LOG_COND, LOG_KAPPA_MAX, LOG_ACTIVE_CONTACTS, LOG_REGULARIZED };
-enum { LOG_COND_METHOD };
+enum {
+    LOG_ALPHA, LOG_COND, LOG_KAPPA_MAX, LOG_ACTIVE_CONTACTS, LOG_REGULARIZED,
+    LOG_ALPHA_CONTACT, LOG_ALPHA_STRAIN, LOG_ALPHA_ARMIJO, LOG_ALPHA_MAX_DX,
+    LOG_BOUND_CONTACT, LOG_BOUND_STRAIN
+};
+enum { LOG_COND_METHOD, LOG_ALPHA_BY };
 
 /* Log: the step's stats and a newton.csv row; 1 when |dx|_inf / h < tol. */
 static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
@@ -281,14 +328,23 @@ static int log_iteration(cloth__newton *w, const cloth__newton_ctx *ctx,
     }
     if (w->n_rows < w->row_cap) {
         cloth_iter *row = &w->rows[w->n_rows++];
+        double frac[5];
+        const char *by = alpha_by(it, frac);
+        const cloth__newton_filters *f = &it->filters;
         *row = (cloth_iter){
             .frame = ctx->frame + 1, .iter = it->row, .energy = it->energy,
             .grad_norm = inf_norm(w->grad, w->ndof), .step_norm = it->alpha * dx_norm,
             .lin_iters = it->lin_iters,
             .value = {[LOG_ALPHA] = it->alpha, [LOG_COND] = it->cond,
                       [LOG_KAPPA_MAX] = it->seen.kappa_max,
-                      [LOG_ACTIVE_CONTACTS] = it->seen.active, [LOG_REGULARIZED] = it->eps > 0}};
+                      [LOG_ACTIVE_CONTACTS] = it->seen.active, [LOG_REGULARIZED] = it->eps > 0,
+                      [LOG_ALPHA_CONTACT] = fmin(frac[0], frac[1]),
+                      [LOG_ALPHA_STRAIN] = frac[2], [LOG_ALPHA_ARMIJO] = frac[3],
+                      [LOG_ALPHA_MAX_DX] = frac[4],
+                      [LOG_BOUND_CONTACT] = f->n_obstacle + f->n_ccd + it->n_max_dx,
+                      [LOG_BOUND_STRAIN] = f->n_strain}};
         snprintf(row->word[LOG_COND_METHOD], sizeof row->word[0], "%s", how);
+        snprintf(row->word[LOG_ALPHA_BY], sizeof row->word[0], "%s", by);
     }
     return dx_norm / w->h < tol;
 }
@@ -421,9 +477,15 @@ static cloth_status zozo_iteration(cloth__newton *w, const cloth__newton_ctx *ct
         longest = fmax(longest, sqrt(cloth__dot3(d, d)));
     }
     *scale = longest > ctx->nd->max_dx ? ctx->nd->max_dx / longest : 1;
+    for (int i = 0; i < w->n && *scale < 1; i++)
+        it->n_max_dx += sqrt(cloth__dot3(w->dir + 3 * i, w->dir + 3 * i)) > ctx->nd->max_dx;
     for (int k = 0; k < 3 * w->n; k++)
         w->dir[k] *= *scale * ZOZO_EXTEND; /* the extended step */
     *toi = fmin(1.0, cloth__newton_feasible_alpha(w, ctx, w->x, w->dir));
+    it->descent = 1;
+    it->filters = w->filters;
+    it->armijo = 1;
+    it->max_dx = *scale;
     for (int k = 0; k < 3 * w->n; k++)
         w->x[k] += *toi * w->dir[k] / ZOZO_EXTEND;
     it->alpha = *toi * *scale;
@@ -631,6 +693,25 @@ static const cloth__column newton_columns[] = {
                                 "(cholmod, dense)"),
     CLOTH__LOG_WORD("cond_method", LOG_COND_METHOD, "exact-2norm (eigenvalues), "
                                                     "estimate-1norm (dpocon) or off"),
+    CLOTH__LOG_WORD("alpha_by", LOG_ALPHA_BY, "the filter that cut alpha most: obstacle, "
+                                              "ccd (self-contact), strain, armijo, max_dx "
+                                              "(zozo); full (alpha = 1) or no_descent"),
+    CLOTH__LOG_VALUE("alpha_contact", LOG_ALPHA_CONTACT, "fraction of the full step the "
+                                                         "contact filters allowed "
+                                                         "(obstacles and self-contact)"),
+    CLOTH__LOG_VALUE("alpha_strain", LOG_ALPHA_STRAIN, "fraction of the full step the strain "
+                                                       "filter allowed"),
+    CLOTH__LOG_VALUE("alpha_armijo", LOG_ALPHA_ARMIJO, "fraction of the filters' step "
+                                                       "Armijo kept, 2^-halvings"),
+    CLOTH__LOG_VALUE("alpha_max_dx", LOG_ALPHA_MAX_DX, "zozo: max_dx's scale of dx; 1 "
+                                                       "otherwise"),
+    CLOTH__LOG_VALUE("bound_contact", LOG_BOUND_CONTACT, "vertices whose obstacle bound is "
+                                                         "below 1, self-contact queries that "
+                                                         "found an impact, vertices past "
+                                                         "max_dx (zozo)"),
+    CLOTH__LOG_VALUE("bound_strain", LOG_BOUND_STRAIN, "limited triangles or edges whose "
+                                                       "bound is below 1 (and below the "
+                                                       "obstacles')"),
     CLOTH__LOG_FIELD(stop, "on a step's last row why it stopped: converged, max_iters or "
                            "stalled (alpha |dx|_inf and E unchanged over iterations in a "
                            "row); empty otherwise"),

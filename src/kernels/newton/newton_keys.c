@@ -95,9 +95,10 @@ const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
      .offset = OFF(strain_limit), .lo = 0, .hi = 10, .def = "0",
      .help = "strain limit tau (barrier on tau - strain); 0 = off"},
     {.section = "newton", .name = "strain_band", .type = CLOTH__KEY_DOUBLE,
-     .offset = OFF(strain_band), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.5",
+     .offset = OFF(strain_band), .lo = 0, .hi = 1, .lo_open = 1, .def = "1",
      .help = "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO's code, "
-     "f23b356: 1, g^ = tau)"},
+     "f23b356: 1, g^ = tau; its 2024 examples 0.5, which makes Newton's steps creep: "
+     "docs/kernels/newton.md, issue 47)"},
     {.section = "newton", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
      .offset = OFF(strain_measure), .choices = measure_names, .def = "triangle",
      .help = "triangle (both singular values of F, as ZOZO) or edge (structural and shear "

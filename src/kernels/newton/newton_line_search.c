@@ -19,17 +19,20 @@
  * triangle that provably stays within its limit up to there is not bisected
  * (cloth__strain_tri_alpha_upto; most are, far from their limit). */
 static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
-                           const double *x, const double *dir, double upto)
+                           const double *x, const double *dir, double upto, int *bound)
 {
     const cloth__newton_def *nd = ctx->nd;
     const cloth_mesh *m = ctx->mesh;
     double amax = INFINITY;
+    *bound = 0;
     if (nd->strain_measure == CLOTH__STRAIN_EDGE) {
         for (int k = 0; k < w->n_limited; k++) {
             const cloth_spring *sp = &m->springs[w->limited[k]];
-            amax = fmin(amax, cloth__alpha_strain(x + 3 * sp->a, x + 3 * sp->b,
-                                                  dir + 3 * sp->a, dir + 3 * sp->b, sp->rest,
-                                                  nd->strain_limit, nd->eta));
+            double a = cloth__alpha_strain(x + 3 * sp->a, x + 3 * sp->b, dir + 3 * sp->a,
+                                           dir + 3 * sp->b, sp->rest, nd->strain_limit,
+                                           nd->eta);
+            *bound += a < upto;
+            amax = fmin(amax, a);
         }
         return amax;
     }
@@ -38,8 +41,10 @@ static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
         double xt[9], dt[9];
         cloth__newton_gather(x, m->tris + 3 * t, 3, xt);
         cloth__newton_gather(dir, m->tris + 3 * t, 3, dt);
-        amax = fmin(amax, cloth__strain_tri_alpha_upto(xt, dt, w->tri_dm + 4 * t,
-                                                       nd->strain_limit, nd->eta, upto));
+        double a = cloth__strain_tri_alpha_upto(xt, dt, w->tri_dm + 4 * t, nd->strain_limit,
+                                                nd->eta, upto);
+        *bound += a < upto;
+        amax = fmin(amax, a);
     }
     return amax;
 }
@@ -62,7 +67,7 @@ static double strain_alpha(const cloth__newton *w, const cloth__newton_ctx *ctx,
  * is one of them (tests/test_newton_speed.c checks the kept set against a fresh broad
  * phase at such points). */
 static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
-                                 const double *x, const double *dir)
+                                 const double *x, const double *dir, int *hits)
 {
     double thickness = ctx->thickness, eta = ctx->nd->eta;
     double reach = thickness + ctx->nd->dhat;
@@ -75,6 +80,7 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
         if (!bp.overflow || scale < 1e-6)
             break;
         w->pair_overflows++;
+        (*hits)++;
         scale *= 0.5;
     }
     w->cand_valid = !bp.overflow;
@@ -112,8 +118,10 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                     x1[3 * i + q] = x0[3 * i + q] + alpha * dir[3 * v[i] + q];
             w->profile.ccd_queries++;
             if (cloth__ccd(kind ? CLOTH__CCD_EDGE_EDGE : CLOTH__CCD_POINT_TRIANGLE, x0, x1,
-                           dmin, &toi, NULL) != 0)
+                           dmin, &toi, NULL) != 0) {
                 alpha *= toi; /* a hit (toi < 1), or bad input (toi = 0) */
+                (*hits)++;
+            }
         }
     }
     w->profile.broad_ms += t1 - t0;
@@ -166,26 +174,40 @@ static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
 {
     const cloth__newton_def *nd = ctx->nd;
     double eta = nd->eta, amax = INFINITY, dmax = 0;
+    cloth__newton_filters *f = &w->filters;
+    *f = (cloth__newton_filters){.obstacle = INFINITY, .ccd = INFINITY, .strain = INFINITY};
     if (nd->barrier == CLOTH__BARRIER_NONE)
         return amax;
     for (int i = 0; i < w->n; i++) {
         if (w->dof[i] < 0)
             continue;
         const double *xi = x + 3 * i, *di = dir + 3 * i;
+        double vertex = INFINITY;
         dmax = fmax(dmax, sqrt(cloth__dot3(di, di)));
         if (ctx->sphere.enabled)
-            amax = fmin(amax, cloth__alpha_sphere(xi, di, w->sphere_c, ctx->sphere.radius,
-                                                  ctx->sphere.offset, eta));
+            vertex = fmin(vertex, cloth__alpha_sphere(xi, di, w->sphere_c, ctx->sphere.radius,
+                                                      ctx->sphere.offset, eta));
         if (ctx->floor.enabled)
-            amax = fmin(amax,
-                        cloth__alpha_floor(xi, di, ctx->floor.height, ctx->floor.offset, eta));
-        if (ctx->avatar)
-            amax = fmin(amax, body_alpha(w, ctx, xi, di, eta, fmin(amax, 1.0)));
+            vertex = fmin(vertex, cloth__alpha_floor(xi, di, ctx->floor.height,
+                                                     ctx->floor.offset, eta));
+        amax = fmin(amax, vertex);
+        if (ctx->avatar) {
+            /* exact only below `upto`: at it, this vertex did not bind */
+            double upto = fmin(amax, 1.0), body = body_alpha(w, ctx, xi, di, eta, upto);
+            amax = fmin(amax, body);
+            vertex = fmin(vertex, body < upto ? body : INFINITY);
+        }
+        f->n_obstacle += vertex < 1;
     }
-    if (nd->strain_limit > 0)
-        amax = fmin(amax, strain_alpha(w, ctx, x, dir, fmin(amax, 1.0)));
-    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL && dmax > 0)
-        amax = fmin(amax, self_contact_alpha(w, ctx, x, dir));
+    f->obstacle = amax;
+    if (nd->strain_limit > 0) {
+        f->strain = strain_alpha(w, ctx, x, dir, fmin(amax, 1.0), &f->n_strain);
+        amax = fmin(amax, f->strain);
+    }
+    if (ctx->self_collision && nd->contact == CLOTH__CONTACT_FULL && dmax > 0) {
+        f->ccd = self_contact_alpha(w, ctx, x, dir, &f->n_ccd);
+        amax = fmin(amax, f->ccd);
+    }
     if (ctx->self_collision && nd->contact == CLOTH__CONTACT_VERTEX && dmax > 0) {
         const int *pairs;
         int overflow;
@@ -196,13 +218,17 @@ static double feasible_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
             w->pair_overflows++;
             count = cloth__spatial_hash_query(w->hash, x, ctx->thickness + nd->dhat,
                                               cloth__newton_keep_pair, w, &pairs, &overflow);
-            amax = fmin(amax, (1 - eta) * nd->dhat / (2 * dmax));
+            f->ccd = (1 - eta) * nd->dhat / (2 * dmax);
+            f->n_ccd += f->ccd < 1;
         }
         for (int p = 0; p < count; p++) {
             int a = pairs[2 * p], b = pairs[2 * p + 1];
-            amax = fmin(amax, cloth__alpha_pair(x + 3 * a, x + 3 * b, dir + 3 * a,
-                                                dir + 3 * b, ctx->thickness, eta));
+            double pair = cloth__alpha_pair(x + 3 * a, x + 3 * b, dir + 3 * a, dir + 3 * b,
+                                            ctx->thickness, eta);
+            f->n_ccd += pair < 1;
+            f->ccd = fmin(f->ccd, pair);
         }
+        amax = fmin(amax, f->ccd);
     }
     return amax;
 }

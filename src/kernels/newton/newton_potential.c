@@ -261,7 +261,7 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
     return e;
 }
 
-/* A strain-limit term in ZOZO's band (terms/strain_limit.c): kappa psi(tau - a; beta tau)
+/* A strain-limit term in its band (terms/strain_limit.c): kappa psi(tau - a; beta tau)
  * of an edge or of both singular values of a triangle, with its full Hessian, which is
  * PSD as it is (SPEC 4.4). */
 static double strain_term(cloth__newton *w, const cloth__newton_ctx *ctx,

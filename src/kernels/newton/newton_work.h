@@ -119,6 +119,20 @@ typedef struct cloth__newton_seen {
     double energy;              /* E itself                                           */
 } cloth__newton_seen;
 
+/* What the last feasibility filter found (newton_line_search.c), for newton.csv: each
+ * filter's bound on alpha along the direction (INFINITY when it bounds nothing; only a
+ * bound below 1 is exact) and how many of its elements bound it. */
+typedef struct cloth__newton_filters {
+    double obstacle;            /* sphere, floor and body: the smallest vertex bound   */
+    double ccd;                 /* self-contact (CCD, or the vertex pairs' bound)      */
+    double strain;              /* the strain limit's filter                           */
+    int n_obstacle;             /* vertices whose obstacle bound is below 1            */
+    int n_ccd;                  /* self-contact queries that found an impact, each
+                                 * lowering the running bound (and overflow halvings) */
+    int n_strain;               /* limited triangles or edges whose bound is below 1
+                                 * and below the obstacles'                           */
+} cloth__newton_filters;
+
 struct cloth__newton {
     int n;                      /* vertices                                           */
     int ndof;                   /* unknowns, 3 per free vertex                        */
@@ -263,6 +277,8 @@ struct cloth__newton {
     double ipc_min, ipc_max;
     double ipc_prev_gap;
     int ipc_set;                /* 0 until contacts first appear                      */
+
+    cloth__newton_filters filters; /* what the last feasibility filter found       */
 
     /* newton.csv rows of the current frame */
     cloth_iter *rows;
