@@ -12,13 +12,9 @@
 #     1 and 4 within 0.2 (mathematics: the methods' orders, not this program's output).
 #   tests/work_precision/check.sh path/to/cloth
 set -eu
-CLOTH=${1:-build/cloth}
-CLOTH=$(cd "$(dirname "$CLOTH")" && pwd)/$(basename "$CLOTH")
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "work_precision: $*" >&2; exit 1; }
-cd "$top"
+NAME=work_precision
+# shellcheck source=tests/work_precision/setup.sh
+. "$(dirname "$0")/setup.sh"
 wp=experiments/work_precision/wp.sh
 scene=experiments/work_precision/swing.ini
 export CLOTH WP_FRAMES=16 WP_SETS="--set mesh.nx=4 --set mesh.ny=4"

@@ -19,13 +19,9 @@
 #     runs after every kernel's step, issue 43).
 #   tests/work_precision/report_check.sh path/to/cloth
 set -eu
-CLOTH=${1:-build/cloth}
-CLOTH=$(cd "$(dirname "$CLOTH")" && pwd)/$(basename "$CLOTH")
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "report_check: $*" >&2; exit 1; }
-cd "$top"
+NAME=report_check
+# shellcheck source=tests/work_precision/setup.sh
+. "$(dirname "$0")/setup.sh"
 for s in swing wind flag; do
     mkdir -p "$tmp/base/$s"
     printf 'method,knob,value,substeps,h,status,rms_T,max_T,max_tk,rms_ie,max_ie,work,wall_ms\n%s\n%s\n' \
