@@ -1,7 +1,7 @@
 # extrapolate.awk -v p=P -v step=S A.obj B.obj ...: Richardson extrapolation of the vertex
 # positions of runs at h, h/2, h/4, ... (in that order) of a method whose global error has
 # the asymptotic expansion e(h) = c_p h^p + c_(p+S) h^(p+S) + ... (Hairer, Norsett and
-# Wanner I, II.9: every one-step method with a smooth increment function has one; S = 2
+# Wanner I, II.8: every one-step method with a smooth increment function has one; S = 2
 # for a symmetric method, whose expansion is even, S = 1 otherwise).  The tableau
 #   T(i, 0) = run i,  T(i, j) = (2^q T(i, j-1) - T(i-1, j-1)) / (2^q - 1),  q = p + (j-1) S
 # takes out one term a column; printed: T(n-1, n-1) as OBJ vertices (%.17g), whose error

@@ -73,14 +73,6 @@ field() {
         "$1/summary.csv"
 }
 
-# combine OUT A.obj B.obj C: OUT's vertices = (C * B - A) / (C - 1) (one Richardson step)
-combine() {
-    awk -v c="$4" 'FNR == 1 { f++ } $1 == "v" { n[f]++; i = n[f]
-        if (f == 1) { a[i] = $2; b[i] = $3; d[i] = $4 }
-        else printf "v %.17g %.17g %.17g\n", (c * $2 - a[i]) / (c - 1),
-                    (c * $3 - b[i]) / (c - 1), (c * $4 - d[i]) / (c - 1) }' "$2" "$3" >"$1"
-}
-
 # agree A B TOL WHAT: 0 when RMS(A, B) <= TOL; prints the distances
 agree() {
     ag=$(awk -f "$DIST" "$1" "$2")
