@@ -123,6 +123,7 @@ check: deps
 	@tests/check_layers.sh $(BUILD)
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/work_precision/check.sh $(BUILD)/cloth
+	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/work_precision/report_check.sh $(BUILD)/cloth
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/docs/check_docs.sh $(BUILD)/cloth
 	@$(TEST_RUNNER) $(BUILD)/test_core
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events|bvh) ex=;; \

@@ -15,6 +15,8 @@
 #    build/figures/work_precision/ holds the timed sweep of FIGURES=work_precision: the
 #    CLOTH's build folder's, else this tree's, or WP_BASE).
 # The three scenes run two at a time (WP_JOBS); WP_REPEAT timed runs a point (3).
+# A reduced report (tests/work_precision/report_check.sh): WP_REPORT_SUBSTEPS and
+# WP_REPORT_ITERATIONS replace the swept values, WP_REPORT_OUT the output folder.
 # Nothing in it names a kernel: a kernel added as docs/architecture.md says gets a report.
 set -eu
 CLOTH=${1:?usage: report.sh CLOTH KERNEL [--set k=v]...}
@@ -25,7 +27,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 HERE=experiments/work_precision
 SETS="$*"
-OUT=$(dirname "$CLOTH")/report/$K
+OUT=${WP_REPORT_OUT:-$(dirname "$CLOTH")/report/$K}
+SUBSTEPS=${WP_REPORT_SUBSTEPS:-1 2 4 8 16 32 64}
+ITERATIONS=${WP_REPORT_ITERATIONS:-1 2 5 10 20 50 100}
 JOBS=${WP_JOBS:-2}
 export CLOTH WP_REPEAT="${WP_REPEAT:-3}" OPENBLAS_NUM_THREADS=1
 fail() { echo "report: $*" >&2; exit 1; }
@@ -38,9 +42,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 # the kernel's method table for wp.sh sweep (user sets first: the sweep's knob wins)
-methods="$K|substeps|1 2 4 8 16 32 64|--set run.kernel=$K $SETS --set run.substeps=V"
+methods="$K|substeps|$SUBSTEPS|--set run.kernel=$K $SETS --set run.substeps=V"
 [ "$iter_key" = iterations ] && methods="$methods
-$K-iterations|iterations|1 2 5 10 20 50 100|--set run.kernel=$K $SETS --set run.substeps=1 --set $K.iterations=V"
+$K-iterations|iterations|$ITERATIONS|--set run.kernel=$K $SETS --set run.substeps=1 --set $K.iterations=V"
 nv=$(echo "$methods" | awk -F'|' '{ n += split($3, a, " ") } END { print n }')
 
 # one scene's sweep; its log and points in OUT/SCENE

@@ -305,6 +305,32 @@ static const char *alpha_by(const iteration *it, double frac[5])
     return by;
 }
 
+/* newton.last_step = full: a Newton step already within tol (log_iteration's test) is
+ * taken whole.  Near the solution E changes by about |grad E| |dx|, below the round-off
+ * of E itself, so Armijo's test compares noise: on the work-precision swing scene it cut
+ * such steps to alpha ~ 2^-28 in half the steps, leaving their correction in x (~h^3
+ * there: the iteration starts at x_n, an O(h) guess).  The velocity update divides it
+ * by h, and the midpoint rule, which damps nothing, keeps it: an error of first order in
+ * h (docs/figures.md, work-precision).  The rest of the step is taken when the
+ * feasibility filter allows it; E is evaluated there, so that what the step reports
+ * seeing (barrier gaps) is the end point's.  newton.last_step = armijo (the default)
+ * leaves the line search's alpha. */
+static void take_last_step(cloth__newton *w, const cloth__newton_ctx *ctx, iteration *it,
+                           double tol)
+{
+    if (ctx->nd->last_step != CLOTH__LAST_STEP_FULL || it->alpha >= 1 ||
+        inf_norm(w->step, w->ndof) / w->h >= tol)
+        return;
+    double rest = 1 - it->alpha;
+    if (cloth__newton_feasible_alpha(w, ctx, w->x, w->dir) < rest)
+        return;
+    for (int i = 0; i < 3 * w->n; i++)
+        w->x[i] += rest * w->dir[i];
+    cloth__newton_energy(w, ctx, w->x, NULL, 0, 0);
+    it->alpha = 1;
+    it->armijo = 1; /* newton.csv: the step was taken whole */
+}
+
 /* newton.csv's own columns (newton_log_columns): the slots of cloth_iter's value and word. */
 enum {
     LOG_ALPHA, LOG_COND, LOG_KAPPA_MAX, LOG_ACTIVE_CONTACTS, LOG_REGULARIZED,
@@ -594,6 +620,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
             return at_iteration(st, it.row, err);
         t[3] = cloth__newton_now_ms();
         line_search(w, ctx, &it);
+        take_last_step(w, ctx, &it, tol);
         t[4] = cloth__newton_now_ms();
         add_stage_times(&w->profile, t);
         /* the barrier terms at the new x: an accepted point was E's last evaluation */

@@ -43,6 +43,7 @@ typedef enum {
 } cloth__newton_integrator;
 
 typedef enum { CLOTH__LOOP_CONVERGE = 0, CLOTH__LOOP_ZOZO = 1 } cloth__newton_loop;
+typedef enum { CLOTH__LAST_STEP_ARMIJO = 0, CLOTH__LAST_STEP_FULL = 1 } cloth__last_step;
 
 typedef struct cloth__newton_def {
     cloth__newton_integrator integrator; /* euler (implicit), bdf2 or midpoint (implicit) */
@@ -67,6 +68,8 @@ typedef struct cloth__newton_def {
                                  * elastically (m/s)                                  */
     double tol;                 /* stop when |dx|_inf / h < tol * L                   */
     int max_iters;              /* Newton iterations per step at most                 */
+    cloth__last_step last_step; /* a step already within tol: armijo (searched like
+                                 * any) or full (taken whole when feasible; newton.c) */
     cloth__newton_loop loop;     /* converge (Newton to tol) or zozo (ZOZO's inexact
                                  * loop to an accumulated time of impact)             */
     double target_toi;          /* zozo: accumulated fraction of the step to reach    */
@@ -86,7 +89,7 @@ typedef struct cloth__newton_def {
 CLOTH__SETTINGS_FIT(cloth__newton_def);
 
 /* The [newton] section's keys (newton_keys.c), one a field above. */
-#define CLOTH__NEWTON_N_KEYS 29
+#define CLOTH__NEWTON_N_KEYS 30
 extern const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS];
 
 #endif

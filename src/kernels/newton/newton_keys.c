@@ -68,6 +68,7 @@ static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 static const char *const integrator_names[] = {"euler", "bdf2", "midpoint", NULL};
 static const char *const loop_names[] = {"converge", "zozo", NULL};
 static const char *const spring_hessian_names[] = {"adaptive", "project", NULL};
+static const char *const last_step_names[] = {"armijo", "full", NULL};
 
 const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
     {.section = "newton", .name = "integrator", .type = CLOTH__KEY_CHOICE,
@@ -134,6 +135,12 @@ const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
     {.section = "newton", .name = "max_iters", .type = CLOTH__KEY_INT, .offset = OFF(max_iters),
      .lo = 1, .hi = 10000, .def = "50",
      .help = "Newton iterations per step at most (then reported as not converged)"},
+    {.section = "newton", .name = "last_step", .type = CLOTH__KEY_CHOICE,
+     .offset = OFF(last_step), .choices = last_step_names, .def = "armijo",
+     .help = "a Newton step dx already within tol (|dx|_inf / h < tol * L): armijo "
+     "(backtracking like any step: below E's round-off it is cut to ~0 and its correction "
+     "left out) or full (taken whole when the feasibility filter allows it; needed for "
+     "accuracy below ~1e-8 m, e.g. midpoint's work-precision reference)"},
     {.section = "newton", .name = "loop", .type = CLOTH__KEY_CHOICE, .offset = OFF(loop),
      .choices = loop_names, .def = "converge",
      .help = "step loop: converge (Newton with Armijo to newton.tol) or zozo (ZOZO's inexact "
