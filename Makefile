@@ -128,17 +128,19 @@ check: deps
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events|bvh) ex=;; \
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
-	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/engines/check_engines.sh $(BUILD)/cloth
 	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
-	@# the suites in two processes at once (test_cloth K/2), one a core; their logs after
-	cd tests && { $(TEST_CLOTH) 0/2 >../$(BUILD)/test_cloth-0.log 2>&1 & first=$$!; \
-	  $(TEST_CLOTH) 1/2 >../$(BUILD)/test_cloth-1.log 2>&1; second=$$?; \
-	  wait $$first; first=$$?; cat ../$(BUILD)/test_cloth-0.log ../$(BUILD)/test_cloth-1.log; \
+	@# two processes at once, one a core, each half of the fault-injection tries then half
+	@# of the suites (test_faults K/2, test_cloth K/2); their logs after
+	cd tests && { { $(TEST_FAULTS) 0/2; a=$$?; $(TEST_CLOTH) 0/2 && [ $$a = 0 ]; } >../$(BUILD)/test_cloth-0.log 2>&1 & \
+	  first=$$!; { $(TEST_FAULTS) 1/2; a=$$?; $(TEST_CLOTH) 1/2 && [ $$a = 0 ]; } >../$(BUILD)/test_cloth-1.log 2>&1; \
+	  second=$$?; wait $$first; first=$$?; \
+	  cat ../$(BUILD)/test_cloth-0.log ../$(BUILD)/test_cloth-1.log; \
 	  [ $$first = 0 ] && [ $$second = 0 ]; }
 
 # test_cloth as `make check` runs it from tests/ (append K/N for a share of the suites)
 TEST_CLOTH = CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
+TEST_FAULTS = OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 
 # The key reference (docs/keys.md) from `cloth list`; make check fails when it is stale.
 docs: $(BUILD)/cloth

@@ -80,11 +80,11 @@ struct op {
             snprintf((o)->problem, sizeof (o)->problem, __VA_ARGS__);              \
     } while (0)
 
-/* Runs o with the k-th call failing for k = 1, 2, ... until a run meets no failure;
- * returns the number of calls that run made (the injection points tried). */
-static long inject_all(op *o, int persistent)
+/* Runs o with the k-th call failing for k = first, first + stride, ... until a run meets
+ * no failure; returns the number of calls that run made (the injection points tried). */
+static long inject_every(op *o, int persistent, long first, long stride)
 {
-    for (long k = 1;; k++) {
+    for (long k = first;; k += stride) {
         ck_assert_msg(k < 100000, "%s: no end", o->name);
         long live = inject_live(), files = inject_open_files(), failed;
         o->problem[0] = '\0';
@@ -110,6 +110,11 @@ static long inject_all(op *o, int persistent)
         if (failed == 0)
             return calls;
     }
+}
+
+static long inject_all(op *o, int persistent)
+{
+    return inject_every(o, persistent, 1, 1);
 }
 
 static void inject_both(op *o)
@@ -563,16 +568,29 @@ static void check_sweep_io(op *o, cloth_status st, const cloth_error *err)
     check_sweep(o, st, err, CLOTH_EIO, st == CLOTH_OK ? "cannot " : o->dir);
 }
 
+/* The sweep's allocations are its most (four sims a try, each failure a full sweep), so
+ * they are three tries that K/N can share out: the once-failing calls of odd k, those of
+ * even k, and the persistent failures; each ends on a faultless sweep, and every try
+ * must count the same calls there.  The files are one try. */
 START_TEST(faults_sweep)
 {
     static char text[4096];
+    static long sweep_calls; /* the faultless sweep's allocations, from the first try */
     snprintf(text, sizeof text, "%s%s", SCENE, SWEEP_SUFFIX);
-    op o = {.name = "sweep", .kind = _i ? INJECT_IO : INJECT_ALLOC,
-            .prepare = _i ? prepare_sweep_io : prepare_out, .run = run_sweep,
-            .check = _i ? check_sweep_io : check_sweep_nomem,
-            .cleanup = _i ? cleanup_sweep_io : NULL,
+    int io = _i == 3;
+    op o = {.name = "sweep", .kind = io ? INJECT_IO : INJECT_ALLOC,
+            .prepare = io ? prepare_sweep_io : prepare_out, .run = run_sweep,
+            .check = io ? check_sweep_io : check_sweep_nomem,
+            .cleanup = io ? cleanup_sweep_io : NULL,
             .path = tu_temp_file("faults_sweep.ini", text)};
-    inject_both(&o);
+    if (io) {
+        inject_both(&o);
+        return;
+    }
+    long calls = _i == 2 ? inject_all(&o, 1) : inject_every(&o, 0, 1 + _i, 2);
+    if (sweep_calls)
+        ck_assert_int_eq(calls, sweep_calls);
+    sweep_calls = calls;
 }
 END_TEST
 
@@ -729,12 +747,18 @@ END_TEST
 
 /* ---------------------------------------------------------------- numbers */
 
+static int shard_part, shard_parts = 1, shard_index; /* main's K/N */
+
 /* Not a check: prints how many distinct call sites were made to fail (the numbers of
  * docs/reliability.md).  It runs last. */
 START_TEST(report_sites)
 {
-    printf("faults: %d allocation call sites and %d file call sites made to fail\n",
+    printf("faults: %d allocation call sites and %d file call sites made to fail",
            inject_sites(INJECT_ALLOC), inject_sites(INJECT_IO));
+    if (shard_parts > 1)
+        printf(" (tries %d/%d: the sites of every try are those of a run without K/N)",
+               shard_part, shard_parts);
+    printf("\n");
     /* CLOTH_FAULT_SITES=1 lists them as offsets in the program for addr2line -e */
     if (getenv("CLOTH_FAULT_SITES"))
         for (int kind = 0; kind < 2; kind++)
@@ -748,28 +772,47 @@ START_TEST(report_sites)
 }
 END_TEST
 
-int main(void)
+/* Registers tries i in [start, end) of test f, those whose running number (counted over
+ * every try of every test, in the order below) is K modulo N. */
+
+static void add_tries(TCase *tc, const TTest *f, int start, int end)
 {
+    for (int i = start; i < end; i++)
+        if (shard_index++ % shard_parts == shard_part)
+            tcase_add_loop_test(tc, f, i, i + 1);
+}
+
+/* Every try, or with an argument K/N every N-th from the K-th (0-based), so that make
+ * check can run the tries in N processes at once (make sanitize's ASan makes them the
+ * slowest part of its run). */
+int main(int argc, char **argv)
+{
+    if (argc > 1 && (sscanf(argv[1], "%d/%d", &shard_part, &shard_parts) != 2 ||
+                     shard_parts < 1 || shard_part < 0 || shard_part >= shard_parts)) {
+        fprintf(stderr, "usage: %s [K/N]   (the tries i with i mod N = K)\n", argv[0]);
+        return 2;
+    }
     Suite *s = suite_create("faults");
     TCase *tc = tcase_create("faults");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, alloc_scene_load, 0, 3);
-    tcase_add_loop_test(tc, alloc_mesh_create, 0, 2);
-    tcase_add_loop_test(tc, alloc_sim_create, 0, 2 * cloth_kernel_count());
-    tcase_add_loop_test(tc, alloc_garment_sim_create, 0, 3); /* explicit, verlet, pbd */
-    tcase_add_loop_test(tc, alloc_live_kernel_switch, 0, cloth_kernel_count());
-    tcase_add_test(tc, alloc_omega_max);
-    tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, io_record, 0, 2);
-    tcase_add_loop_test(tc, faults_session, 0, 2);
-    tcase_add_loop_test(tc, faults_sweep, 0, 2);
-    tcase_add_loop_test(tc, faults_collect, 0, 2);
-    tcase_add_loop_test(tc, frames_allocate_nothing, 0, 4 * cloth_kernel_count());
-    tcase_add_test(tc, record_appends_allocate_nothing);
-    tcase_add_loop_test(tc, coloured_frames_allocate_nothing, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, alloc_sim_create_coloured, 0, cloth_kernel_count());
-    tcase_add_test(tc, report_sites);
+    int kernels = cloth_kernel_count();
+    add_tries(tc, alloc_scene_load, 0, 3);
+    add_tries(tc, alloc_mesh_create, 0, 2);
+    add_tries(tc, alloc_sim_create, 0, 2 * kernels);
+    add_tries(tc, alloc_garment_sim_create, 0, 3); /* explicit, verlet, pbd */
+    add_tries(tc, alloc_live_kernel_switch, 0, kernels);
+    add_tries(tc, alloc_omega_max, 0, 1);
+    add_tries(tc, alloc_run, 0, kernels);
+    add_tries(tc, io_run, 0, kernels);
+    add_tries(tc, io_record, 0, 2);
+    add_tries(tc, faults_session, 0, 2);
+    add_tries(tc, faults_sweep, 0, 4);
+    add_tries(tc, faults_collect, 0, 2);
+    add_tries(tc, frames_allocate_nothing, 0, 4 * kernels);
+    add_tries(tc, record_appends_allocate_nothing, 0, 1);
+    add_tries(tc, coloured_frames_allocate_nothing, 0, kernels);
+    add_tries(tc, alloc_sim_create_coloured, 0, kernels);
+    tcase_add_test(tc, report_sites); /* in every share: the sites of its tries */
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);
     /* one process: the sites counted by report_sites are those of every test above */
