@@ -129,6 +129,8 @@ check: deps
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/engines/check_engines.sh $(BUILD)/cloth
+	@# the committed figure data: a sample of make figures' runs again, byte for byte (~60 s)
+	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/figures/check_data.sh $(BUILD)/cloth
 	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
 	@# two processes at once, one a core, each half of the fault-injection tries then half
 	@# of the suites (test_faults K/2, test_cloth K/2); their logs after
@@ -196,9 +198,9 @@ check-kit:
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.  The jittered
 # drapes run 3 of their 10 seeds here (CLOTH_TEST_SEEDS, tests/testutil.h): the same code
 # under the sanitizers, a third of the CPU; make check runs all ten.  The scripted checks
-# (a kernel added from the docs, the work-precision reference, the docs, the sweep engines:
-# SCRIPT_CHECKS=0) and the kit run in make check only: they test files and scripts, and the
-# sanitized test_cloth already runs the same library paths.
+# (a kernel added from the docs, the work-precision reference, the docs, the sweep engines,
+# the figure data: SCRIPT_CHECKS=0) and the kit run in make check only: they test files
+# and scripts, and the sanitized test_cloth already runs the same library paths.
 sanitize: deps
 	@CLOTH_TEST_SEEDS=3 $(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)" KIT_CHECK=0 \
 	  SCRIPT_CHECKS=0

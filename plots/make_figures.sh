@@ -1,17 +1,43 @@
 #!/bin/sh
 # Runs every experiment and renders every figure into plots/ (PNG and SVG).
-# Usage: plots/make_figures.sh path/to/cloth     (make figures calls it)
-# Each figure is a function below: it runs its scenes into build/figures/<figure>/,
-# copies the data behind the figure to plots/data/ without timing columns (copy_data), and
-# calls its gnuplot script.  Timings (wall_ms) differ from machine to machine and from run
-# to run, so they stay in build/figures/, and a re-run leaves plots/data/ as it was.
+# Usage: plots/make_figures.sh path/to/cloth [FIGURE[:PART,...]]...
+#   (make figures calls it with the cloth alone: every figure).  Naming figures runs only
+#   those (FIGURES="hanging stability" does the same); FIGURE:PART,... runs only those parts
+#   of a figure that has parts (self_contact: its scenes stack, drape3, spin, pile, flat;
+#   energy_drift: spring, chain; avatar: cape, skirt) and renders nothing, since the
+#   figure's other parts were not run.  --list prints every figure with its parts.
+# Each figure is a function below: it runs its scenes into $OUT/<figure>/ (build/figures),
+# copies the data behind the figure to $DATA (plots/data) without timing columns
+# (copy_data), and calls its gnuplot script (RENDER=0: not).  Timings (wall_ms,
+# collide_ms) differ from machine to machine and from run to run, so they stay in
+# build/figures/, and a re-run leaves plots/data/ as it was.  DATA and OUT elsewhere (with
+# RENDER=0) run the same runs into a scratch folder: tests/figures/check_data.sh does
+# that for a sample and compares the files with plots/data byte for byte.
 set -eu
+# the figures and their parts (a part is one sweep or one scene of the figure)
+FIGURE_LIST="hanging drape_cond stability strain_ablation ablation_grid energy_drift:spring,chain
+convergence pcg_iters self_contact:stack,drape3,spin,pile,flat avatar:cape,skirt garments
+work_precision"
+if [ "${1:-}" = --list ]; then
+    echo "$FIGURE_LIST" | tr ' ' '\n'
+    exit 0
+fi
 CLOTH=${1:-build/cloth}
+[ $# -gt 0 ] && shift
+# DATA and OUT given relative to the caller's folder
+here=$(pwd)
+abs() { case $1 in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLOTH=$(cd "$(dirname "$CLOTH")" && pwd)/$(basename "$CLOTH")
+# (by default plots/data and build/figures, as make figures has always passed them to
+# gnuplot)
+DATA=${DATA:+$(abs "$DATA")}
+DATA=${DATA:-plots/data}
+OUT=${OUT:+$(abs "$OUT")}
+OUT=${OUT:-build/figures}
+RENDER=${RENDER:-1}
 cd "$ROOT"
-OUT=build/figures
-mkdir -p "$OUT" plots/data
+mkdir -p "$OUT" "$DATA"
 export OPENBLAS_NUM_THREADS=1
 START=$(date +%s)
 TABLE=""
@@ -30,8 +56,10 @@ run_case() {
     tail -n 1 "$dir.log"
 }
 
-# copy_data SRC DEST: a CSV file without its timing columns (those named wall_ms...).
-# Fields may be quoted ("a,b", a sweep's label or message).
+# copy_data SRC DEST: a CSV file without its timing columns: those whose name has "ms"
+# as a word between underscores (wall_ms, wall_ms_per_s, collide_ms, body_ms; the
+# timings of src/harness/columns.c and of this script's tables).  Fields may be quoted
+# ("a,b", a sweep's label or message).
 copy_data() {
     awk '
         function fields(line, f,    n, i, c, q, cur) {
@@ -47,7 +75,7 @@ copy_data() {
             return n
         }
         { n = fields($0, f) }
-        NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^wall_ms/ }
+        NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /(^|_)ms(_|$)/ }
         { out = ""; sep = ""
           for (i = 1; i <= n; i++) if (!drop[i]) { out = out sep f[i]; sep = "," }
           print out }' "$1" >"$2"
@@ -70,10 +98,17 @@ scene_kernel() {
 }
 
 # render FIGURE RUNS T0 [NAME]: gnuplot plots/FIGURE.gp (writing plots/NAME.png, NAME
-# defaulting to FIGURE), then a line for the closing table
+# defaulting to FIGURE), then a line for the closing table; with RENDER=0, or when only
+# some parts of the figure ran (PARTS), the line alone
 render() {
     fig=$1 runs=$2 t0=$3 out=${4:-$1} # out: the figure's file name, when not the script's
-    gnuplot -e "outdir='plots'; datadir='plots/data'; builddir='$OUT'; figname='$out'" \
+    if [ "$RENDER" = 0 ] || [ -n "$PARTS" ]; then
+        TABLE="$TABLE$(printf '%-28s %5s %8ss' "$1${PARTS:+:$PARTS} (data)" "$runs" \
+            "$(($(date +%s) - t0))")
+"
+        return 0
+    fi
+    gnuplot -e "outdir='plots'; datadir='$DATA'; builddir='$OUT'; figname='$out'" \
         -e "kernels='$(kernel_names)'" "plots/$1.gp"
     TABLE="$TABLE$(printf '%-28s %5s %8ss' "plots/$out.png" "$runs" "$(($(date +%s) - t0))")
 "
@@ -85,7 +120,7 @@ fig_hanging() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/hanging"
     rm -rf "$OUT/hanging/kernels"
-    rm -f plots/data/hanging_*.csv
+    rm -f "$DATA"/hanging_*.csv
     # one run at a time, in the main thread, as cloth run does: newton's dpocon estimates
     # (cond_max) differ in their last digits with where the heap puts their vectors, and
     # a sweep's second thread has a heap of its own
@@ -93,7 +128,7 @@ fig_hanging() {
     # one run a kernel, labelled with its name; a kernel this build lacks has no series
     for k in $(awk -F, 'NR > 1 { print $1 }' "$OUT/hanging/kernels/sweep.csv"); do
         has_kernel "$k" || continue
-        copy_data "$OUT/hanging/kernels/$k/series.csv" "plots/data/hanging_$k.csv"
+        copy_data "$OUT/hanging/kernels/$k/series.csv" "$DATA/hanging_$k.csv"
         runs=$((runs + 1))
     done
     render hanging "$runs" "$t0"
@@ -108,13 +143,13 @@ fig_drape_cond() {
     rm -rf "$dir"
     "$CLOTH" sweep experiments/drape.ini -j 2 --out "$dir" >"$dir.log" 2>&1 || true
     tail -n 1 "$dir.log"
-    rm -f plots/data/drape_*.csv
-    copy_data "$dir/sweep.csv" plots/data/drape_sweep.csv
+    rm -f "$DATA"/drape_*.csv
+    copy_data "$dir/sweep.csv" "$DATA/drape_sweep.csv"
     runs=0
     # every run of the scene's [sweep] (plots/drape_cond.gp names the curves it draws)
     for l in $(awk -F, 'NR > 1 { print $1 }' "$dir/sweep.csv"); do
         [ -f "$dir/$l/series.csv" ] || { cat "$dir.log"; exit 1; }
-        copy_data "$dir/$l/series.csv" "plots/data/drape_$l.csv"
+        copy_data "$dir/$l/series.csv" "$DATA/drape_$l.csv"
         runs=$((runs + 1))
     done
     render drape_cond "$runs" "$t0"
@@ -149,10 +184,10 @@ run_sweep() {
 fig_energy_drift() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/energy_drift"
-    for system in spring chain; do
+    for system in ${PARTS:-spring chain}; do
         run_sweep energy_drift "$system" "experiments/energy_drift_$system.ini"
         runs=$((runs + SWEEP_RUNS))
-        sweep_series "$OUT/energy_drift/$system/sweep.csv" "plots/data/energy_drift_$system"
+        sweep_series "$OUT/energy_drift/$system/sweep.csv" "$DATA/energy_drift_$system"
     done
     render energy_drift "$runs" "$t0"
 }
@@ -164,7 +199,7 @@ fig_energy_drift() {
 fig_convergence() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/convergence"
-    rm -f plots/data/convergence_*.csv
+    rm -f "$DATA"/convergence_*.csv
     scene=experiments/convergence.ini
     for v in xpbd pbd; do
         data="$OUT/convergence/convergence_$v.csv" # with wall times; plots/data without
@@ -181,10 +216,10 @@ fig_convergence() {
                 "$(frame_ms "$OUT/convergence/$v-i$b")" \
                 "$(frame_ms "$OUT/convergence/$v-s$b")" >>"$data"
         done
-        copy_data "$data" "plots/data/convergence_$v.csv"
+        copy_data "$data" "$DATA/convergence_$v.csv"
         # the whole run at 16 passes a frame: the cloth has come to rest by the end
-        copy_data "$OUT/convergence/$v-i16/series.csv" "plots/data/convergence_series_${v}_i16.csv"
-        copy_data "$OUT/convergence/$v-s16/series.csv" "plots/data/convergence_series_${v}_s16.csv"
+        copy_data "$OUT/convergence/$v-i16/series.csv" "$DATA/convergence_series_${v}_i16.csv"
+        copy_data "$OUT/convergence/$v-s16/series.csv" "$DATA/convergence_series_${v}_s16.csv"
     done
     # pd (Projective Dynamics): N local/global iterations of one step, or N steps of one;
     # its iteration log (pd.csv: the PD energy and |grad E| at every iteration) at 16 a frame
@@ -203,26 +238,20 @@ fig_convergence() {
                 "$(frame_ms "$OUT/convergence/pd-i$b")" \
                 "$(frame_ms "$OUT/convergence/pd-s$b")" >>"$data"
         done
-        copy_data "$data" plots/data/convergence_pd.csv
-        copy_data "$OUT/convergence/pd-i16/series.csv" plots/data/convergence_series_pd_i16.csv
-        copy_data "$OUT/convergence/pd-s16/series.csv" plots/data/convergence_series_pd_s16.csv
+        copy_data "$data" "$DATA/convergence_pd.csv"
+        copy_data "$OUT/convergence/pd-i16/series.csv" "$DATA/convergence_series_pd_i16.csv"
+        copy_data "$OUT/convergence/pd-s16/series.csv" "$DATA/convergence_series_pd_s16.csv"
         copy_data "$OUT/convergence/pd-i16/$(log_file pd)" \
-            plots/data/convergence_pd_energy_i16.csv
+            "$DATA/convergence_pd_energy_i16.csv"
     fi
     run_case convergence xpbd-reference "$scene" --set pbd.variant=xpbd \
         --set pbd.iterations=64 --set run.substeps=8
     runs=$((runs + 1))
     { echo "variant,substeps,iterations,stretch_max"
       echo "xpbd,8,64,$(final_stretch "$OUT/convergence/xpbd-reference")"; } \
-        >plots/data/convergence_reference.csv
+        >"$DATA/convergence_reference.csv"
     render convergence "$runs" "$t0"
 }
-
-# final_stretch DIR: stretch_max of the last frame of a run
-final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
-
-# frame_ms DIR: mean kernel wall time per frame (ms) of a run
-frame_ms() { awk -F, 'NR == 2 { printf "%.4g", $NF / $6 }' "$1/summary.csv"; }
 
 # final_stretch DIR: stretch_max of the last frame of a run
 final_stretch() { tail -n 1 "$1/series.csv" | cut -d, -f9; }
@@ -270,7 +299,7 @@ ablation_series() {
         runs=$((runs + 1))
     done
     mv "$table.part" "$table"
-    copy_data "$table" "plots/data/${table##*/}"
+    copy_data "$table" "$DATA/${table##*/}"
 }
 
 # 3. strain_ablation: the corner-pinned cloth of experiments/strain_ablation.ini under
@@ -285,7 +314,7 @@ fig_strain_ablation() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/strain_ablation"
     scene=experiments/strain_ablation.ini
-    rm -f plots/data/strain_ablation_*.csv
+    rm -f "$DATA"/strain_ablation_*.csv
     ablation_series explicit_edge --set run.kernel=explicit --set explicit.strain_limit=TAU \
         --set explicit.strain_passes=200
     for m in edge triangle; do
@@ -345,7 +374,7 @@ scheme_sets() {
 fig_stability() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/stability"
-    table=plots/data/stability_h.csv
+    table="$DATA/stability_h.csv"
     echo "k_structural,omega_max,h_bound,h_forward,h_symplectic,h_verlet,h_velocity_verlet,h_rk4,h_newton_euler,h_newton_bdf2,h_newton_midpoint,h_bw,h_pd" \
         >"$table.part"
     for k in 50 100 200 500 1000 2000 5000; do
@@ -386,7 +415,7 @@ fig_stability() {
     mv "$table.part" "$table"
     # energy against time at k = 500 N/m for steps around the bound, 0.4 s each
     hb=$("$CLOTH" stability experiments/stability.ini | awk '/h_max/ { print $2 }')
-    rm -f plots/data/stability_energy_*.csv
+    rm -f "$DATA"/stability_energy_*.csv
     for case in symplectic:0.5 symplectic:0.95 symplectic:1.02 verlet:0.95 forward:0.1 \
         forward:0.5 newton-euler:4 newton-bdf2:4 newton-midpoint:4 bw:4 pd:4; do
         scheme=${case%:*} frac=${case#*:}
@@ -396,7 +425,7 @@ fig_stability() {
         run_case stability "$scheme-$frac" experiments/stability.ini $(scheme_sets $scheme) \
             --set run.dt="$h" --set run.frames="$frames"
         copy_data "$OUT/stability/$scheme-$frac/series.csv" \
-            "plots/data/stability_energy_$scheme-$frac.csv"
+            "$DATA/stability_energy_$scheme-$frac.csv"
         runs=$((runs + 1))
     done
     render stability "$runs" "$t0"
@@ -410,13 +439,13 @@ fig_pcg_iters() {
     mkdir -p "$OUT/pcg_iters"
     rm -rf "$OUT/pcg_iters/runs"
     run_sweep pcg_iters runs experiments/pcg_iters.ini 2
-    rm -f plots/data/pcg_iters_*.csv
-    copy_data "$OUT/pcg_iters/runs/sweep.csv" plots/data/pcg_iters_sweep.csv
+    rm -f "$DATA"/pcg_iters_*.csv
+    copy_data "$OUT/pcg_iters/runs/sweep.csv" "$DATA/pcg_iters_sweep.csv"
     runs=0
     for l in log-fixed log-ipc log-dynamic cubic-fixed cubic-ipc cubic-dynamic; do
         log="$OUT/pcg_iters/runs/$l/$(log_file newton)"
         [ -f "$log" ] || { cat "$OUT/pcg_iters/runs.log"; exit 1; }
-        copy_data "$log" "plots/data/pcg_iters_$l.csv"
+        copy_data "$log" "$DATA/pcg_iters_$l.csv"
         runs=$((runs + 1))
     done
     render pcg_iters "$runs" "$t0"
@@ -430,24 +459,24 @@ fig_pcg_iters() {
 fig_self_contact() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/self_contact"
-    rm -f plots/data/self_contact_*.csv
     # (e) flat: experiments/flat_sheet_drop.ini (issue 32), the sheet that the vertex
     # pairs let through unseen by the crossings (its tunnelled column); each scene's sweep
     # runs explicit, verlet and pbd with run.self_collision = on, proximity and particles.
     # plots/self_contact.gp draws the scenes of its `scenes` (stack drape3 spin pile):
     # flat and the tunnelled and collide_ms rows still wait for it.
-    for scene in stack drape3 spin pile flat; do
+    for scene in ${PARTS:-stack drape3 spin pile flat}; do
         rm -rf "${OUT:?}/self_contact/$scene"
+        rm -f "$DATA/self_contact_sweep_$scene.csv" "$DATA"/self_contact_"$scene"_*.csv
         ini="experiments/self_contact_$scene.ini"
         [ "$scene" = flat ] && ini=experiments/flat_sheet_drop.ini
         run_sweep self_contact "$scene" "$ini" 1
-        copy_data "$OUT/self_contact/$scene/sweep.csv" "plots/data/self_contact_sweep_$scene.csv"
+        copy_data "$OUT/self_contact/$scene/sweep.csv" "$DATA/self_contact_sweep_$scene.csv"
         # one series a run, named for its label (a kernel, or KERNEL-variant); a kernel
         # this build lacks has none
         for l in $(awk -F, 'NR > 1 { print $1 }' "$OUT/self_contact/$scene/sweep.csv"); do
             [ -f "$OUT/self_contact/$scene/$l/series.csv" ] || continue
             copy_data "$OUT/self_contact/$scene/$l/series.csv" \
-                "plots/data/self_contact_${scene}_$l.csv"
+                "$DATA/self_contact_${scene}_$l.csv"
             runs=$((runs + 1))
         done
     done
@@ -541,7 +570,7 @@ fig_ablation_grid() {
     # (plots/data/ablation_grid.csv, plots/ablation_grid.png) are left alone
     out=ablation_grid
     [ "$grid" = full ] || out=ablation_grid_reduced
-    copy_data "$table" "plots/data/$out.csv"
+    copy_data "$table" "$DATA/$out.csv"
     runs=$(($(wc -l <"$dir/runs/sweep.csv") - 1))
     render ablation_grid "$runs" "$t0" "$out"
 }
@@ -552,12 +581,12 @@ fig_ablation_grid() {
 fig_avatar() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/avatar"
-    rm -f plots/data/avatar_*.csv
-    for scene in cape skirt; do
+    for scene in ${PARTS:-cape skirt}; do
         rm -rf "$OUT/avatar/$scene"
+        rm -f "$DATA"/avatar_"$scene"_*.csv
         run_sweep avatar "$scene" "experiments/avatar_$scene.ini" 2
         for l in $(awk -F, 'NR > 1 { print $1 }' "$OUT/avatar/$scene/sweep.csv"); do
-            copy_data "$OUT/avatar/$scene/$l/series.csv" "plots/data/avatar_${scene}_$l.csv"
+            copy_data "$OUT/avatar/$scene/$l/series.csv" "$DATA/avatar_${scene}_$l.csv"
             runs=$((runs + 1))
         done
     done
@@ -571,7 +600,7 @@ fig_avatar() {
 fig_garments() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/garments"
-    meshes="plots/data/garments_meshes.csv"
+    meshes="$DATA/garments_meshes.csv"
     echo "garment,vertices,triangles,min_angle_deg,weld_frames,weld_steps,sewn_on" >"$meshes.part"
     for g in short_skirt long_skirt tshirt; do
         dir="$OUT/garments/$g"
@@ -615,8 +644,8 @@ fig_garments() {
 fig_work_precision() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/work_precision"
-    rm -f plots/data/work_precision_*
-    orders=plots/data/work_precision_orders.csv
+    rm -f "$DATA"/work_precision_*
+    orders="$DATA/work_precision_orders.csv"
     echo "scene,method,expected,observed,points,h_min,h_max" >"$orders.part"
     for s in swing wind flag; do
         dir=$OUT/work_precision/$s
@@ -630,9 +659,9 @@ fig_work_precision() {
         CLOTH=$CLOTH experiments/work_precision/wp.sh sweep \
             "experiments/work_precision/$s.ini" "$dir/ref" "$dir" >"$dir/sweep.log" 2>&1 || {
             cat "$dir/sweep.log"; exit 1; }
-        copy_data "$dir/points.csv" "plots/data/work_precision_$s.csv"
-        cp "$dir/ref/ref_1.obj" "plots/data/work_precision_ref_${s}_1.obj"
-        cp "$dir/ref/ref_2.obj" "plots/data/work_precision_ref_${s}_2.obj"
+        copy_data "$dir/points.csv" "$DATA/work_precision_$s.csv"
+        cp "$dir/ref/ref_1.obj" "$DATA/work_precision_ref_${s}_1.obj"
+        cp "$dir/ref/ref_2.obj" "$DATA/work_precision_ref_${s}_2.obj"
         awk -v scene="$s" -f experiments/work_precision/orders.awk "$dir/points.csv" |
             tail -n +2 >>"$orders.part"
         runs=$((runs + $(find "$dir" -name summary.csv | wc -l)))
@@ -649,13 +678,23 @@ fig_work_precision() {
     render work_precision "$runs" "$t0"
 }
 
-# FIGURES="hanging stability ..." renders only those; by default every figure.
-ALL=${FIGURES:-hanging drape_cond stability strain_ablation ablation_grid energy_drift convergence pcg_iters self_contact avatar garments work_precision}
+# the figures named on the command line, or in FIGURES, or every one
+ALL=${*:-${FIGURES:-$(echo "$FIGURE_LIST" | sed 's/:[^ ]*//g' | tr '\n' ' ')}}
 COUNT=$(echo $ALL | wc -w) INDEX=0
-for fig in $ALL; do
+for arg in $ALL; do
     INDEX=$((INDEX + 1))
+    fig=${arg%%:*} PARTS=""
+    [ "$fig" = "$arg" ] || PARTS=$(echo "${arg#*:}" | tr ',' ' ')
+    # the figure must exist, and each part named must be one of its parts
+    echo "$FIGURE_LIST" | tr ' ' '\n' | cut -d: -f1 | grep -qx "$fig" ||
+        { echo "make_figures.sh: no figure $fig (--list lists them)" >&2; exit 2; }
+    for p in $PARTS; do
+        echo "$FIGURE_LIST" | tr ' ' '\n' | awk -F: -v f="$fig" '$1 == f { print $2 }' |
+            tr ',' '\n' | grep -qx "$p" || {
+            echo "make_figures.sh: figure $fig has no part $p (--list lists them)" >&2; exit 2; }
+    done
     printf '[%4ss] === figure %d of %d: %s (%d left after it)\n' "$(($(date +%s) - START))" \
-        "$INDEX" "$COUNT" "$fig" "$((COUNT - INDEX))"
+        "$INDEX" "$COUNT" "$arg" "$((COUNT - INDEX))"
     "fig_$fig"
 done
 

@@ -7,9 +7,9 @@
 # kernel wall time (wall_ms) and the collision stage's share of it (collide_ms).
 # Reads plots/data/self_contact_<scene>_<label>.csv (series.csv of each run, columns by
 # name; the label is the sweep's, a kernel's name or KERNEL-variant, e.g. newton-mu0.4);
-# the wall-time row reads the same files with their wall_ms column from
+# the two timing rows (wall_ms, collide_ms) read each run's own
 # build/figures/self_contact/<scene>/<label>/series.csv (builddir): timings are not kept
-# in plots/data.  Colour says the kernel, the dash the run.self_collision mode (on solid,
+# in plots/data (copy_data in make_figures.sh drops both columns).  Colour says the kernel, the dash the run.self_collision mode (on solid,
 # proximity dashed, particles dotted, another variant dash-dotted).  Writes
 # self_contact.png/svg.
 if (!exists("outdir")) outdir = "plots"
