@@ -22,7 +22,9 @@ grid = system("awk -F, 'NR == 2 { print $1 }' " . data)
 nruns = system("awk -F, 'NR > 1 && !($5 == \"newton\" && $2 == 4) && $9 != \"missing\"' " . data . " | wc -l") + 0
 
 # the columns of a row: 2 row, 3 x, 4 y, 5 kernel, 6 tau, 7 n, 8 substeps, 9 status,
-# 10 max_stretch, 11 miss, 12 frames; timed adds 13 wall_ms, 14 wall_ms_per_s
+# 10 max_stretch, 11 miss, 12 frames, 13 max_sigma (sigma1 - 1), 14 iterations (solves for
+# the zozo rows 7 and 8, ZOZO's configuration, not drawn), 15 not_converged; timed has
+# 13 wall_ms, 14 wall_ms_per_s before those
 good(s) = (s eq "ok" || s eq "not-converged")
 cell(row, v) = (column(2) == row && good(strcol(9)) ? v : NaN)
 bad(row) = (column(2) == row && !good(strcol(9)) ? column(3) : NaN)

@@ -484,8 +484,8 @@ fig_self_contact() {
 }
 
 # 9. ablation_grid: strain limit tau x kernel x resolution x substeps
-# (experiments/ablation_grid.ini, 369 runs).  By default the reduced grid: the scene's
-# [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 16 substeps (80 runs:
+# (experiments/ablation_grid.ini, 429 runs).  By default the reduced grid: the scene's
+# [sweep] with only tau in {off, 10 %, 2 %}, 16^2 and 32^2, 1 and 16 substeps (96 runs:
 # 16 substeps is where the explicit Hooke forces of explicit and verlet are stable),
 # written as plots/ablation_grid_reduced.png and
 # plots/data/ablation_grid_reduced.csv; FULL=1 runs the scene's whole sweep into
@@ -531,14 +531,29 @@ fig_ablation_grid() {
     [ -f "$dir/runs/sweep.csv" ] || { cat "$dir/runs.log"; exit 1; }
     [ "${COLLECT:-0}" = 1 ] || tail -n 1 "$dir/runs.log"
     table=$dir/ablation_grid.csv
-    # the grid's rows: the kernels of the table, newton once a barrier (log, cubic)
+    # each run's largest sigma1 - 1 over triangles, from its series (label,sigma)
+    echo label,max_sigma >"$dir/sigma.csv"
+    awk -F, 'NR > 1 { print $1 }' "$dir/runs/sweep.csv" | while read -r l; do
+        s=$dir/runs/$(printf %s "$l" | tr / _)/series.csv # a run's folder: its label, / as _
+        [ -f "$s" ] || continue
+        awk -F, -v l="$l" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { v = $c["stretch_sigma_max"] + 0; if (NR == 2 || v > m) m = v }
+            END { printf "%s,%.6g\n", l, m }' "$s"
+    done >>"$dir/sigma.csv"
+    # the grid's rows: the kernels of the table, newton once a barrier (log, cubic), and
+    # newton in ZOZO's configuration (newton.preset = zozo) once a barrier, rows 7 and 8
+    # of the table (not drawn); the last columns: the largest sigma1 - 1, the kernel's
+    # iterations in all (solves for the zozo rows) and its steps not converged
     awk -F, -v grid="$grid" -v kernels="$(kernel_names)" '
         BEGIN { nk = split(kernels, ks, " ")
                 for (i = 1; i <= nk; i++)
                     if (ks[i] == "newton") { rows[++n_rows] = "newton_log"; rows[++n_rows] = "newton_cubic" }
-                    else rows[++n_rows] = ks[i] }
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-                  print "grid,row,x,y,kernel,tau,n,substeps,status,max_stretch,miss,frames,wall_ms,wall_ms_per_s"
+                    else rows[++n_rows] = ks[i]
+                for (i = 1; i <= nk; i++)
+                    if (ks[i] == "newton") { rows[++n_rows] = "zozo_log"; rows[++n_rows] = "zozo_cubic" } }
+        FNR == NR { sigma[$1] = $2; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  print "grid,row,x,y,kernel,tau,n,substeps,status,max_stretch,miss,frames,wall_ms,wall_ms_per_s,max_sigma,iterations,not_converged"
                   next }
         {
             split($1, part, "/"); split(part[1], p, "-")
@@ -555,16 +570,20 @@ fig_ablation_grid() {
                 p[1], tau, substr(p[3], 2), $c["substeps"], st, $c["max_stretch"],
                 $c["max_stretch"] - tau, frames, $c["wall_ms"],
                 (frames > 0 ? $c["wall_ms"] / (frames * dt) : 0), x, y[$c["substeps"]])
+            more = sprintf("%s,%s,%s", sigma[$1], $c["total_iterations"], $c["not_converged"])
             if (st == "missing")   # no result: no numbers
                 line = sprintf("%s,%s,%s,%s,%s,,,,,,%s,%s", p[1], tau, substr(p[3], 2),
                     $c["substeps"], st, x, y[$c["substeps"]])
+            if (st == "missing") more = ",,"
             for (k = 1; k <= n_rows; k++)
-                if (rows[k] == p[1] || index(rows[k], p[1] "_") == 1) {
+                if (rows[k] == p[1] || (p[1] == "newton" && index(rows[k], "newton_") == 1) ||
+                    (p[1] != "newton" && index(rows[k], p[1] "_") == 1)) {
                     n = split(line, f, ",")
-                    printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
-                        f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
+                    printf "%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", grid, k - 1,
+                        f[11], f[12], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
+                        more
                 }
-        }' "$dir/runs/sweep.csv" >"$table.part"
+        }' "$dir/sigma.csv" "$dir/runs/sweep.csv" >"$table.part"
     mv "$table.part" "$table"
     # the reduced grid has names of its own: the committed full grid's table and figure
     # (plots/data/ablation_grid.csv, plots/ablation_grid.png) are left alone

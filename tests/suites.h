@@ -27,6 +27,7 @@
     X(newton_body) \
     X(newton_kappa) \
     X(newton_springs) \
+    X(newton_floor) \
     X(newton_speed) \
     X(modes) \
     X(kernels) \

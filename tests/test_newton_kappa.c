@@ -281,6 +281,48 @@ START_TEST(zozo_keys_refuse_bad_values)
 }
 END_TEST
 
+/* newton.preset = zozo sets ZOZO's configuration (docs/kernels/newton.md) where it stands:
+ * a key before it is overwritten, a key after it or a --set wins; a bad name is refused. */
+START_TEST(zozo_preset_sets_its_keys_and_later_keys_win)
+{
+    static const char text[] = "[run]\nkernel = newton\n[newton]\nkappa_update = step\n"
+                               "strain_band = 0.5\nsolver = cholmod\npreset = zozo\n"
+                               "spring_hessian = adaptive\n";
+    static const char *const want[][2] = {
+        {"newton.loop", "zozo"}, {"newton.kappa", "dynamic"},
+        {"newton.kappa_update", "iteration"}, {"newton.strain_band", "1"},
+        {"newton.solver", "pcg"}, {"newton.pcg_tol", "0.001"},
+        {"newton.integrator", "euler"}, {"newton.target_toi", "0.25"},
+        {"newton.spring_hessian", "adaptive"}, /* the line after the preset */
+        {"newton.contact_hessian", "project"}};
+    cloth_scene s;
+    cloth_error err;
+    char value[64];
+    ck_assert_msg(cloth_scene_parse(text, "p.ini", &s, &err) == CLOTH_OK, "%s", err.msg);
+    for (int k = 0; k < (int)(sizeof want / sizeof want[0]); k++) {
+        ck_assert_msg(cloth_scene_get(&s, want[k][0], value, sizeof value, &err) == CLOTH_OK,
+                      "%s", err.msg);
+        ck_assert_msg(strcmp(value, want[k][1]) == 0, "%s = %s, not %s", want[k][0], value,
+                      want[k][1]);
+    }
+    ck_assert(cloth_scene_set(&s, "newton.kappa_update=monotone", 1, &err) == CLOTH_OK);
+    ck_assert(cloth_scene_get(&s, "newton.kappa_update", value, sizeof value, &err) ==
+              CLOTH_OK);
+    ck_assert_str_eq(value, "monotone");
+    ck_assert(cloth_scene_parse("[newton]\npreset = ipc\n", "bad.ini", &s, &err) != CLOTH_OK);
+    ck_assert_msg(strstr(err.msg, "bad.ini:2") && strstr(err.msg, "none or zozo"), "%s",
+                  err.msg);
+    /* a later key the preset's loop refuses: the refusal names the preset's line */
+    ck_assert(cloth_scene_parse("[mesh]\nnx = 3\nny = 3\n[run]\nkernel = newton\n[newton]\n"
+                                "preset = zozo\nintegrator = bdf2\n", "z.ini", &s, &err) ==
+              CLOTH_OK);
+    cloth_sim *sim;
+    ck_assert(cloth_sim_create(&s, &sim, &err) != CLOTH_OK);
+    ck_assert_msg(strstr(err.msg, "z.ini:7") && strstr(err.msg, "newton.preset = zozo") &&
+                  strstr(err.msg, "integrator = euler"), "%s", err.msg);
+}
+END_TEST
+
 /* ------------------------------------------------- the ablation scene */
 
 /* Issue 31's "done when": experiments/ablation_grid.ini at 32 x 32, tau = 2 %, 1 substep,
@@ -333,6 +375,7 @@ Suite *suite_newton_kappa(void)
     tcase_add_test(tc, interior_triangle_strain_kappa_has_its_closed_form);
     tcase_add_loop_test(tc, zozo_loop_follows_its_rule_on_a_contact_free_step, 0, 2);
     tcase_add_test(tc, zozo_keys_refuse_bad_values);
+    tcase_add_test(tc, zozo_preset_sets_its_keys_and_later_keys_win);
     tcase_add_test(tc, cubic_barrier_converges_on_the_ablation_scene);
     suite_add_tcase(s, tc);
     return s;

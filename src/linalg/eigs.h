@@ -39,7 +39,10 @@ cloth_status cloth__eigs_range(cloth__eigs *e, const cloth__sparse *A, cloth__ch
 
 /* A number the caller knows to be <= lambda_min of the matrices it will pass (-inf, the
  * default, when none is known).  The newton kernel knows one: its matrix is
- * M/h^2 + (c/h) I plus positive semi-definite terms, so lambda_min >= min m/h^2 + c/h.
+ * M/h^2 + (c/h) I plus positive semi-definite terms, so lambda_min >= min m/h^2 + c/h
+ * (less a bound on the compressed springs' negative part when their Hessians are not
+ * projected, newton_system.c).  A wrong floor gives a wrong lambda_min: the last bottom
+ * Ritz vector's Rayleigh quotient at or below it is taken for lambda_min.
  * With a floor, lambda_min is found by shift-invert about sigma = (1 - 1e-3) floor, with
  * a factor of A - sigma I that cloth__eigs_range makes in ch (so ch no longer holds the
  * caller's factor afterwards).  This is what makes a cloth's matrix tractable: thousands

@@ -205,13 +205,18 @@ static cloth_status check_loop(const cloth__newton_ctx *ctx, const cloth_sim *si
     if (ctx->nd->loop != CLOTH__LOOP_ZOZO)
         return CLOTH_OK;
     cloth__sim_key_where(sim, "newton", "loop", where, sizeof where);
+    const char *by = "newton.loop = zozo";
+    if (strcmp(where, ctx->source) == 0) { /* not set itself: newton.preset = zozo set it */
+        cloth__sim_key_where(sim, "newton", "preset", where, sizeof where);
+        by = "newton.preset = zozo (its loop)";
+    }
     if (ctx->nd->integrator != CLOTH__INTEGRATOR_EULER)
-        return cloth__fail(err, CLOTH_EINVAL, "%s: newton.loop = zozo: only with "
-                           "newton.integrator = euler (ZOZO's implicit Euler)", where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: %s: only with newton.integrator = "
+                           "euler (ZOZO's implicit Euler)", where, by);
     if (ctx->avatar || (ctx->sphere.enabled && ctx->sphere.motion != CLOTH_MOTION_STATIC))
-        return cloth__fail(err, CLOTH_EINVAL, "%s: newton.loop = zozo: not with a moving "
-                           "sphere or an avatar (its inner steps have no obstacle "
-                           "continuation yet); use loop = converge", where);
+        return cloth__fail(err, CLOTH_EINVAL, "%s: %s: not with a moving sphere or an "
+                           "avatar (its inner steps have no obstacle continuation yet); use "
+                           "loop = converge", where, by);
     return CLOTH_OK;
 }
 

@@ -86,7 +86,7 @@ typedef struct cloth__newton_def {
 CLOTH__SETTINGS_FIT(cloth__newton_def);
 
 /* The [newton] section's keys (newton_keys.c), one a field above. */
-#define CLOTH__NEWTON_N_KEYS 28
+#define CLOTH__NEWTON_N_KEYS 29
 extern const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS];
 
 #endif

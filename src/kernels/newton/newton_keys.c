@@ -25,6 +25,34 @@ static int parse_kappa_value(void *owner, const char *value, char *why, size_t n
     return 0;
 }
 
+/* newton.preset = zozo: the keys of ZOZO's own configuration (ppf-contact-solver f23b356,
+ * docs/kernels/newton.md), set where the preset stands: a key before it is overwritten,
+ * a key after it (a later line, a sweep row, --set) wins.  none sets nothing. */
+static int parse_preset(void *owner, const char *value, char *why, size_t n)
+{
+    cloth__newton_def *nd = owner;
+    if (strcmp(value, "none") == 0)
+        return 0;
+    if (strcmp(value, "zozo") != 0) {
+        snprintf(why, n, "'%s' is not none or zozo", value);
+        return 1;
+    }
+    nd->integrator = CLOTH__INTEGRATOR_EULER;
+    nd->loop = CLOTH__LOOP_ZOZO;           /* main.cu: solves to target_toi, then one more */
+    nd->target_toi = 0.25;
+    nd->max_dx = 1;
+    nd->kappa = CLOTH__KAPPA_DYNAMIC;      /* barrier.cu, strainlimiting.cu: kappa per term */
+    nd->kappa_update = CLOTH__KAPPA_PER_ITERATION; /* recomputed every pass, free to fall */
+    nd->kappa_form = CLOTH__KAPPA_FORM_PAPER;
+    nd->strain_band = 1;                   /* strainlimiting.cu: g^ = tau */
+    nd->strain_measure = CLOTH__STRAIN_TRIANGLE;
+    nd->solver = CLOTH__SOLVER_PCG;        /* params.rs: cg-tol 1e-3 */
+    nd->pcg_tol = 1e-3;
+    nd->spring_hessian = CLOTH__SPRING_HESSIAN_PROJECT; /* hook.hpp: always projected */
+    nd->contact_hessian = CLOTH__CONTACT_HESSIAN_PROJECT;
+    return 0;
+}
+
 #define OFF(field) offsetof(cloth__newton_def, field)
 #define INF HUGE_VAL
 
@@ -68,7 +96,8 @@ const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
      .help = "strain limit tau (barrier on tau - strain); 0 = off"},
     {.section = "newton", .name = "strain_band", .type = CLOTH__KEY_DOUBLE,
      .offset = OFF(strain_band), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.5",
-     .help = "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO: 0.5)"},
+     .help = "beta: the strain barrier acts for strain > (1 - beta) tau (ZOZO's code, "
+     "f23b356: 1, g^ = tau)"},
     {.section = "newton", .name = "strain_measure", .type = CLOTH__KEY_CHOICE,
      .offset = OFF(strain_measure), .choices = measure_names, .def = "triangle",
      .help = "triangle (both singular values of F, as ZOZO) or edge (structural and shear "
@@ -109,6 +138,10 @@ const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
      .help = "step loop: converge (Newton with Armijo to newton.tol) or zozo (ZOZO's inexact "
      "loop: solves until the accumulated time of impact reaches target_toi, then one solve "
      "over that fraction of the step)"},
+    {.section = "newton", .name = "preset", .type = CLOTH__KEY_CUSTOM, .parse = parse_preset,
+     .def = "none",
+     .help = "zozo: ZOZO's configuration (loop zozo, kappa dynamic per iteration, beta 1, "
+     "pcg to 1e-3, springs projected; docs/kernels/newton.md); keys after it win; none"},
     {.section = "newton", .name = "target_toi", .type = CLOTH__KEY_DOUBLE,
      .offset = OFF(target_toi), .lo = 0, .hi = 1, .lo_open = 1, .def = "0.25",
      .help = "loop = zozo: fraction of the step the solves must make good before the "

@@ -207,6 +207,8 @@ static double springs_and_damping(cloth__newton *w, const cloth__newton_ctx *ctx
     double we = mid ? 2 : 1, wh = mid ? 0.5 : 1; /* weights of Psi and of its Hessian */
     const double *q = x;
     int shift = H && w->spring_exact && !exact;
+    if (H)
+        w->h_springs_exact = exact || w->spring_exact;
     if (shift)
         for (int i = 0; i < m->n; i++)
             w->spring_neg[i] = 0;

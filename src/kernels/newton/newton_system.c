@@ -454,9 +454,18 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
     if (nd->cond == CLOTH__COND_EXACT) {
         /* H = M/h_in^2 + (c/h_d) I + positive semi-definite terms (PSD-clamped springs,
          * spring damping, the barriers' normal parts, the strain terms): its spectrum
-         * starts at or above min m/h_in^2 + c/h_d (both h for euler) */
+         * starts at or above min m/h_in^2 + c/h_d (both h for euler).  With the springs'
+         * Hessians unprojected (spring_hessian = adaptive, once it switches) H is the
+         * projected one less N, N = sum over compressed springs of c_s [P -P; -P P] with
+         * c_s = k (l0/l - 1) > 0 and P = I - u u^T, and x^T N x = sum c_s |P (x_a -
+         * x_b)|^2 <= sum 2 c_s (|x_a|^2 + |x_b|^2) <= spring_shift |x|^2: the floor
+         * drops by spring_shift, and there is none when that reaches 0 (an indefinite H
+         * has no floor; tests/test_newton_floor.c) */
         double c_air = ctx->air_damping;
-        cloth__eigs_set_floor(w->eigs, w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp);
+        double floor = w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp;
+        if (w->h_springs_exact)
+            floor -= w->spring_shift;
+        cloth__eigs_set_floor(w->eigs, floor > 0 ? floor : -INFINITY);
         w->factored = 0; /* eigs leaves its own factor in chol */
         w->reusable = 0; /* of a shifted H: no preconditioner */
         w->profile.cond_arpack++;

@@ -192,6 +192,9 @@ struct cloth__newton {
                                  * - 1)+ over its compressed springs (scratch)        */
     double spring_shift;        /* their largest: lambda_max of what projection adds
                                  * to H is at most this (Gershgorin)                  */
+    int h_springs_exact;        /* H as last assembled holds the springs' Hessians
+                                 * unprojected (spring_shift then bounds what it lacks
+                                 * of the projected H: newton_system.c's floor)       */
     int *spring_blk;            /* 3 n_springs: each spring's blocks (a, a), (b, b) and
                                  * its off-diagonal one as H's block indices (-1: a
                                  * pinned end), so assembly adds without searching    */
