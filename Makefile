@@ -283,13 +283,13 @@ notebooks: deps
 	@$(MAKE) --no-print-directory all
 	cd notebooks && OPENBLAS_NUM_THREADS=1 $(PYTHON) test_clothbench.py
 	@mkdir -p $(BUILD)/notebooks
-	@for nb in $(NOTEBOOKS); do \
-	  echo "  RUN  $$nb"; start=$$(date +%s); \
+	@# two at a time (each is one Python kernel, one core, much of it starting up)
+	@for nb in $(NOTEBOOKS); do echo "$$nb"; done | xargs -P 2 -n 1 sh -c 'nb=$$0; \
+	  start=$$(date +%s); log=$(BUILD)/notebooks/$$(basename $$nb).log; \
 	  OPENBLAS_NUM_THREADS=1 $(PYTHON) -m nbconvert --to notebook --execute \
 	    --ExecutePreprocessor.timeout=600 --output-dir $(BUILD)/notebooks "$$nb" \
-	    >/dev/null 2>$(BUILD)/notebooks/$$(basename $$nb).log \
-	  || { cat $(BUILD)/notebooks/$$(basename $$nb).log; exit 1; }; \
-	  echo "       $$(($$(date +%s) - start)) s"; done
+	    >/dev/null 2>$$log || { echo "  FAIL $$nb"; cat $$log; exit 1; }; \
+	  echo "  RAN  $$nb: $$(($$(date +%s) - start)) s"'
 
 # A scene's [sweep] through an engine: make sweep SCENE=experiments/NAME.ini
 # ENGINE=local|parallel|slurm [JOBS=N] [OUT=DIR] (experiments/sweep.sh, README Sweeps).
