@@ -44,7 +44,7 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
-        figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
+        check-lane-0 check-lane-1 figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
         valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder release docs report
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
@@ -116,32 +116,40 @@ $(BUILD)/test_cloth: $(TEST_OBJ) $(VIEWER:%=$(BUILD)/obj/%.o) $(BUILD)/libcloth.
 
 # The Check suite; its last line is Check's summary.  Tests that run the CLI find it
 # through CLOTH_BIN; OpenBLAS is pinned to one thread so results are reproducible.
-# First the layering of src/ and the core layer's own tests, linked without kernels.
+# After the builds, three jobs at once on the two cores (-Otarget: a job's output whole,
+# when it ends): the kit (check-kit: small builds and test programs, much of it waiting on
+# them), and two lanes, each with half of the scripted checks, half of the fault-injection
+# tries (test_faults K/2) and half of the suites (test_cloth K/2).  Lane 0 starts with the
+# layering of src/ and the core layer's own tests, linked without kernels.
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/cloth $(BUILD)/test_cloth $(BUILD)/test_core \
 	  $(BUILD)/test_faults $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
+	@$(MAKE) --no-print-directory -j3 -Otarget check-lane-0 check-lane-1 \
+	  $(if $(filter 0,$(KIT_CHECK)),,check-kit)
+
+check-lane-0:
 	@tests/check_layers.sh $(BUILD)
+	@$(TEST_RUNNER) $(BUILD)/test_core
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/new_kernel/check.sh $(BUILD) "$(USER_CFLAGS)"
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/work_precision/check.sh $(BUILD)/cloth
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/work_precision/report_check.sh $(BUILD)/cloth
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/docs/check_docs.sh $(BUILD)/cloth
-	@$(TEST_RUNNER) $(BUILD)/test_core
+	cd tests && $(TEST_FAULTS) 0/2
+	cd tests && $(TEST_CLOTH) 0/2
+
+check-lane-1:
 	@for t in $(FUZZ_TARGETS); do case $$t in obj) ex=experiments/meshes;; commands|events|bvh) ex=;; \
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
-	cd tests && OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/engines/check_engines.sh $(BUILD)/cloth
 	@# the committed figure data: a sample of make figures' runs again, byte for byte (~60 s)
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/figures/check_data.sh $(BUILD)/cloth
-	@[ "$(KIT_CHECK)" = 0 ] || $(MAKE) --no-print-directory check-kit
-	@# the suites in two processes at once (test_cloth K/2), one a core; their logs after
-	cd tests && { $(TEST_CLOTH) 0/2 >../$(BUILD)/test_cloth-0.log 2>&1 & first=$$!; \
-	  $(TEST_CLOTH) 1/2 >../$(BUILD)/test_cloth-1.log 2>&1; second=$$?; \
-	  wait $$first; first=$$?; cat ../$(BUILD)/test_cloth-0.log ../$(BUILD)/test_cloth-1.log; \
-	  [ $$first = 0 ] && [ $$second = 0 ]; }
+	cd tests && $(TEST_FAULTS) 1/2
+	cd tests && $(TEST_CLOTH) 1/2
 
 # test_cloth as `make check` runs it from tests/ (append K/N for a share of the suites)
 TEST_CLOTH = CLOTH_BIN=../$(BUILD)/cloth OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) ../$(BUILD)/test_cloth
+TEST_FAULTS = OPENBLAS_NUM_THREADS=1 ../$(BUILD)/test_faults
 
 # The key reference (docs/keys.md) from `cloth list`; make check fails when it is stale.
 docs: $(BUILD)/cloth
@@ -276,13 +284,13 @@ notebooks: deps
 	@$(MAKE) --no-print-directory all
 	cd notebooks && OPENBLAS_NUM_THREADS=1 $(PYTHON) test_clothbench.py
 	@mkdir -p $(BUILD)/notebooks
-	@for nb in $(NOTEBOOKS); do \
-	  echo "  RUN  $$nb"; start=$$(date +%s); \
+	@# two at a time (each is one Python kernel, one core, much of it starting up)
+	@for nb in $(NOTEBOOKS); do echo "$$nb"; done | xargs -P 2 -n 1 sh -c 'nb=$$0; \
+	  start=$$(date +%s); log=$(BUILD)/notebooks/$$(basename $$nb).log; \
 	  OPENBLAS_NUM_THREADS=1 $(PYTHON) -m nbconvert --to notebook --execute \
 	    --ExecutePreprocessor.timeout=600 --output-dir $(BUILD)/notebooks "$$nb" \
-	    >/dev/null 2>$(BUILD)/notebooks/$$(basename $$nb).log \
-	  || { cat $(BUILD)/notebooks/$$(basename $$nb).log; exit 1; }; \
-	  echo "       $$(($$(date +%s) - start)) s"; done
+	    >/dev/null 2>$$log || { echo "  FAIL $$nb"; cat $$log; exit 1; }; \
+	  echo "  RAN  $$nb: $$(($$(date +%s) - start)) s"'
 
 # A scene's [sweep] through an engine: make sweep SCENE=experiments/NAME.ini
 # ENGINE=local|parallel|slurm [JOBS=N] [OUT=DIR] (experiments/sweep.sh, README Sweeps).

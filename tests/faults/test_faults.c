@@ -47,6 +47,15 @@ static const char *SWEEP_SUFFIX =
     "run = slow: run.substeps=3\n"
     "vary = run.kernel: explicit, newton\n";
 
+/* faults_sweep's sweep: two runs, one a kernel.  Each try runs the whole sweep, so the
+ * tries cost the square of its allocations: SWEEP_SUFFIX's four runs made this one test
+ * 50 of test_faults' 64 s of CPU (236 s under ASan), and failed the same 321 allocation
+ * and 16 file call sites as these two (CLOTH_FAULT_SITES=1 lists them; 2026-12-06). */
+static const char *SWEEP_TWO =
+    "[sweep]\n"
+    "run = fast: run.substeps=1\n"
+    "vary = run.kernel: explicit, newton\n";
+
 static const char *OUTPUTS[] = {"series.csv", "newton.csv", "final.obj", "summary.csv",
                                 "cloth.obj", "cloth.pc2", "events.jsonl"};
 #define N_OUTPUTS 7
@@ -566,7 +575,7 @@ static void check_sweep_io(op *o, cloth_status st, const cloth_error *err)
 START_TEST(faults_sweep)
 {
     static char text[4096];
-    snprintf(text, sizeof text, "%s%s", SCENE, SWEEP_SUFFIX);
+    snprintf(text, sizeof text, "%s%s", SCENE, SWEEP_TWO);
     op o = {.name = "sweep", .kind = _i ? INJECT_IO : INJECT_ALLOC,
             .prepare = _i ? prepare_sweep_io : prepare_out, .run = run_sweep,
             .check = _i ? check_sweep_io : check_sweep_nomem,
@@ -729,12 +738,18 @@ END_TEST
 
 /* ---------------------------------------------------------------- numbers */
 
+static int shard_part, shard_parts = 1, shard_index; /* main's K/N */
+
 /* Not a check: prints how many distinct call sites were made to fail (the numbers of
  * docs/reliability.md).  It runs last. */
 START_TEST(report_sites)
 {
-    printf("faults: %d allocation call sites and %d file call sites made to fail\n",
+    printf("faults: %d allocation call sites and %d file call sites made to fail",
            inject_sites(INJECT_ALLOC), inject_sites(INJECT_IO));
+    if (shard_parts > 1)
+        printf(" (tries %d/%d: the sites of every try are those of a run without K/N)",
+               shard_part, shard_parts);
+    printf("\n");
     /* CLOTH_FAULT_SITES=1 lists them as offsets in the program for addr2line -e */
     if (getenv("CLOTH_FAULT_SITES"))
         for (int kind = 0; kind < 2; kind++)
@@ -748,28 +763,47 @@ START_TEST(report_sites)
 }
 END_TEST
 
-int main(void)
+/* Registers tries i in [start, end) of test f, those whose running number (counted over
+ * every try of every test, in the order below) is K modulo N. */
+
+static void add_tries(TCase *tc, const TTest *f, int start, int end)
 {
+    for (int i = start; i < end; i++)
+        if (shard_index++ % shard_parts == shard_part)
+            tcase_add_loop_test(tc, f, i, i + 1);
+}
+
+/* Every try, or with an argument K/N every N-th from the K-th (0-based), so that make
+ * check can run the tries in N processes at once (make sanitize's ASan makes them the
+ * slowest part of its run). */
+int main(int argc, char **argv)
+{
+    if (argc > 1 && (sscanf(argv[1], "%d/%d", &shard_part, &shard_parts) != 2 ||
+                     shard_parts < 1 || shard_part < 0 || shard_part >= shard_parts)) {
+        fprintf(stderr, "usage: %s [K/N]   (the tries i with i mod N = K)\n", argv[0]);
+        return 2;
+    }
     Suite *s = suite_create("faults");
     TCase *tc = tcase_create("faults");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, alloc_scene_load, 0, 3);
-    tcase_add_loop_test(tc, alloc_mesh_create, 0, 2);
-    tcase_add_loop_test(tc, alloc_sim_create, 0, 2 * cloth_kernel_count());
-    tcase_add_loop_test(tc, alloc_garment_sim_create, 0, 3); /* explicit, verlet, pbd */
-    tcase_add_loop_test(tc, alloc_live_kernel_switch, 0, cloth_kernel_count());
-    tcase_add_test(tc, alloc_omega_max);
-    tcase_add_loop_test(tc, alloc_run, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, io_run, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, io_record, 0, 2);
-    tcase_add_loop_test(tc, faults_session, 0, 2);
-    tcase_add_loop_test(tc, faults_sweep, 0, 2);
-    tcase_add_loop_test(tc, faults_collect, 0, 2);
-    tcase_add_loop_test(tc, frames_allocate_nothing, 0, 4 * cloth_kernel_count());
-    tcase_add_test(tc, record_appends_allocate_nothing);
-    tcase_add_loop_test(tc, coloured_frames_allocate_nothing, 0, cloth_kernel_count());
-    tcase_add_loop_test(tc, alloc_sim_create_coloured, 0, cloth_kernel_count());
-    tcase_add_test(tc, report_sites);
+    int kernels = cloth_kernel_count();
+    add_tries(tc, alloc_scene_load, 0, 3);
+    add_tries(tc, alloc_mesh_create, 0, 2);
+    add_tries(tc, alloc_sim_create, 0, 2 * kernels);
+    add_tries(tc, alloc_garment_sim_create, 0, 3); /* explicit, verlet, pbd */
+    add_tries(tc, alloc_live_kernel_switch, 0, kernels);
+    add_tries(tc, alloc_omega_max, 0, 1);
+    add_tries(tc, alloc_run, 0, kernels);
+    add_tries(tc, io_run, 0, kernels);
+    add_tries(tc, io_record, 0, 2);
+    add_tries(tc, faults_session, 0, 2);
+    add_tries(tc, faults_sweep, 0, 2);
+    add_tries(tc, faults_collect, 0, 2);
+    add_tries(tc, frames_allocate_nothing, 0, 4 * kernels);
+    add_tries(tc, record_appends_allocate_nothing, 0, 1);
+    add_tries(tc, coloured_frames_allocate_nothing, 0, kernels);
+    add_tries(tc, alloc_sim_create_coloured, 0, kernels);
+    tcase_add_test(tc, report_sites); /* in every share: the sites of its tries */
     suite_add_tcase(s, tc);
     SRunner *runner = srunner_create(s);
     /* one process: the sites counted by report_sites are those of every test above */
