@@ -44,7 +44,7 @@ PYTHON   = /usr/bin/python3
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 
 .PHONY: all deps install-debs deps-web deps-check-web check sanitize check-web viewer-avatar serve \
-        check-lane-0 check-lane-1 figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
+        check-lane-0 check-lane-1 sanitize-build fuzz-build figures notebooks bench install uninstall check-install clean deps-fuzz fuzz golden \
         valgrind sweep deps-slurm check-slurm assignment grade check-kit autograder release docs report
 all: $(BUILD)/cloth $(BUILD)/libcloth.a $(BUILD)/libcloth.so
 
@@ -200,7 +200,7 @@ release:
 # make check runs it (KIT_CHECK=0 skips it, as make sanitize and make valgrind do: it
 # builds its own trees, without their flags; its time: docs/coursework.md).
 check-kit:
-	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check
+	@$(PYTHON) assignments/check_kit.py $(BUILD)/kit-check --jobs=2
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.  The jittered
 # drapes run 3 of their 10 seeds here (CLOTH_TEST_SEEDS, tests/testutil.h): the same code
@@ -208,6 +208,13 @@ check-kit:
 # (a kernel added from the docs, the work-precision reference, the docs, the sweep engines,
 # the figure data: SCRIPT_CHECKS=0) and the kit run in make check only: they test files
 # and scripts, and the sanitized test_cloth already runs the same library paths.
+# sanitize-build: the sanitized programs alone (.ci/run builds them while the Slurm and
+# install checks wait)
+sanitize-build: deps
+	@$(MAKE) --no-print-directory build/sanitize/cloth build/sanitize/test_cloth \
+	  build/sanitize/test_core build/sanitize/test_faults \
+	  $(FUZZ_TARGETS:%=build/sanitize/replay_%) BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)"
+
 sanitize: deps
 	@CLOTH_TEST_SEEDS=3 $(MAKE) --no-print-directory check BUILD=build/sanitize CFLAGS="$(SAN_CFLAGS)" KIT_CHECK=0 \
 	  SCRIPT_CHECKS=0
@@ -432,14 +439,19 @@ deps-fuzz: deps
 	  $(MAKE) --no-print-directory install-debs \
 	    PKGS="libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev"
 
-fuzz: deps-fuzz
+# fuzz-build: the fuzzers and their dictionaries alone (.ci/run builds them while the
+# Slurm and install checks wait); fuzz runs the targets two at a time, one a core.
+fuzz-build: deps-fuzz
 	@$(MAKE) --no-print-directory $(BUILD)/cloth
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) BUILD=build/fuzz \
 	  CC=clang CFLAGS="$(FUZZ_CFLAGS)" OPENMP=
 	@tests/fuzz/make_dict.sh $(BUILD)/cloth >build/fuzz/scene.dict
 	@tests/fuzz/make_dict.sh $(BUILD)/cloth "[sweep]" "run = " "vary = " ": " "; " ", " \
 	  >build/fuzz/sweep.dict
-	@for t in $(FUZZ_TARGETS); do tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do echo $$t; done | \
+	  xargs -P 2 -n 1 sh -c 'tests/fuzz/run.sh $$0 $(FUZZ_SECONDS)'
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) build/fuzz/libcloth.a
 	@echo "  LD   $@"

@@ -9,8 +9,9 @@ tree every run of kit.json's runs fails saying `not implemented` or non-finite, 
 refused (only the reference order).  The command check: every command of the handout's
 ```sh blocks runs (exit 0) in the tree with the reference's parts.
 
-  check_kit.py OUT [--print] [NAME ...]   --print: the table of results, not a check;
-                                          NAME: only those assignments"""
+  check_kit.py OUT [--print] [--jobs=N] [NAME ...]   --print: the table of results, not a
+                                          check; NAME: only those assignments; --jobs=N:
+                                          the assignments in N processes at once"""
 import contextlib, io, json, os, re, shutil, subprocess, sys, time, zipfile
 
 KIT = os.path.dirname(os.path.abspath(__file__))
@@ -427,6 +428,30 @@ def main(out, show, only):
     return 0
 
 
+def main_jobs(argv):
+    """--jobs N: the assignments shared out over N processes of this script (round robin,
+    each its own assignments' folders), their outputs printed whole, in order, as each
+    ends; fails when any of them fails."""
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    flags = [a for a in argv[1:] if a.startswith("--") and not a.startswith("--jobs")]
+    jobs = int(next(a for a in argv if a.startswith("--jobs=")).split("=", 1)[1])
+    out, names = args[0], args[1:] or kit.names()
+    groups = [names[k::jobs] for k in range(jobs) if names[k::jobs]]
+    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), out] + flags + g,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for g in groups]
+    failed = 0
+    for g, p in zip(groups, procs):
+        text, _ = p.communicate()
+        print(text, end="")
+        failed += p.returncode != 0
+    print("check-kit: ok (%d processes)" % len(procs) if not failed else
+          "check-kit: FAILED in %d of %d processes" % (failed, len(procs)))
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
+    if any(a.startswith("--jobs=") for a in sys.argv):
+        sys.exit(main_jobs(sys.argv))
     sys.exit(main(sys.argv[1], "--print" in sys.argv,
                   [a for a in sys.argv[2:] if not a.startswith("--")]))
