@@ -62,7 +62,8 @@
     X(body_files) \
     X(body_motion) \
     X(body_play) \
-    X(golden)
+    X(golden) \
+    X(newton_exact)
 
 #define CLOTH_DECLARE_SUITE(name) Suite *suite_##name(void);
 CLOTH_TEST_SUITES(CLOTH_DECLARE_SUITE)

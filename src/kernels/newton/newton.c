@@ -97,7 +97,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int cloth__newton_ndof(const cloth__newton *w) { return w->ndof; }
 int cloth__newton_dof(const cloth__newton *w, int i) { return w->dof[i]; }
 const cloth__sparse *cloth__newton_matrix(const cloth__newton *w) { return w->H; }
@@ -476,7 +475,8 @@ static void add_stage_times(cloth__newton_profile *p, const double t[5])
  * kernel's filter (gaps kept above eta times themselves) on the extended step.  ZOZO's
  * kappa is recomputed at every iterate; newton.kappa_update applies as in the converge
  * loop.  The step stops as stalled when toi falls to float epsilon (ZOZO's "ccd
- * failed", main.cu:1356-1364) and at max_iters solves in all; either leaves h
+ * failed", main.cu:1356-1364), at a solve that is no descent direction (an indefinite H,
+ * newton.contact_hessian = exact; x stays) and at max_iters solves in all; each leaves h
  * uncovered and counts as not converged. */
 #define ZOZO_EXTEND 1.25
 #define ZOZO_TOI_MIN 1.1920928955078125e-07 /* FLT_EPSILON */
@@ -495,6 +495,10 @@ static cloth_status zozo_iteration(cloth__newton *w, const cloth__newton_ctx *ct
         return at_iteration(st, it->row, err);
     if ((st = condition_number(w, ctx, it, err)) != CLOTH_OK)
         return at_iteration(st, it->row, err);
+    for (int k = 0; k < w->ndof; k++)
+        it->slope += w->grad[k] * w->step[k];
+    if (!(it->slope < 0))
+        return CLOTH_OK; /* toi = 0: the step stalls, alpha_by no_descent */
     double longest = 0;
     for (int i = 0; i < w->n; i++) {
         double *d = w->dir + 3 * i;
@@ -627,7 +631,10 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         seen = it.alpha > 0 ? w->eval : it.seen;
         check_spring_model(w, ctx, &it);
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
-        converged = log_iteration(w, ctx, &it, tol, stats) && placed;
+        /* contact_hessian = exact: a Tikhonov-shifted solve of an indefinite H (eps up
+         * to 10 max|H_ii|) has a short dx that proves nothing (docs/kernels/newton.md) */
+        int shifted = nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT && it.eps > 0;
+        converged = log_iteration(w, ctx, &it, tol, stats) && placed && !shifted;
         /* no descent possible (alpha = 0): not converged, unless dx was already small */
         stuck = !converged && placed &&
                 (stalled(&still, &it, inf_norm(w->step, w->ndof), h, tol) || it.alpha == 0);

@@ -30,7 +30,8 @@ typedef enum {
 typedef enum { CLOTH__CONTACT_FULL = 0, CLOTH__CONTACT_VERTEX = 1 } cloth__contact_set;
 typedef enum {
     CLOTH__CONTACT_HESSIAN_PROJECT = 0,
-    CLOTH__CONTACT_HESSIAN_GAUSS_NEWTON = 1
+    CLOTH__CONTACT_HESSIAN_GAUSS_NEWTON = 1,
+    CLOTH__CONTACT_HESSIAN_EXACT = 2
 } cloth__contact_hessian;
 typedef enum {
     CLOTH__SPRING_HESSIAN_ADAPTIVE = 0,
@@ -58,8 +59,8 @@ typedef struct cloth__newton_def {
     cloth__kappa_form kappa_form;/* paper (published) or si (unit-consistent) mass term */
     cloth__contact_set contact;  /* self-contact terms: full (point-triangle and
                                  * edge-edge) or vertex (vertex-vertex)               */
-    cloth__contact_hessian contact_hessian; /* self-contact Hessians made PSD by
-                                 * eigenvalue projection or Gauss-Newton              */
+    cloth__contact_hessian contact_hessian; /* contact Hessians made PSD by eigenvalue
+                                 * projection or Gauss-Newton, or exact (indefinite)  */
     cloth__spring_hessian_rule spring_hessian; /* springs' Hessians: projected always, or
                                  * as they are once the projected model is seen to
                                  * cost (adaptive; newton.c)                          */

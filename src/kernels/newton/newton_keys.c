@@ -63,7 +63,7 @@ static const char *const cond_names[] = {"exact", "estimate", "off", NULL};
 static const char *const measure_names[] = {"triangle", "edge", NULL};
 static const char *const form_names[] = {"paper", "si", NULL};
 static const char *const contact_names[] = {"full", "vertex", NULL};
-static const char *const contact_hessian_names[] = {"project", "gauss-newton", NULL};
+static const char *const contact_hessian_names[] = {"project", "gauss-newton", "exact", NULL};
 static const char *const solver_names[] = {"cholmod", "pcg", "dense", NULL};
 static const char *const integrator_names[] = {"euler", "bdf2", "midpoint", NULL};
 static const char *const loop_names[] = {"converge", "zozo", NULL};
@@ -113,8 +113,10 @@ const cloth__key cloth__newton_keys[CLOTH__NEWTON_N_KEYS] = {
      "IPC) or vertex (vertex-vertex)"},
     {.section = "newton", .name = "contact_hessian", .type = CLOTH__KEY_CHOICE,
      .offset = OFF(contact_hessian), .choices = contact_hessian_names, .def = "project",
-     .help = "self-contact Hessians made PSD: project (eigenvalues clamped at 0) or "
-     "gauss-newton (psi'' grad g grad g^T only)"},
+     .help = "contact barriers' Hessians in H: project (point-triangle and edge-edge blocks' "
+     "eigenvalues clamped at 0; obstacles and vertex pairs psi'' grad g grad g^T only), "
+     "gauss-newton (psi'' grad g grad g^T only) or exact (unprojected, indefinite where "
+     "psi' d2g is: a shifted solve never ends a step as converged; docs/kernels/newton.md)"},
     {.section = "newton", .name = "spring_hessian", .type = CLOTH__KEY_CHOICE,
      .offset = OFF(spring_hessian), .choices = spring_hessian_names, .def = "adaptive",
      .help = "compressed springs' Hessians: project (the negative part across the spring "

@@ -304,12 +304,15 @@ static double strain_term(cloth__newton *w, const cloth__newton_ctx *ctx,
  * which is indefinite in general (psi' < 0, and d2g of a distance is not PSD).  The Newton
  * matrix takes it projected on the PSD matrices (newton.contact_hessian = project: each
  * 12 x 12 block's eigenvalues clamped at 0, as IPC) or only kappa m psi'' dg dg^T
- * (gauss-newton, PSD since m >= 0 and psi'' >= 0); exact keeps it as it is (tests). */
+ * (gauss-newton, PSD since m >= 0 and psi'' >= 0); exact keeps it as it is, as does
+ * newton.contact_hessian = exact (issue 45: the cubic-barrier article's claim that the
+ * indefinite part freezes Armijo, docs/kernels/newton.md). */
 static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
                            double *grad, cloth__sparse *H, int exact, double g)
 {
     const cloth__newton_def *nd = ctx->nd;
+    exact = exact || nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT;
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
     cloth__newton_stencil(w, ctx, c, v);
@@ -347,10 +350,11 @@ static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
 
 /* kappa psi(g), and (when asked) kappa psi' dg into grad and kappa (psi'' dg dg^T + psi'
  * d2g) into H.  For contacts the psi' d2g part is negative (psi' < 0, d2g transverse and
- * positive) and dropped unless exact (the cubic-barrier article's pitfall); strain limits
- * keep their full Hessian (strain_term).  g: the term's gap at x, which a
- * point-triangle or edge-edge term without derivatives takes as it is (the others
- * compute it again with theirs). */
+ * positive) and dropped unless exact or newton.contact_hessian = exact (the
+ * cubic-barrier article's pitfall; the body's distance has no d2g here, so exact is
+ * its Gauss-Newton term); strain limits keep their full Hessian (strain_term).  g: the
+ * term's gap at x, which a point-triangle or edge-edge term without derivatives takes
+ * as it is (the others compute it again with theirs). */
 static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
                            double *grad, cloth__sparse *H, int exact, double g_at_x)
@@ -360,6 +364,7 @@ static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
     if (cloth__newton_is_stencil(c->kind))
         return stencil_term(w, ctx, c, x, kappa, grad, H, exact, g_at_x);
     const cloth__newton_def *nd = ctx->nd;
+    exact = exact || nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
     double g = cloth__newton_contact_gap(w, ctx, c, x, dg, H ? d2g : NULL);

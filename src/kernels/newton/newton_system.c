@@ -460,11 +460,15 @@ cloth_status cloth__newton_system_cond(cloth__newton *w, const cloth__newton_ctx
          * c_s = k (l0/l - 1) > 0 and P = I - u u^T, and x^T N x = sum c_s |P (x_a -
          * x_b)|^2 <= sum 2 c_s (|x_a|^2 + |x_b|^2) <= spring_shift |x|^2: the floor
          * drops by spring_shift, and there is none when that reaches 0 (an indefinite H
-         * has no floor; tests/test_newton_floor.c) */
+         * has no floor; tests/test_newton_floor.c).  newton.contact_hessian = exact puts
+         * the contacts' kappa psi' d2g into H as well, negative across each gap and not
+         * bounded by anything at hand (it grows as 1/g): no floor then either */
         double c_air = ctx->air_damping;
         double floor = w->min_mass / (w->h_in * w->h_in) + c_air / w->h_damp;
         if (w->h_springs_exact)
             floor -= w->spring_shift;
+        if (nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT)
+            floor = 0;
         cloth__eigs_set_floor(w->eigs, floor > 0 ? floor : -INFINITY);
         w->factored = 0; /* eigs leaves its own factor in chol */
         w->reusable = 0; /* of a shifted H: no preconditioner */
