@@ -170,14 +170,15 @@ static const char *vee_scene =
     "[run]\nkernel = newton\ndt = 0.01\nself_collision = on\n"
     "[newton]\nbarrier = %s\nkappa = fixed\nkappa_value = 100\ndhat = 0.01\n"
     "contact = vertex\ncontact_hessian = %s\nstrain_limit = 0\ncond = off\n"
-    "tol = %g\nmax_iters = %d\n";
+    "tol = %g\nmax_iters = %d\nloop = %s\nsolver = cholmod\n";
 
 #define VEE_R 0.005
 
-static cloth_sim *vee(const char *barrier, const char *hessian, double tol, int max_iters)
+static cloth_sim *vee(const char *barrier, const char *hessian, double tol, int max_iters,
+                      const char *loop)
 {
     char text[1024];
-    snprintf(text, sizeof text, vee_scene, barrier, hessian, tol, max_iters);
+    snprintf(text, sizeof text, vee_scene, barrier, hessian, tol, max_iters, loop);
     cloth_sim *sim = tu_sim(text, "newton_exact_vee.ini");
     double *x = cloth_sim_positions(sim), down = sqrt(0.01 - VEE_R * VEE_R / 4);
     const double p[9] = {-VEE_R / 2, -down, 0, 0, 0, 0, VEE_R / 2, -down, 0};
@@ -210,7 +211,8 @@ START_TEST(exact_key_is_indefinite_across_a_pair)
 {
     const char *barrier = _i == 0 ? "log" : "cubic";
     double He[81], Hp[81], D[81], g[9];
-    cloth_sim *se = vee(barrier, "exact", 1e-3, 50), *sp = vee(barrier, "project", 1e-3, 50);
+    cloth_sim *se = vee(barrier, "exact", 1e-3, 50, "converge");
+    cloth_sim *sp = vee(barrier, "project", 1e-3, 50, "converge");
     cloth__newton_prepare(se->work, se, 0.01);
     cloth__newton_prepare(sp->work, sp, 0.01);
     const double *x = cloth_sim_positions(se);
@@ -254,13 +256,15 @@ END_TEST
  * so CHOLMOD factors H + eps I (regularized = 1), and the pair pushes its vertices apart
  * by ~1 mm, |dx|/h ~ 0.1 m/s: below tol, yet the step must not end as converged (the
  * shift, up to 10 max|H_ii|, shortens dx at will).  With project the same iteration is
- * unshifted and converges: the tolerance itself passes. */
+ * unshifted and converges: the tolerance itself passes.  ZOZO's loop (loop = zozo, with
+ * CHOLMOD) tests nothing and covers h in two solves; with exact its first one is shifted
+ * and the step stops as "shifted", not converged. */
 START_TEST(a_shifted_solve_does_not_converge)
 {
     const char *barrier = _i == 0 ? "log" : "cubic";
     static const char *const hessian[2] = {"project", "exact"};
     for (int e = 0; e < 2; e++) {
-        cloth_sim *sim = vee(barrier, hessian[e], 1.0, 1);
+        cloth_sim *sim = vee(barrier, hessian[e], 1.0, 1, "converge");
         cloth_frame f;
         cloth_error err;
         ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
@@ -273,6 +277,15 @@ START_TEST(a_shifted_solve_does_not_converge)
                       dx / 0.01);
         ck_assert_int_eq((int)tu_log_value(sim, &rows[0], "regularized"), e);
         ck_assert_str_eq(rows[0].stop, e ? "max_iters" : "converged");
+        ck_assert_int_eq(f.not_converged, e);
+        cloth_sim_destroy(sim);
+
+        sim = vee(barrier, hessian[e], 1e-3, 50, "zozo");
+        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
+        int n = cloth_sim_log(sim, &rows);
+        ck_assert_int_ge(n, 2);
+        ck_assert_int_eq((int)tu_log_value(sim, &rows[0], "regularized"), e);
+        ck_assert_str_eq(rows[n - 1].stop, e ? "shifted" : "converged");
         ck_assert_int_eq(f.not_converged, e);
         cloth_sim_destroy(sim);
     }

@@ -477,7 +477,9 @@ static void add_stage_times(cloth__newton_profile *p, const double t[5])
  * loop.  The step stops as stalled when toi falls to float epsilon (ZOZO's "ccd
  * failed", main.cu:1356-1364), at a solve that is no descent direction (an indefinite H,
  * newton.contact_hessian = exact; x stays) and at max_iters solves in all; each leaves h
- * uncovered and counts as not converged. */
+ * uncovered and counts as not converged.  With contact_hessian = exact CHOLMOD solves an
+ * indefinite H as H + eps I (eps up to 10 max|H_ii|): a descent direction, but as short as
+ * eps likes, which this loop would take as a Newton step: such a step stops "shifted". */
 #define ZOZO_EXTEND 1.25
 #define ZOZO_TOI_MIN 1.1920928955078125e-07 /* FLT_EPSILON */
 
@@ -528,7 +530,7 @@ static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cl
     const cloth__newton_def *nd = ctx->nd;
     size_t bytes = sizeof(double) * 3 * (size_t)w->n;
     double h = ctx->h, left = h, tol = nd->tol * ctx->mesh->rest_diag;
-    int solves = 0, stuck = 0, first_row = w->n_rows;
+    int solves = 0, stuck = 0, shifted = 0, first_row = w->n_rows;
     memcpy(w->z_x, ctx->x, bytes);
     memcpy(w->z_v, ctx->v, bytes);
     w->steps++;
@@ -557,6 +559,7 @@ static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cl
             add_stage_times(&w->profile, t);
             solves++;
             log_iteration(w, &inner, &it, tol, stats);
+            shifted += nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT && it.eps > 0;
             if (toi <= ZOZO_TOI_MIN) {
                 stuck = 1;
                 break;
@@ -580,8 +583,8 @@ static cloth_status zozo_step(cloth__newton *w, const cloth__newton_ctx *ctx, cl
     int covered = !(left > 1e-12 * h);
     if (w->n_rows > first_row)
         snprintf(w->rows[w->n_rows - 1].stop, sizeof w->rows[0].stop, "%s",
-                 covered ? "converged" : stuck ? "stalled" : "max_iters");
-    stats->not_converged = !covered;
+                 covered ? (shifted ? "shifted" : "converged") : stuck ? "stalled" : "max_iters");
+    stats->not_converged = !covered || shifted;
     stats->stalled = stuck;
     for (int k = 0; k < 3 * w->n; k++) {
         sim->x[k] = w->dof[k / 3] >= 0 ? w->z_x[k] : sim->x[k];
@@ -631,8 +634,7 @@ static cloth_status newton_step(cloth_sim *sim, void *work, double h, cloth__ste
         seen = it.alpha > 0 ? w->eval : it.seen;
         check_spring_model(w, ctx, &it);
         int placed = w->sphere_s >= 1 && w->body_s >= 1; /* the obstacles got there */
-        /* contact_hessian = exact: a Tikhonov-shifted solve of an indefinite H (eps up
-         * to 10 max|H_ii|) has a short dx that proves nothing (docs/kernels/newton.md) */
+        /* contact_hessian = exact: a shifted solve proves nothing (zozo_step's comment) */
         int shifted = nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT && it.eps > 0;
         converged = log_iteration(w, ctx, &it, tol, stats) && placed && !shifted;
         /* no descent possible (alpha = 0): not converged, unless dx was already small */
@@ -746,9 +748,10 @@ static const cloth__column newton_columns[] = {
     CLOTH__LOG_VALUE("bound_strain", LOG_BOUND_STRAIN, "limited triangles or edges whose "
                                                        "bound is below 1 (and below the "
                                                        "obstacles')"),
-    CLOTH__LOG_FIELD(stop, "on a step's last row why it stopped: converged, max_iters or "
+    CLOTH__LOG_FIELD(stop, "on a step's last row why it stopped: converged, max_iters, "
                            "stalled (alpha |dx|_inf and E unchanged over iterations in a "
-                           "row); empty otherwise"),
+                           "row) or shifted (loop = zozo, contact_hessian = exact: a solve "
+                           "needed a Tikhonov shift); empty otherwise"),
 };
 
 static const cloth__log_columns newton_log_columns = {
