@@ -475,11 +475,13 @@ static void add_stage_times(cloth__newton_profile *p, const double t[5])
  * kernel's filter (gaps kept above eta times themselves) on the extended step.  ZOZO's
  * kappa is recomputed at every iterate; newton.kappa_update applies as in the converge
  * loop.  The step stops as stalled when toi falls to float epsilon (ZOZO's "ccd
- * failed", main.cu:1356-1364), at a solve that is no descent direction (an indefinite H,
- * newton.contact_hessian = exact; x stays) and at max_iters solves in all; each leaves h
- * uncovered and counts as not converged.  With contact_hessian = exact CHOLMOD solves an
- * indefinite H as H + eps I (eps up to 10 max|H_ii|): a descent direction, but as short as
- * eps likes, which this loop would take as a Newton step: such a step stops "shifted". */
+ * failed", main.cu:1356-1364) and at max_iters solves in all; either leaves h
+ * uncovered and counts as not converged.  Every solve is a descent direction even for an
+ * indefinite H (newton.contact_hessian = exact): CHOLMOD solves H + eps I, positive
+ * definite; PCG stops with an error at d'H d <= 0, and with every d'H d > 0 and its
+ * preconditioner positive definite its iterate lowers the quadratic model, so grad E.dx
+ * < 0.  But a shift eps (up to 10 max|H_ii|) shortens dx as it likes, and this loop would
+ * take it as a Newton step: with exact, a step with a shifted solve stops "shifted". */
 #define ZOZO_EXTEND 1.25
 #define ZOZO_TOI_MIN 1.1920928955078125e-07 /* FLT_EPSILON */
 
@@ -497,10 +499,6 @@ static cloth_status zozo_iteration(cloth__newton *w, const cloth__newton_ctx *ct
         return at_iteration(st, it->row, err);
     if ((st = condition_number(w, ctx, it, err)) != CLOTH_OK)
         return at_iteration(st, it->row, err);
-    for (int k = 0; k < w->ndof; k++)
-        it->slope += w->grad[k] * w->step[k];
-    if (!(it->slope < 0))
-        return CLOTH_OK; /* toi = 0: the step stalls, alpha_by no_descent */
     double longest = 0;
     for (int i = 0; i < w->n; i++) {
         double *d = w->dir + 3 * i;
