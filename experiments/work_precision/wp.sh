@@ -359,7 +359,9 @@ sweep() {
     table=$METHODS
     case ${WP_TABLE:-} in
     '') ;;
-    verlet | bw | tau) eval "table=\$TABLE_$WP_TABLE" ;;
+    verlet) table=$TABLE_verlet ;;
+    bw) table=$TABLE_bw ;;
+    tau) table=$TABLE_tau ;;
     *) echo "sweep: no table $WP_TABLE (verlet, bw, tau)" >&2; exit 2 ;;
     esac
     echo "${WP_METHODS:-$table}" | while IFS='|' read -r name knob values sets; do
