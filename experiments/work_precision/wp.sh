@@ -163,6 +163,10 @@ reference() {
     echo "reference: $dir/ref_1.obj (t = $half frames), $dir/ref_2.obj (t = $T frames)"
 }
 
+# the columns of an own reference's check (selfref.csv), and the frames of t_K (T/2, T)
+CHECK_HEAD="t,levels,d_coarse,d_fine,ratio,order,tail,tol,pass"
+frames_at() { if [ "$1" = 2 ]; then echo "$T"; else echo "$half"; fi; }
+
 selfref() {
     scene=$1 dir=$2 levels=$3 tol=$4
     shift 4
@@ -175,10 +179,9 @@ selfref() {
     set -- $levels
     [ $# = 3 ] || { echo "selfref: three substep counts, not '$levels'" >&2; exit 2; }
     bad=0
-    echo "t,levels,d_coarse,d_fine,ratio,order,tail,tol,pass" >"$dir/selfref.part"
+    echo "$CHECK_HEAD" >"$dir/selfref.part"
     for k in 1 2; do
-        fr=$half
-        [ $k = 2 ] && fr=$T
+        fr=$(frames_at $k)
         for s in "$@"; do
             st=$(one "$dir/runs/own-$s-$k" "$scene" "$fr" --set run.substeps="$s")
             [ "$st" = ok ] || { echo "selfref: $s substeps: $st" >&2; exit 1; }
@@ -282,10 +285,9 @@ rigidref() {
     set -- $pins
     [ $# = 2 ] || { echo "rigidref: $scene: two pinned vertices, not $#" >&2; exit 2; }
     bad=0
-    echo "t,levels,d_coarse,d_fine,ratio,order,tail,tol,pass" >"$dir/selfref.part"
+    echo "$CHECK_HEAD" >"$dir/selfref.part"
     for k in 1 2; do
-        fr=$half
-        [ $k = 2 ] && fr=$T
+        fr=$(frames_at $k)
         for n in 20000 40000; do
             awk -v a="$1" -v b="$2" -v g="$g" -v t="$(awk -v f="$fr" -v dt="$dt" 'BEGIN { printf "%.17g", f * dt }')" \
                 -v n=$n -f "$HERE/rigid.awk" "$dir/runs/rest/final.obj" >"$dir/runs/rigid-$n-$k.obj" 2>/dev/null
