@@ -142,7 +142,7 @@ check-lane-1:
 	  *) ex=experiments;; esac; \
 	  $(BUILD)/replay_$$t tests/fuzz/regressions/$$t tests/fuzz/seeds/$$t $$ex || exit 1; done
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/engines/check_engines.sh $(BUILD)/cloth
-	@# the committed figure data: a sample of make figures' runs again, byte for byte (~60 s)
+	@# the committed figure data: a sample of make figures' runs again, byte for byte (~70 s)
 	@[ "$(SCRIPT_CHECKS)" = 0 ] || tests/figures/check_data.sh $(BUILD)/cloth
 	cd tests && $(TEST_FAULTS) 1/2
 	cd tests && $(TEST_CLOTH) 1/2

@@ -4,8 +4,8 @@
 #   (make figures calls it with the cloth alone: every figure).  Naming figures runs only
 #   those (FIGURES="hanging stability" does the same); FIGURE:PART,... runs only those parts
 #   of a figure that has parts (self_contact: its scenes stack, drape3, spin, pile, flat;
-#   energy_drift: spring, chain; avatar: cape, skirt) and renders nothing, since the
-#   figure's other parts were not run.  --list prints every figure with its parts.
+#   energy_drift: spring, chain; avatar: cape, skirt; work_precision: ode, verlet, bw,
+#   tau) and renders nothing, since the figure's other parts were not run.  --list prints every figure with its parts.
 # Each figure is a function below: it runs its scenes into $OUT/<figure>/ (build/figures),
 # copies the data behind the figure to $DATA (plots/data) without timing columns
 # (copy_data), and calls its gnuplot script (RENDER=0: not).  Timings (wall_ms,
@@ -17,7 +17,7 @@ set -eu
 # the figures and their parts (a part is one sweep or one scene of the figure)
 FIGURE_LIST="hanging drape_cond stability strain_ablation ablation_grid energy_drift:spring,chain
 convergence pcg_iters self_contact:stack,drape3,spin,pile,flat avatar:cape,skirt garments
-work_precision"
+work_precision:ode,verlet,bw,tau"
 if [ "${1:-}" = --list ]; then
     echo "$FIGURE_LIST" | tr ' ' '\n'
     exit 0
@@ -659,11 +659,63 @@ fig_garments() {
 # wind, flag; 8 x 8, 1 s), each with a reference made and checked by wp.sh reference (it
 # stops the figure when a check fails), then every method over its cost knob (wp.sh
 # sweep; the timed runs one at a time, the least of WP_REPEAT = 3 kept in build/figures/
-# only).  plots/data gets the errors, the references and the fitted orders.
+# only).  plots/data gets the errors, the references and the fitted orders.  Its parts:
+# ode (that), and the problems that are not the spring ODE, each against its own
+# reference (wp.sh ownref: the kernel's finest step, checked by self-convergence), its
+# runs timed once (WP_REPEAT = 1): verlet (verlet's relaxation, against its limit, the
+# rigid pendulum) and bw (Baraff-Witkin's conditions) on the swing, tau (the strain-limited kernels at tau = 10 % against newton's
+# barrier) on the swing; files work_precision_own_*, work_precision_tau_*.
 fig_work_precision() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/work_precision"
-    rm -f "$DATA"/work_precision_*
+    for part in ${PARTS:-ode verlet bw tau}; do
+        if [ "$part" = ode ]; then work_precision_ode; else work_precision_own "$part"; fi
+    done
+    render work_precision "$runs" "$t0"
+    if [ "$RENDER" != 0 ] && [ -z "$PARTS" ]; then
+        for g in work_precision_own work_precision_tau; do
+            gnuplot -e "outdir='plots'; datadir='$DATA'; builddir='$OUT'; figname='$g'" "plots/$g.gp"
+        done
+    fi
+}
+
+# work_precision_own PROBLEM (verlet, bw, tau): the problem's reference and sweep on the
+# swing (wp.sh ownref, WP_TABLE), its data: work_precision_own_PROBLEM_swing.csv (or
+# work_precision_tau_swing.csv), the reference's positions, and its self-convergence
+# check (..._check.csv); the observed orders of verlet and bw in
+# work_precision_own_PROBLEM_orders.csv
+work_precision_own() {
+    s=swing
+    dir=$OUT/work_precision/$1-$s
+    stem=work_precision_own_$1
+    [ "$1" = tau ] && stem=work_precision_tau
+    rm -rf "$dir"
+    rm -f "$DATA/${stem}"_*
+    mkdir -p "$dir"
+    printf '[%4ss] work_precision: %s reference (its own) ...\n' "$(($(date +%s) - START))" "$1"
+    CLOTH=$CLOTH experiments/work_precision/wp.sh ownref "$1" \
+        "experiments/work_precision/$s.ini" "$dir/ref" >"$dir/ref.log" 2>&1 || {
+        cat "$dir/ref.log"; exit 1; }
+    printf '[%4ss] work_precision: %s sweep ...\n' "$(($(date +%s) - START))" "$1"
+    CLOTH=$CLOTH WP_TABLE=$1 WP_IE=0 WP_REPEAT=1 experiments/work_precision/wp.sh sweep \
+        "experiments/work_precision/$s.ini" "$dir/ref" "$dir" >"$dir/sweep.log" 2>&1 || {
+        cat "$dir/sweep.log"; exit 1; }
+    copy_data "$dir/points.csv" "$DATA/${stem}_$s.csv"
+    cp "$dir/ref/selfref.csv" "$DATA/${stem}_${s}_check.csv"
+    cp "$dir/ref/ref_1.obj" "$DATA/${stem}_ref_${s}_1.obj"
+    cp "$dir/ref/ref_2.obj" "$DATA/${stem}_ref_${s}_2.obj"
+    # the fit above the reference's own error: 1 mm (verlet's rigid pendulum is exact,
+    # bw's own estimate is 0.9 mm RMS), below the 1 m of a lost motion
+    [ "$1" = tau ] || awk -v scene="$s" -v lo=1e-3 -v hi=1 -f experiments/work_precision/orders.awk \
+        "$dir/points.csv" >"$DATA/${stem}_orders.csv"
+    runs=$((runs + $(find "$dir" -name summary.csv | wc -l)))
+}
+
+# work_precision_ode: the spring ODE's scenes against the checked RK4 reference
+work_precision_ode() {
+    for s in swing wind flag; do
+        rm -f "$DATA/work_precision_$s.csv" "$DATA/work_precision_ref_${s}"_*.obj
+    done
     orders="$DATA/work_precision_orders.csv"
     echo "scene,method,expected,observed,points,h_min,h_max" >"$orders.part"
     for s in swing wind flag; do
@@ -694,7 +746,6 @@ fig_work_precision() {
           awk -v scene="$s" -f experiments/work_precision/cheapest.awk \
               "$OUT/work_precision/$s/points.csv"
       done; } >"$OUT/work_precision/cheapest.md"
-    render work_precision "$runs" "$t0"
 }
 
 # the figures named on the command line, or in FIGURES, or every one

@@ -12,13 +12,15 @@
 # Without figures, the sample below.  plots/make_figures.sh --list lists the figures and
 # their parts.
 #
-# The sample (about 60 s of one core on the 2-core machine, docs/figures.md): hanging
-# (6 runs), energy_drift (both sweeps), convergence (43 runs), and self_contact's stack,
-# flat, spin and drape3 (45 runs).  Left out for their cost alone, not for any
-# non-determinism (every one of them came back byte for byte on a second run on
-# 2026-12-06): self_contact's pile (26 s of CPU; its newton run alone ~20 s), stability
-# (~900 bisection runs), strain_ablation (66 runs, ~170 s), drape_cond, pcg_iters (64 x
-# 64), the reduced ablation_grid (80 runs), avatar, garments and work_precision (minutes
+# The sample (about 70 s of one core on the 2-core machine, docs/figures.md): hanging
+# (6 runs), energy_drift (both sweeps), convergence (43 runs), self_contact's stack,
+# flat, spin and drape3 (45 runs), and work_precision's verlet part (verlet's relaxation
+# against the rigid pendulum: 2 one-frame runs, the pendulum in awk, 34 verlet runs,
+# ~8 s).  Left out for their cost alone, not for any non-determinism (every one of them
+# came back byte for byte on a second run on 2026-12-06): self_contact's pile (26 s of
+# CPU; its newton run alone ~20 s), stability (~900 bisection runs), strain_ablation (66
+# runs, ~170 s), drape_cond, pcg_iters (64 x 64), the reduced ablation_grid (80 runs),
+# avatar, garments and work_precision's other parts (ode, bw, tau: a minute or more
 # each).  make figures regenerates all of them.
 #
 # The data are those of the machine that made them: the explicit, verlet, pbd, bw and pd
@@ -26,7 +28,7 @@
 # picks its kernels by CPU, so on another processor its rows may differ in the last
 # digits (docs/figures.md, "What reproduces bit for bit").
 set -eu
-SAMPLE="hanging energy_drift convergence self_contact:stack,flat,spin,drape3"
+SAMPLE="hanging energy_drift convergence self_contact:stack,flat,spin,drape3 work_precision:verlet"
 CLOTH=${1:-build/cloth}
 [ $# -gt 0 ] && shift
 CLOTH=$(cd "$(dirname "$CLOTH")" && pwd)/$(basename "$CLOTH")

@@ -9,7 +9,19 @@
 #  2. the same with an agreement tolerance no two methods can meet (1e-15 m, below
 #     rounding) fails, and writes nothing: the check can fail;
 #  3. the observed orders of symplectic Euler and RK4 at 8 ... 64 substeps a frame are
-#     1 and 4 within 0.2 (mathematics: the methods' orders, not this program's output).
+#     1 and 4 within 0.2 (mathematics: the methods' orders, not this program's output);
+#  4. a kernel's own reference (wp.sh ownref bw: its finest of three levels, checked by
+#     self-convergence) passes at 8/16/32 substeps with the figure's 2e-3 m, and fails,
+#     writing nothing, when the tolerance is below the tail it estimates (1e-6 m): the
+#     check can fail;
+#  5. verlet's reference, the rigid pendulum (wp.sh ownref verlet): its step-doubling
+#     check passes, and fails (nothing written) at WP_TOL = 1e-17 m, below its rounding;
+#     and verlet's relaxation approaches it: its max error at T falls at least 4-fold
+#     from 8 to 256 substeps a frame (mathematics: the inextensible net's limit is the
+#     rigid plate swinging about the pins' axis; 8.1-fold here, 5.2e-3 to 6.4e-4 m,
+#     where first order would give 32: on this 4 x 4 cloth over 16 frames the error is
+#     not monotone in h, docs/figures.md).  With gravity flipped in the pendulum the
+#     errors stall at 0.1 m and this fails.
 #   tests/work_precision/check.sh path/to/cloth
 set -eu
 NAME=work_precision
@@ -41,3 +53,30 @@ echo "work_precision: the tiny reference passes its checks (midpoint at t_2: RMS
     "an impossible one fails;" \
     "observed orders $(awk -F, 'NR > 1 { printf "%s%s %s (%s)", n++ ? ", " : "", $2, $4, $3 }' \
     "$tmp/orders.csv")"
+
+# 4. a kernel's own reference, and that its check can fail
+WP_OWN_LEVELS="8 16 32" "$wp" ownref bw "$scene" "$tmp/bw" >"$tmp/bw.log" 2>&1 ||
+    { cat "$tmp/bw.log"; fail "bw's own reference failed its self-convergence check"; }
+[ "$(grep -c '^v ' "$tmp/bw/ref_2.obj")" = 16 ] || fail "bw's ref_2.obj lacks its 16 vertices"
+[ "$(grep -c ',yes$' "$tmp/bw/selfref.csv")" = 2 ] || fail "bw's selfref.csv lacks its two passes"
+if WP_OWN_LEVELS="8 16 32" WP_OWN_TOL=1e-6 "$wp" ownref bw "$scene" "$tmp/bw-bad" \
+    >"$tmp/bw-bad.log" 2>&1; then
+    fail "a self-convergence reference passed a tolerance below its own tail"
+fi
+[ ! -f "$tmp/bw-bad/ref_2.obj" ] || fail "a self-convergence reference that failed was written"
+
+# 5. the rigid pendulum, its check, and verlet's relaxation converging to it
+"$wp" ownref verlet "$scene" "$tmp/rigid" >"$tmp/rigid.log" 2>&1 ||
+    { cat "$tmp/rigid.log"; fail "the rigid pendulum reference failed its check"; }
+if WP_TOL=1e-17 "$wp" ownref verlet "$scene" "$tmp/rigid-bad" >"$tmp/rigid-bad.log" 2>&1; then
+    fail "the rigid pendulum passed a step-doubling check of 1e-17 m"
+fi
+[ ! -f "$tmp/rigid-bad/ref_2.obj" ] || fail "a rigid reference that failed was written"
+WP_REPEAT=1 WP_IE=0 WP_TABLE=verlet WP_VALUES="8 256" "$wp" sweep "$scene" "$tmp/rigid" \
+    "$tmp/vsweep" verlet-relax >"$tmp/vsweep.log" 2>&1 || { cat "$tmp/vsweep.log"; fail "verlet's sweep failed"; }
+p=$(awk -F, 'NR > 1 { e[++n] = $8 } END { printf "%.3g", e[1] / e[2] }' "$tmp/vsweep/points.csv")
+awk -v p="$p" 'BEGIN { exit !(p >= 4) }' ||
+    fail "verlet's relaxation against the rigid pendulum: its max error at T falls $p-fold from 8 to 256 substeps, not 4-fold or more"
+echo "work_precision: bw's own reference passes its self-convergence check" \
+    "(t_2: order $(awk -F, '$1 == 2 { print $6 }' "$tmp/bw/selfref.csv")), one below its tail fails;" \
+    "the rigid pendulum passes its check, a 1e-17 m one fails; verlet's relaxation's error to it falls $p-fold from 8 to 256 substeps"
