@@ -119,6 +119,103 @@ START_TEST(kept_candidates_miss_no_pair_on_the_segment)
 }
 END_TEST
 
+/* The active terms at x = x0 + alpha dir, a trial point of the line search: collected
+ * from the kept candidates with each pair bounded by the filter's d0 - alpha l_p (as the
+ * Armijo trials collect them, w->trial), sorted; *skipped the candidates the bound left
+ * out without a distance. */
+static int active_at_trial(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
+                           double alpha, cloth__contact *out, long *skipped)
+{
+    double reach = ctx->thickness + ctx->nd->dhat;
+    *skipped = 0;
+    for (int kind = 0; kind < 2; kind++) {
+        const double *b = kind ? w->cand_reach_ee : w->cand_reach_pt;
+        for (int k = 0; k < (kind ? w->n_cand_ee : w->n_cand_pt); k++)
+            *skipped += b[2 * k] - alpha * b[2 * k + 1] > reach * (1 + 1e-6);
+    }
+    w->full_valid = 0;
+    w->trial = 1;
+    w->trial_alpha = alpha;
+    int n = active_at(w, ctx, x, 1, out);
+    w->trial = 0;
+    return n;
+}
+
+/* Issue 47, item 5: the Armijo trials collect their point-triangle and edge-edge terms
+ * from the line search's kept candidates and compute no distance for a pair whose
+ * distance at the segment's start, d0, less alpha times the speed l_p at which it may
+ * close (the feasibility filter's bound), keeps it out of reach.  A constructed
+ * configuration: scene (b) of the self_contact figure at its start (three flat sheets 3
+ * cm apart, contact distance thickness + g^ = 1 cm), the top sheet driven 5 cm down onto
+ * the middle one and every free vertex jittered by up to 1 cm a component.  At every
+ * trial point the line search evaluates (alpha = min(1, feasible alpha) 2^-j), the terms
+ * so collected must be exactly those of a broad phase of their own at that point (every
+ * pair it finds is among the kept candidates and none the bound skips is within reach:
+ * d(alpha) >= d0 - alpha l_p, each vertex moving at most alpha |dir_i|).  The same check
+ * with the bound taken at alpha = 0 (d0 alone: the motion forgotten) must miss pairs, so
+ * the comparison can fail. */
+START_TEST(trial_bound_misses_no_pair)
+{
+    static const char *const sets[] = {"newton.cond=off"};
+    cloth_sim *sim = load_sim("../experiments/self_contact_drape3.ini", sets, 1);
+    cloth__newton *w = sim->work;
+    cloth__newton_ctx ctx;
+    cloth__newton_ctx_build(&ctx, sim, 0);
+    int n = w->n;
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    double *dir = malloc(sizeof(double) * 3 * (size_t)n);
+    double *xt = malloc(sizeof(double) * 3 * (size_t)n);
+    cloth__contact *a = malloc((size_t)w->contact_cap * sizeof *a);
+    cloth__contact *b = malloc((size_t)w->contact_cap * sizeof *b);
+    memcpy(x, cloth_sim_positions(sim), sizeof(double) * 3 * (size_t)n);
+    double top_y = -INFINITY;
+    for (int i = 0; i < n; i++)
+        top_y = fmax(top_y, x[3 * i + 1]);
+    unsigned long seed = 47;
+    int checked = 0, most = 0, missed_without_motion = 0;
+    long skipped_most = 0;
+    for (int trial = 0; trial < 6; trial++) {
+        for (int i = 0; i < 3 * n; i++) {
+            int free_dof = w->dof[i / 3] >= 0, top = x[3 * (i / 3) + 1] > top_y - 0.01;
+            dir[i] = free_dof ? 0.01 * (2 * tu_random(&seed) - 1) -
+                                    (i % 3 == 1 && top ? 0.05 : 0) : 0;
+        }
+        w->cand_bounds = 0;
+        double top_alpha = fmin(1.0, cloth__newton_feasible_alpha(w, &ctx, x, dir));
+        ck_assert(w->cand_valid && w->cand_bounds);
+        for (int j = 0; j < 8; j++) {
+            double alpha = ldexp(top_alpha, -j);
+            for (int i = 0; i < 3 * n; i++)
+                xt[i] = x[i] + alpha * dir[i];
+            long skipped;
+            int na = active_at_trial(w, &ctx, xt, alpha, a, &skipped);
+            int nb = active_at(w, &ctx, xt, 0, b);
+            ck_assert_msg(na == nb, "trial %d alpha %g: %d terms with the bound, %d from a "
+                          "broad phase", trial, alpha, na, nb);
+            for (int k = 0; k < na; k++)
+                ck_assert_msg(contact_cmp(a + k, b + k) == 0, "trial %d alpha %g: term %d "
+                              "differs", trial, alpha, k);
+            /* the control: the bound without the motion */
+            int nc = active_at_trial(w, &ctx, xt, 0, a, &(long){0});
+            missed_without_motion += nc != nb;
+            checked++;
+            most = nb > most ? nb : most;
+            skipped_most = skipped > skipped_most ? skipped : skipped_most;
+        }
+    }
+    ck_assert_int_eq(checked, 48);
+    ck_assert_int_gt(most, 0);           /* terms there were to be missed */
+    ck_assert_int_gt(skipped_most, 0);   /* and the bound skipped pairs */
+    ck_assert_int_gt(missed_without_motion, 0); /* a wrong bound is caught */
+    free(x);
+    free(dir);
+    free(xt);
+    free(a);
+    free(b);
+    cloth_sim_destroy(sim);
+}
+END_TEST
+
 /* ------------------------------------------- work done once is the work done again */
 
 /* The same scene at frame 14.  Three shortcuts of the contact collection must give what
@@ -374,6 +471,7 @@ Suite *suite_newton_speed(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
+    tcase_add_test(tc, trial_bound_misses_no_pair);
     tcase_add_test(tc, stored_gaps_and_collections_are_computed_ones);
     tcase_add_test(tc, reused_factor_solves_to_its_tolerance_and_keeps_the_run);
     tcase_add_test(tc, failed_reuse_backs_off);

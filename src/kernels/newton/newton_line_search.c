@@ -91,9 +91,14 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     memset(w->cand_rest_pt, -1, (size_t)bp.n_pt * sizeof *w->cand_rest_pt);
     memset(w->cand_rest_ee, -1, (size_t)bp.n_ee * sizeof *w->cand_rest_ee);
     w->full_valid = 0;
-    double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
-    for (int i = 0; i < w->n; i++)
+    double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale, big = 0;
+    for (int i = 0; i < w->n; i++) {
         w->speed[i] = sqrt(cloth__dot3(dir + 3 * i, dir + 3 * i));
+        for (int q = 0; q < 3; q++)
+            big = fmax(big, fmax(fabs(x[3 * i + q]), fabs(x[3 * i + q] + dir[3 * i + q])));
+    }
+    w->cand_scale = big;
+    w->cand_bounds = 1;
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
@@ -108,6 +113,9 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                 speed[i] = w->speed[v[i]];
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
+            double *kept = (kind ? w->cand_reach_ee : w->cand_reach_pt) + 2 * k;
+            kept[0] = d0; /* for the trial points' collections (collect_full) */
+            kept[1] = first + second;
             if (d0 - alpha * (first + second) > dmin ||
                 cloth__newton_cand_near_at_rest(w, ctx, v, kind, k))
                 continue;
@@ -245,11 +253,16 @@ double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx,
                                  double slope)
 {
     /* ASSIGNMENT newton_linesearch: line_search BEGIN */
+    w->cand_bounds = 0; /* until this segment's filter stores them */
     double alpha = fmin(1.0, feasible_alpha(w, ctx, w->x, w->dir));
     for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
             w->x_trial[i] = w->x[i] + alpha * w->dir[i];
+        w->trial = w->cand_bounds; /* x_trial is x + alpha dir: its collection may
+                                    * bound the pairs by the filter's d0 and l_p */
+        w->trial_alpha = alpha;
         double e = cloth__newton_energy(w, ctx, w->x_trial, NULL, 0, 0);
+        w->trial = 0;
         if (e <= e0 + ARMIJO_C * alpha * slope)
             return alpha;
     }
