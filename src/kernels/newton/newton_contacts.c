@@ -257,9 +257,12 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
                         1e-14 * w->cand_scale * w->cand_scale / reach;
     for (int kind = 0; kind < 2; kind++) {
         const double *bound = kind ? w->cand_reach_ee : w->cand_reach_pt;
+        const signed char *rest = kind ? w->cand_rest_ee : w->cand_rest_pt;
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             if (bounded && bound[2 * k] - w->trial_alpha * bound[2 * k + 1] > skip_above)
                 continue;
+            if (kept && rest[k] == 1)
+                continue; /* near in the rest shape, known: never a term, at any d */
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, ctx, &c, v);
