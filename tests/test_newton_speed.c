@@ -144,14 +144,16 @@ static int active_at_trial(cloth__newton *w, const cloth__newton_ctx *ctx, const
 /* Issue 47, item 5: the Armijo trials collect their point-triangle and edge-edge terms
  * from the line search's kept candidates and compute no distance for a pair whose
  * distance at the segment's start, d0, less alpha times the speed l_p at which it may
- * close (the feasibility filter's bound), keeps it out of reach.  A constructed
+ * close (relative to its first vertex), keeps it out of reach.  It fails with l_p
+ * computed without the first edge's own (17 terms of 18) or halved (0 of 18).  A constructed
  * configuration: scene (b) of the self_contact figure at its start (three flat sheets 3
  * cm apart, contact distance thickness + g^ = 1 cm), the top sheet driven 5 cm down onto
  * the middle one and every free vertex jittered by up to 1 cm a component.  At every
  * trial point the line search evaluates (alpha = min(1, feasible alpha) 2^-j), the terms
  * so collected must be exactly those of a broad phase of their own at that point (every
  * pair it finds is among the kept candidates and none the bound skips is within reach:
- * d(alpha) >= d0 - alpha l_p, each vertex moving at most alpha |dir_i|).  The same check
+ * d(alpha) >= d0 - alpha l_p, each vertex moving at most alpha |dir_i - dir_v0| relative
+ * to the stencil's first).  The same check
  * with the bound taken at alpha = 0 (d0 alone: the motion forgotten) must miss pairs, so
  * the comparison can fail. */
 START_TEST(trial_bound_misses_no_pair)

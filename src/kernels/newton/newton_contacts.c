@@ -246,7 +246,8 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
     w->n_full = 0;
     /* At a trial point x + alpha dir of the segment the candidates were found for, a
      * pair's distance is at least d0 - alpha l_p (its distance at the start, less what
-     * it may close at its speed l_p: the feasibility filter's bound, terms/ccd.h).  A
+     * it may close at its speed l_p: the feasibility filter's bound, terms/ccd.h, for
+     * the motion relative to the stencil's first vertex: self_contact_alpha).  A
      * pair that bound keeps out of reach, by a margin far above the rounding of x + alpha
      * dir and of the distance (relative 1e-6 of reach, 1e-9 of the coordinates and
      * 1e-14 of their square over reach, the cancellation of a distance's form), is not

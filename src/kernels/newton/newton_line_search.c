@@ -113,9 +113,20 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                 speed[i] = w->speed[v[i]];
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
+            /* for the trial points' collections (collect_full): d0 and the speed at
+             * which the pair may close relative to its first vertex (the distance does
+             * not change when all four move by the same alpha dir_v0, so the Lipschitz
+             * bound holds for the motions dir - dir_v0, and a cloth that falls as a
+             * whole bounds no pair by its fall) */
+            double rel[4];
+            for (int i = 1; i < 4; i++) {
+                const double *di = dir + 3 * v[i], *d0v = dir + 3 * v[0];
+                double e[3] = {di[0] - d0v[0], di[1] - d0v[1], di[2] - d0v[2]};
+                rel[i] = sqrt(cloth__dot3(e, e));
+            }
             double *kept = (kind ? w->cand_reach_ee : w->cand_reach_pt) + 2 * k;
-            kept[0] = d0; /* for the trial points' collections (collect_full) */
-            kept[1] = first + second;
+            kept[0] = d0;
+            kept[1] = kind ? rel[1] + fmax(rel[2], rel[3]) : fmax(rel[1], fmax(rel[2], rel[3]));
             if (d0 - alpha * (first + second) > dmin ||
                 cloth__newton_cand_near_at_rest(w, ctx, v, kind, k))
                 continue;

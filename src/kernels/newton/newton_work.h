@@ -245,7 +245,8 @@ struct cloth__newton {
                                  * when not, -1 not yet known (a pair's is constant)  */
     double *cand_reach_pt, *cand_reach_ee; /* 2 pair_cap: per candidate, its stencil's
                                  * distance d0 at the segment's start and the speed l_p
-                                 * at which it may close along dir (self_contact_alpha),
+                                 * at which it may close along dir, relative to its
+                                 * first vertex (self_contact_alpha),
                                  * so that a trial point's collection skips a pair whose
                                  * d0 - alpha l_p keeps it out of reach               */
     double cand_scale;          /* the largest |coordinate| on the segment (the margin
