@@ -255,6 +255,12 @@ struct cloth__newton {
     int trial;                  /* 1 while the line search evaluates x + trial_alpha
                                  * dir from the segment's start (its Armijo trials)   */
     double trial_alpha;
+    char layout_pad[16];        /* the seven fields above and this: 64 bytes, so that
+                                 * the arrays allocated after the work keep their
+                                 * alignment modulo a cache line, which the round-off
+                                 * of OpenBLAS's kernels follows (48 bytes moved the
+                                 * last digits of the 1-norm condition estimate of the
+                                 * hanging figure's run; issue 47, item 5)           */
     int self_cap;               /* active self-contacts at most                       */
     cloth__contact *contacts;   /* active terms at the last evaluated x               */
     int n_contacts, contact_cap;
