@@ -56,6 +56,57 @@ static int active_at(cloth__newton *w, const cloth__newton_ctx *ctx, const doubl
     return w->n_contacts;
 }
 
+/* A segment test's state: scene (b) of the self_contact figure after `frames` frames,
+ * its positions x, room for a direction, a trial point and two sorted term lists. */
+typedef struct segment_fixture {
+    cloth_sim *sim;
+    cloth__newton *w;
+    cloth__newton_ctx ctx;
+    int n;
+    double *x, *dir, *xt;
+    cloth__contact *a, *b;
+} segment_fixture;
+
+static void segment_setup(segment_fixture *f, const char *const *sets, int n_sets, int frames)
+{
+    cloth_frame fr;
+    cloth_error err;
+    f->sim = load_sim("../experiments/self_contact_drape3.ini", sets, n_sets);
+    for (int k = 0; k < frames; k++)
+        ck_assert_msg(cloth_sim_frame(f->sim, &fr, &err) == CLOTH_OK, "%s", err.msg);
+    f->w = f->sim->work;
+    cloth__newton_ctx_build(&f->ctx, f->sim, 0);
+    f->n = f->w->n;
+    size_t bytes = sizeof(double) * 3 * (size_t)f->n;
+    f->x = malloc(bytes);
+    f->dir = malloc(bytes);
+    f->xt = malloc(bytes);
+    f->a = malloc((size_t)f->w->contact_cap * sizeof *f->a);
+    f->b = malloc((size_t)f->w->contact_cap * sizeof *f->b);
+    memcpy(f->x, cloth_sim_positions(f->sim), bytes);
+}
+
+static void segment_teardown(segment_fixture *f)
+{
+    free(f->x);
+    free(f->dir);
+    free(f->xt);
+    free(f->a);
+    free(f->b);
+    cloth_sim_destroy(f->sim);
+}
+
+/* The two sorted term lists must be the same. */
+static void same_lists(const cloth__contact *a, int na, const cloth__contact *b, int nb,
+                       int trial, double alpha)
+{
+    ck_assert_msg(na == nb, "trial %d alpha %g: %d terms from the kept candidates, %d from "
+                  "a broad phase", trial, alpha, na, nb);
+    for (int k = 0; k < na; k++)
+        ck_assert_msg(contact_cmp(a + k, b + k) == 0, "trial %d alpha %g: term %d differs",
+                      trial, alpha, k);
+}
+
 /* Scene (b) of the self_contact figure (three sheets 3 cm apart, contact distance
  * thickness + g^ = 1 cm), run to frame 14, where the sheets lie folded onto each other
  * over the sphere.  From there, random directions of up to 2 cm a vertex component:
@@ -69,53 +120,114 @@ static int active_at(cloth__newton *w, const cloth__newton_ctx *ctx, const doubl
 START_TEST(kept_candidates_miss_no_pair_on_the_segment)
 {
     static const char *const sets[] = {"newton.cond=off", "newton.tol=1e-2"};
-    cloth_sim *sim = load_sim("../experiments/self_contact_drape3.ini", sets, 2);
-    cloth_frame f;
-    cloth_error err;
-    for (int k = 0; k < 14; k++)
-        ck_assert_msg(cloth_sim_frame(sim, &f, &err) == CLOTH_OK, "%s", err.msg);
-    cloth__newton *w = sim->work;
-    cloth__newton_ctx ctx;
-    cloth__newton_ctx_build(&ctx, sim, 0);
-    int n = w->n;
-    double *x = malloc(sizeof(double) * 3 * (size_t)n);
-    double *dir = malloc(sizeof(double) * 3 * (size_t)n);
-    double *xt = malloc(sizeof(double) * 3 * (size_t)n);
-    cloth__contact *a = malloc((size_t)w->contact_cap * sizeof *a);
-    cloth__contact *b = malloc((size_t)w->contact_cap * sizeof *b);
-    memcpy(x, cloth_sim_positions(sim), sizeof(double) * 3 * (size_t)n);
+    segment_fixture f;
+    segment_setup(&f, sets, 2, 14);
+    cloth__newton *w = f.w;
     unsigned long seed = 34;
     int checked = 0, most = 0;
     for (int trial = 0; trial < 20; trial++) {
-        for (int i = 0; i < 3 * n; i++)
-            dir[i] = w->dof[i / 3] >= 0 ? 0.02 * (2 * tu_random(&seed) - 1) : 0;
+        for (int i = 0; i < 3 * f.n; i++)
+            f.dir[i] = w->dof[i / 3] >= 0 ? 0.02 * (2 * tu_random(&seed) - 1) : 0;
         long overflows = w->pair_overflows;
-        double feasible = cloth__newton_feasible_alpha(w, &ctx, x, dir);
+        double feasible = cloth__newton_feasible_alpha(w, &f.ctx, f.x, f.dir);
         ck_assert(w->cand_valid);
         double top = fmin(1.0, feasible);
         double alphas[] = {0, 0.25 * top, 0.5 * top, top,
                            w->pair_overflows == overflows ? 1.0 : top};
         for (int s = 0; s < 5; s++) {
-            for (int i = 0; i < 3 * n; i++)
-                xt[i] = x[i] + alphas[s] * dir[i];
-            int na = active_at(w, &ctx, xt, 1, a), nb = active_at(w, &ctx, xt, 0, b);
-            ck_assert_msg(na == nb, "trial %d alpha %g: %d terms from the kept candidates, "
-                          "%d from a broad phase", trial, alphas[s], na, nb);
-            for (int k = 0; k < na; k++)
-                ck_assert_msg(contact_cmp(a + k, b + k) == 0, "trial %d alpha %g: term %d "
-                              "differs", trial, alphas[s], k);
+            for (int i = 0; i < 3 * f.n; i++)
+                f.xt[i] = f.x[i] + alphas[s] * f.dir[i];
+            int na = active_at(w, &f.ctx, f.xt, 1, f.a), nb = active_at(w, &f.ctx, f.xt, 0, f.b);
+            same_lists(f.a, na, f.b, nb, trial, alphas[s]);
             checked++;
             most = na > most ? na : most;
         }
     }
     ck_assert_int_eq(checked, 100);
     ck_assert_int_gt(most, 0); /* self-contact terms were there to be missed */
-    free(x);
-    free(dir);
-    free(xt);
-    free(a);
-    free(b);
-    cloth_sim_destroy(sim);
+    segment_teardown(&f);
+}
+END_TEST
+
+/* The active terms at x = x0 + alpha dir, a trial point of the line search: collected
+ * from the kept candidates with each pair bounded by the filter's d0 - alpha l_p (as the
+ * Armijo trials collect them, w->trial), sorted; *skipped the candidates the bound left
+ * out without a distance. */
+static int active_at_trial(cloth__newton *w, const cloth__newton_ctx *ctx, const double *x,
+                           double alpha, cloth__contact *out, long *skipped)
+{
+    double reach = ctx->thickness + ctx->nd->dhat;
+    *skipped = 0;
+    for (int kind = 0; kind < 2; kind++) {
+        const double *b = kind ? w->cand_reach_ee : w->cand_reach_pt;
+        for (int k = 0; k < (kind ? w->n_cand_ee : w->n_cand_pt); k++)
+            *skipped += b[2 * k] - alpha * b[2 * k + 1] > reach * (1 + 1e-6);
+    }
+    w->full_valid = 0;
+    w->trial = 1;
+    w->trial_alpha = alpha;
+    int n = active_at(w, ctx, x, 1, out);
+    w->trial = 0;
+    return n;
+}
+
+/* Issue 47, item 5: the Armijo trials collect their point-triangle and edge-edge terms
+ * from the line search's kept candidates and compute no distance for a pair whose
+ * distance at the segment's start, d0, less alpha times the speed l_p at which it may
+ * close (relative to its first vertex), keeps it out of reach.  It fails with l_p
+ * computed without the first edge's own (17 terms of 18) or halved (0 of 18).  A constructed
+ * configuration: scene (b) of the self_contact figure at its start (three flat sheets 3
+ * cm apart, contact distance thickness + g^ = 1 cm), the top sheet driven 5 cm down onto
+ * the middle one and every free vertex jittered by up to 1 cm a component.  At every
+ * trial point the line search evaluates (alpha = min(1, feasible alpha) 2^-j), the terms
+ * so collected must be exactly those of a broad phase of their own at that point (every
+ * pair it finds is among the kept candidates and none the bound skips is within reach:
+ * d(alpha) >= d0 - alpha l_p, each vertex moving at most alpha |dir_i - dir_v0| relative
+ * to the stencil's first).  The same check
+ * with the bound taken at alpha = 0 (d0 alone: the motion forgotten) must miss pairs, so
+ * the comparison can fail. */
+START_TEST(trial_bound_misses_no_pair)
+{
+    static const char *const sets[] = {"newton.cond=off"};
+    segment_fixture f;
+    segment_setup(&f, sets, 1, 0);
+    cloth__newton *w = f.w;
+    double top_y = -INFINITY;
+    for (int i = 0; i < f.n; i++)
+        top_y = fmax(top_y, f.x[3 * i + 1]);
+    unsigned long seed = 47;
+    int checked = 0, most = 0, missed_without_motion = 0;
+    long skipped_most = 0;
+    for (int trial = 0; trial < 6; trial++) {
+        for (int i = 0; i < 3 * f.n; i++) {
+            int free_dof = w->dof[i / 3] >= 0, top = f.x[3 * (i / 3) + 1] > top_y - 0.01;
+            f.dir[i] = free_dof ? 0.01 * (2 * tu_random(&seed) - 1) -
+                                      (i % 3 == 1 && top ? 0.05 : 0) : 0;
+        }
+        w->cand_bounds = 0;
+        double top_alpha = fmin(1.0, cloth__newton_feasible_alpha(w, &f.ctx, f.x, f.dir));
+        ck_assert(w->cand_valid && w->cand_bounds);
+        for (int j = 0; j < 8; j++) {
+            double alpha = ldexp(top_alpha, -j);
+            for (int i = 0; i < 3 * f.n; i++)
+                f.xt[i] = f.x[i] + alpha * f.dir[i];
+            long skipped;
+            int na = active_at_trial(w, &f.ctx, f.xt, alpha, f.a, &skipped);
+            int nb = active_at(w, &f.ctx, f.xt, 0, f.b);
+            same_lists(f.a, na, f.b, nb, trial, alpha);
+            /* the control: the bound without the motion */
+            int nc = active_at_trial(w, &f.ctx, f.xt, 0, f.a, &(long){0});
+            missed_without_motion += nc != nb;
+            checked++;
+            most = nb > most ? nb : most;
+            skipped_most = skipped > skipped_most ? skipped : skipped_most;
+        }
+    }
+    ck_assert_int_eq(checked, 48);
+    ck_assert_int_gt(most, 0);           /* terms there were to be missed */
+    ck_assert_int_gt(skipped_most, 0);   /* and the bound skipped pairs */
+    ck_assert_int_gt(missed_without_motion, 0); /* a wrong bound is caught */
+    segment_teardown(&f);
 }
 END_TEST
 
@@ -374,6 +486,7 @@ Suite *suite_newton_speed(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kept_candidates_miss_no_pair_on_the_segment);
+    tcase_add_test(tc, trial_bound_misses_no_pair);
     tcase_add_test(tc, stored_gaps_and_collections_are_computed_ones);
     tcase_add_test(tc, reused_factor_solves_to_its_tolerance_and_keeps_the_run);
     tcase_add_test(tc, failed_reuse_backs_off);

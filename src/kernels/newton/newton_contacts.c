@@ -244,8 +244,26 @@ static void collect_full(cloth__newton *w, const cloth__newton_ctx *ctx, const d
     double t1 = cloth__newton_now_ms();
     w->full_valid = 0;
     w->n_full = 0;
+    /* At a trial point x + alpha dir of the segment the candidates were found for, a
+     * pair's distance is at least d0 - alpha l_p (its distance at the start, less what
+     * it may close at its speed l_p: the feasibility filter's bound, terms/ccd.h, for
+     * the motion relative to the stencil's first vertex: self_contact_alpha).  A
+     * pair that bound keeps out of reach, by a margin far above the rounding of x + alpha
+     * dir and of the distance (relative 1e-6 of reach, 1e-9 of the coordinates and
+     * 1e-14 of their square over reach, the cancellation of a distance's form), is not
+     * within reach and is not collected: the same terms as computing its distance, in
+     * the same order, without it (issue 47, item 5). */
+    int bounded = kept && w->trial;
+    double skip_above = reach * (1 + 1e-6) + 1e-9 * w->cand_scale +
+                        1e-14 * w->cand_scale * w->cand_scale / reach;
     for (int kind = 0; kind < 2; kind++) {
+        const double *bound = kind ? w->cand_reach_ee : w->cand_reach_pt;
+        const signed char *rest = kind ? w->cand_rest_ee : w->cand_rest_pt;
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
+            if (bounded && bound[2 * k] - w->trial_alpha * bound[2 * k + 1] > skip_above)
+                continue;
+            if (kept && rest[k] == 1)
+                continue; /* near in the rest shape, known: never a term, at any d */
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
             int v[4];
             cloth__newton_stencil(w, ctx, &c, v);

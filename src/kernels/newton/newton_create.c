@@ -85,6 +85,8 @@ void cloth__newton_destroy(void *work)
     free(w->cand_ee);
     free(w->cand_rest_pt);
     free(w->cand_rest_ee);
+    free(w->cand_reach_pt);
+    free(w->cand_reach_ee);
     free(w->full_x);
     free(w->full_terms);
     free(w->full_gap);
@@ -261,12 +263,15 @@ cloth_status cloth__newton_create(const cloth_sim *sim, void **work, cloth_error
         w->cand_ee = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_ee);
         w->cand_rest_pt = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_pt);
         w->cand_rest_ee = malloc((size_t)w->pair_cap * sizeof *w->cand_rest_ee);
+        w->cand_reach_pt = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_reach_pt);
+        w->cand_reach_ee = malloc(2 * (size_t)w->pair_cap * sizeof *w->cand_reach_ee);
         w->full_x = malloc((3 * (size_t)m->n + 1) * sizeof *w->full_x);
         w->full_terms = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_terms);
         w->full_gap = malloc(((size_t)w->self_cap + 1) * sizeof *w->full_gap);
         w->speed = malloc(((size_t)m->n + 1) * sizeof *w->speed);
         if (st == CLOTH_OK && (!w->cand_pt || !w->cand_ee || !w->cand_rest_pt ||
-                               !w->cand_rest_ee || !w->full_x || !w->full_terms ||
+                               !w->cand_rest_ee || !w->cand_reach_pt ||
+                               !w->cand_reach_ee || !w->full_x || !w->full_terms ||
                                !w->full_gap || !w->speed))
             goto fail_alloc;
     }

@@ -91,9 +91,14 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
     memset(w->cand_rest_pt, -1, (size_t)bp.n_pt * sizeof *w->cand_rest_pt);
     memset(w->cand_rest_ee, -1, (size_t)bp.n_ee * sizeof *w->cand_rest_ee);
     w->full_valid = 0;
-    double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale;
-    for (int i = 0; i < w->n; i++)
+    double t1 = cloth__newton_now_ms(), alpha = bp.overflow ? 0 : scale, big = 0;
+    for (int i = 0; i < w->n; i++) {
         w->speed[i] = sqrt(cloth__dot3(dir + 3 * i, dir + 3 * i));
+        for (int q = 0; q < 3; q++)
+            big = fmax(big, fmax(fabs(x[3 * i + q]), fabs(x[3 * i + q] + dir[3 * i + q])));
+    }
+    w->cand_scale = big;
+    w->cand_bounds = 1;
     for (int kind = 0; kind < 2; kind++) {
         for (int k = 0; k < cloth__newton_broad_count(&bp, kind); k++) {
             cloth__contact c = cloth__newton_broad_pair(&bp, kind, k);
@@ -108,6 +113,20 @@ static double self_contact_alpha(cloth__newton *w, const cloth__newton_ctx *ctx,
                 speed[i] = w->speed[v[i]];
             double first = kind ? fmax(speed[0], speed[1]) : speed[0];
             double second = kind ? fmax(speed[2], speed[3]) : fmax(speed[1], fmax(speed[2], speed[3]));
+            /* for the trial points' collections (collect_full): d0 and the speed at
+             * which the pair may close relative to its first vertex (the distance does
+             * not change when all four move by the same alpha dir_v0, so the Lipschitz
+             * bound holds for the motions dir - dir_v0, and a cloth that falls as a
+             * whole bounds no pair by its fall) */
+            double rel[4];
+            for (int i = 1; i < 4; i++) {
+                const double *di = dir + 3 * v[i], *d0v = dir + 3 * v[0];
+                double e[3] = {di[0] - d0v[0], di[1] - d0v[1], di[2] - d0v[2]};
+                rel[i] = sqrt(cloth__dot3(e, e));
+            }
+            double *kept = (kind ? w->cand_reach_ee : w->cand_reach_pt) + 2 * k;
+            kept[0] = d0;
+            kept[1] = kind ? rel[1] + fmax(rel[2], rel[3]) : fmax(rel[1], fmax(rel[2], rel[3]));
             if (d0 - alpha * (first + second) > dmin ||
                 cloth__newton_cand_near_at_rest(w, ctx, v, kind, k))
                 continue;
@@ -245,11 +264,16 @@ double cloth__newton_line_search(cloth__newton *w, const cloth__newton_ctx *ctx,
                                  double slope)
 {
     /* ASSIGNMENT newton_linesearch: line_search BEGIN */
+    w->cand_bounds = 0; /* until this segment's filter stores them */
     double alpha = fmin(1.0, feasible_alpha(w, ctx, w->x, w->dir));
     for (int k = 0; k < MAX_HALVINGS && alpha > 0; k++, alpha *= 0.5) {
         for (int i = 0; i < 3 * w->n; i++)
             w->x_trial[i] = w->x[i] + alpha * w->dir[i];
+        w->trial = w->cand_bounds; /* x_trial is x + alpha dir: its collection may
+                                    * bound the pairs by the filter's d0 and l_p */
+        w->trial_alpha = alpha;
         double e = cloth__newton_energy(w, ctx, w->x_trial, NULL, 0, 0);
+        w->trial = 0;
         if (e <= e0 + ARMIJO_C * alpha * slope)
             return alpha;
     }

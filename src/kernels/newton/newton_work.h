@@ -243,6 +243,24 @@ struct cloth__newton {
     signed char *cand_rest_pt, *cand_rest_ee; /* pair_cap: per candidate, 1 when it is
                                  * within reach in the rest shape (not a contact), 0
                                  * when not, -1 not yet known (a pair's is constant)  */
+    double *cand_reach_pt, *cand_reach_ee; /* 2 pair_cap: per candidate, its stencil's
+                                 * distance d0 at the segment's start and the speed l_p
+                                 * at which it may close along dir, relative to its
+                                 * first vertex (self_contact_alpha),
+                                 * so that a trial point's collection skips a pair whose
+                                 * d0 - alpha l_p keeps it out of reach               */
+    double cand_scale;          /* the largest |coordinate| on the segment (the margin
+                                 * of that bound: newton_contacts.c)                  */
+    int cand_bounds;            /* 1 when the two above are this line search's        */
+    int trial;                  /* 1 while the line search evaluates x + trial_alpha
+                                 * dir from the segment's start (its Armijo trials)   */
+    double trial_alpha;
+    char layout_pad[16];        /* the seven fields above and this: 64 bytes, so that
+                                 * the arrays allocated after the work keep their
+                                 * alignment modulo a cache line, which the round-off
+                                 * of OpenBLAS's kernels follows (48 bytes moved the
+                                 * last digits of the 1-norm condition estimate of the
+                                 * hanging figure's run; issue 47, item 5)           */
     int self_cap;               /* active self-contacts at most                       */
     cloth__contact *contacts;   /* active terms at the last evaluated x               */
     int n_contacts, contact_cap;
