@@ -278,6 +278,61 @@ START_TEST(nearly_parallel_edges_keep_their_digits)
 }
 END_TEST
 
+/* Two segments one segment's length apart on two lines at an angle of 1e-8 to 3e-8 rad
+ * (sin^2 about 1e-16 to 1e-15, just past CLOTH__PARALLEL_SIN2) that cross in the gap
+ * between them, 1e-12 m out of each other's plane, at the size and place of a 256^2
+ * cloth's diagonal edges (0.0083 m long, 0.5 m from the origin).  The lines' closest
+ * points (s = 1.5, t = -0.5) are then computed with errors of order 1 and may fall inside
+ * both segments; the classified distance must stay the segments' (about the gap,
+ * 0.0083 m; brute force), not the lines' (about 0).  5 of the 2000 pairs fell into that
+ * trap before the classifier asked for a witness; the last pair is the one a 256^2
+ * drape met (frame 7, issue 47), where the lines' distance read 1.4e-13 m and stopped
+ * the step. */
+START_TEST(collinear_segments_apart_are_apart)
+{
+    unsigned long seed = 47;
+    const double len = 0.0083, dir[3] = {M_SQRT1_2, 0, M_SQRT1_2};
+    const double perp[3] = {M_SQRT1_2, 0, -M_SQRT1_2}, up[3] = {0, 1, 0};
+    const double cross_at[3] = {0.5, 0.47, 0.5};
+    for (int trial = 0; trial <= 2000; trial++) {
+        double x[12];
+        if (trial < 2000) {
+            double angle = 1e-8 * (1 + 2 * next_random(&seed));
+            double phi = 2 * M_PI * next_random(&seed);
+            double off = 1e-12 * (2 * next_random(&seed) - 1), da[3], db[3], n[3];
+            for (int q = 0; q < 3; q++) {
+                double side = cos(phi) * perp[q] + sin(phi) * up[q];
+                da[q] = dir[q] - 0.5 * angle * side;
+                db[q] = dir[q] + 0.5 * angle * side;
+            }
+            cloth__cross(da, db, n);
+            double nn = sqrt(cloth__dot(n, n));
+            for (int q = 0; q < 3; q++) {
+                x[q] = cross_at[q] - 1.5 * len * da[q];
+                x[3 + q] = cross_at[q] - 0.5 * len * da[q];
+                x[6 + q] = cross_at[q] + 0.5 * len * db[q] + off * n[q] / nn;
+                x[9 + q] = cross_at[q] + 1.5 * len * db[q] + off * n[q] / nn;
+            }
+        } else {
+            const double met[12] = {0.49036145895607641, 0.47328146247572495,
+                                    0.49036141407308637, 0.49625449802321531,
+                                    0.47328146246795399, 0.49625445500259935,
+                                    0.50214737188307113, 0.4732814624614981,
+                                    0.50214733086117747, 0.50804008057301386,
+                                    0.47328146245587022, 0.50804004166224637};
+            for (int k = 0; k < 12; k++)
+                x[k] = met[k];
+        }
+        cloth__ee_type type = cloth__edge_edge_type(x, x + 3, x + 6, x + 9);
+        double d2 = distance2(1, (int)type, x, NULL, NULL), ref = brute_distance2(1, x);
+        ck_assert_msg(ref > 0.5 * len * len, "trial %d: the segments are about %g apart",
+                      trial, len);
+        ck_assert_msg(fabs(d2 - ref) <= 1e-12 * ref, "trial %d type %d: %.17g vs %.17g", trial,
+                      (int)type, d2, ref);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- derivatives */
 
 typedef struct { int pair, type; } typed;
@@ -436,6 +491,7 @@ Suite *suite_distance(void)
     tcase_add_test(tc, every_type_is_its_closed_form);
     tcase_add_loop_test(tc, classified_distance_is_the_true_distance, 0, 2);
     tcase_add_test(tc, nearly_parallel_edges_keep_their_digits);
+    tcase_add_test(tc, collinear_segments_apart_are_apart);
     suite_add_tcase(s, tc);
     tc = tcase_create("derivatives");
     tcase_add_loop_test(tc, derivatives_match_finite_differences, 0,

@@ -239,21 +239,8 @@ cloth__pt_type cloth__point_triangle_type(const double p[3], const double t0[3],
 cloth__ee_type cloth__edge_edge_type(const double ea0[3], const double ea1[3],
                                      const double eb0[3], const double eb1[3])
 {
-    double u[3], v[3], w[3], n[3];
-    cloth__sub(ea1, ea0, u);
-    cloth__sub(eb1, eb0, v);
-    cloth__sub(ea0, eb0, w);
-    if (!parallel(u, v)) {
-        /* the lines' closest points ea0 + s u, eb0 + t v: the normal equations
-         * a s - b t = -d, b s - c t = -e, with a c - b^2 = |u x v|^2 */
-        cloth__cross(u, v, n);
-        double a = cloth__dot(u, u), b = cloth__dot(u, v), c = cloth__dot(v, v);
-        double d = cloth__dot(u, w), e = cloth__dot(v, w), D = cloth__dot(n, n);
-        double s = (b * e - c * d) / D, t = (a * e - b * d) / D;
-        if (s > 0 && s < 1 && t > 0 && t < 1)
-            return CLOTH__EA_EB;
-    }
-    /* on the square's boundary: the nearest of the four endpoint-segment pairs */
+    /* the boundary of the square [0, 1]^2: the nearest of the four endpoint-segment
+     * pairs, each a PE or, where the endpoint projects outside, a PP */
     static const cloth__ee_type at[4][3] = {
         {CLOTH__EA0_EB0, CLOTH__EA0_EB1, CLOTH__EA0_EB},
         {CLOTH__EA1_EB0, CLOTH__EA1_EB1, CLOTH__EA1_EB},
@@ -272,7 +259,40 @@ cloth__ee_type cloth__edge_edge_type(const double ea0[3], const double ea1[3],
             best = at[k][where];
         }
     }
-    return best;
+    double u[3], v[3], w[3], n[3];
+    cloth__sub(ea1, ea0, u);
+    cloth__sub(eb1, eb0, v);
+    cloth__sub(ea0, eb0, w);
+    if (parallel(u, v))
+        return best;
+    /* the lines' closest points ea0 + s u, eb0 + t v: the normal equations
+     * a s - b t = -d, b s - c t = -e, with a c - b^2 = |u x v|^2 */
+    cloth__cross(u, v, n);
+    double a = cloth__dot(u, u), b = cloth__dot(u, v), c = cloth__dot(v, v);
+    double d = cloth__dot(u, w), e = cloth__dot(v, w), D = cloth__dot(n, n);
+    double s = (b * e - c * d) / D, t = (a * e - b * d) / D;
+    if (!(s > 0 && s < 1 && t > 0 && t < 1))
+        return best;
+    /* s and t carry errors of about DBL_EPSILON |w| / (|u| sin^2) of the angle, so for
+     * nearly parallel edges they may land inside the square when the true ones do not
+     * (two collinear segments one edge apart: sin^2 = 4.5e-16, s = t = 0.77 where the
+     * true s = 1.45, t = -0.55), and the lines' distance, about 0, is not the
+     * segments'.  So the type is EE only with a witness: t again as the best one for the
+     * computed s (the error of s then moves the points along the lines' common valley
+     * only, where the distance changes as |u| sin), both inside (0, 1), and the two
+     * points, on the segments, no further apart than the boundary's nearest pair.  Then
+     * the minimum over the square is attained inside (a convex quadratic that takes its
+     * least value on the square at an interior point has it on the plane too) and the
+     * lines' distance is the segments'.  Without a witness the minimum is on the
+     * boundary, or the edges are so nearly parallel that the boundary's distance is the
+     * segments' to rounding and |u| sin. */
+    t = (e + s * b) / c;
+    if (!(t > 0 && t < 1))
+        return best;
+    double r[3];
+    for (int q = 0; q < 3; q++)
+        r[q] = w[q] + s * u[q] - t * v[q];
+    return cloth__dot(r, r) <= dbest ? CLOTH__EA_EB : best;
 }
 
 /* ------------------------------------------------------------- mollifier */

@@ -20,7 +20,9 @@
  * primitives.  Point-triangle: the Voronoi regions of the triangle's vertices, edges and
  * face (Ericson, "Real-Time Collision Detection", 5.1.5).  Edge-edge: with the closest
  * points ea0 + s (ea1 - ea0) and eb0 + t (eb1 - eb0) of the two lines, EE when both s
- * and t lie in (0, 1); otherwise the minimum of the convex quadratic over the square
+ * and t lie in (0, 1) and those points are no further apart than the nearest
+ * endpoint-segment pair (rounding puts s and t of nearly parallel edges anywhere: two
+ * collinear segments would otherwise read as touching); otherwise the minimum of the convex quadratic over the square
  * [0, 1]^2 lies on its boundary, where one endpoint is fixed, so the type is that of the
  * nearest of the four endpoint-segment pairs (each PE, or PP when the endpoint projects
  * outside the other segment).  Parallel edges (sin^2 of their angle below
