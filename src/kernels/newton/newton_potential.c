@@ -312,7 +312,6 @@ static double stencil_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            double *grad, cloth__sparse *H, int exact, double g)
 {
     const cloth__newton_def *nd = ctx->nd;
-    exact = exact || nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT;
     int ee = c->kind == CLOTH__CONTACT_EE, v[4], derivs = grad || H;
     double dg[12], d2g[144], m = 1, dm[12] = {0}, d2m[144] = {0}, d1, d2;
     cloth__newton_stencil(w, ctx, c, v);
@@ -359,12 +358,12 @@ static double barrier_term(cloth__newton *w, const cloth__newton_ctx *ctx,
                            const cloth__contact *c, const double *x, double kappa,
                            double *grad, cloth__sparse *H, int exact, double g_at_x)
 {
+    const cloth__newton_def *nd = ctx->nd;
+    exact = exact || nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT;
     if (cloth__newton_is_strain(c->kind))
         return strain_term(w, ctx, c, x, kappa, grad, H);
     if (cloth__newton_is_stencil(c->kind))
         return stencil_term(w, ctx, c, x, kappa, grad, H, exact, g_at_x);
-    const cloth__newton_def *nd = ctx->nd;
-    exact = exact || nd->contact_hessian == CLOTH__CONTACT_HESSIAN_EXACT;
     double dg[6], d2g[36], d1, d2;
     int two = c->kind == CLOTH__CONTACT_PAIR;
     double g = cloth__newton_contact_gap(w, ctx, c, x, dg, H ? d2g : NULL);
