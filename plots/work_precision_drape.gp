@@ -35,7 +35,7 @@ do for [term in "pngcairo svg"] {
         set terminal svg size 1800,600 enhanced font ",10"
         set output outdir . "/" . figname . ".svg"
     }
-    set multiplot layout 1,3 title "(d) the drape onto the sphere (8×8 pinned at its corners, 1 s): contact is not smooth, every kernel with its own contact model\nreference: newton BDF2 (cubic barrier, d̂ = 1 cm) at 256 substeps a frame, its own error by self-convergence " . tail . " m RMS (dashed); the projection methods' floor at ~7.5 mm is the gap between the two contact models, not their integrators"
+    set multiplot layout 1,3 title "(d) the drape onto the sphere (8×8 pinned at its corners, 1 s): contact is not smooth, every kernel with its own contact model\nreference: newton BDF2 (cubic barrier, d̂ = 1 cm) at 256 substeps a frame, its own error by self-convergence " . tail . " m RMS (dashed); the projection methods' floor at 8.8 mm is the gap between the two contact models, not their integrators"
     set logscale xy
     set grid
     set format y "10^{%L}"

@@ -24,7 +24,7 @@
 #     errors stall at 0.1 m and this fails.
 #  6. scene (d)'s reference, newton's finest step on the drape (wp.sh ownref drape, over
 #     12 frames at 16/32/64 substeps: the cloth is within newton.dhat of the sphere from
-#     frame 4, so the barrier acts in every level's last frames; checked below), passes
+#     frame 7 (t = 0.12 s), so the barrier acts in every level's last frames; checked below), passes
 #     its self-convergence check at 1e-4 m (t_2 = 0.2 s is mid-bounce: its tail is
 #     2.9e-5 m there, against the figure's 1e-5 m at 1 s); with WP_SELF_RATIO = 64 (the level differences must
 #     fall 64-fold a halving: more than a second-order method's 4) and with a tolerance
