@@ -5,7 +5,7 @@
 #   those (FIGURES="hanging stability" does the same); FIGURE:PART,... runs only those parts
 #   of a figure that has parts (self_contact: its scenes stack, drape3, spin, pile, flat;
 #   energy_drift: spring, chain; avatar: cape, skirt; work_precision: ode, verlet, bw,
-#   tau) and renders nothing, since the figure's other parts were not run.  --list prints every figure with its parts.
+#   tau, drape) and renders nothing, since the figure's other parts were not run.  --list prints every figure with its parts.
 # Each figure is a function below: it runs its scenes into $OUT/<figure>/ (build/figures),
 # copies the data behind the figure to $DATA (plots/data) without timing columns
 # (copy_data), and calls its gnuplot script (RENDER=0: not).  Timings (wall_ms,
@@ -17,7 +17,7 @@ set -eu
 # the figures and their parts (a part is one sweep or one scene of the figure)
 FIGURE_LIST="hanging drape_cond stability strain_ablation ablation_grid energy_drift:spring,chain
 convergence pcg_iters self_contact:stack,drape3,spin,pile,flat avatar:cape,skirt garments
-work_precision:ode,verlet,bw,tau"
+work_precision:ode,verlet,bw,tau,drape"
 if [ "${1:-}" = --list ]; then
     echo "$FIGURE_LIST" | tr ' ' '\n'
     exit 0
@@ -664,50 +664,70 @@ fig_garments() {
 # reference (wp.sh ownref: the kernel's finest step, checked by self-convergence), its
 # runs timed once (WP_REPEAT = 1): verlet (verlet's relaxation, against its limit, the
 # rigid pendulum) and bw (Baraff-Witkin's conditions) on the swing, tau (the strain-limited kernels at tau = 10 % against newton's
-# barrier) on the swing; files work_precision_own_*, work_precision_tau_*.
+# barrier) on the swing; files work_precision_own_*, work_precision_tau_*; drape (scene
+# (d), the drape onto the sphere: every method with its own contact model against
+# newton's finest step, checked by self-convergence; its runs timed 3 times as the ODE's),
+# files work_precision_drape*.
 fig_work_precision() {
     t0=$(date +%s) runs=0
     mkdir -p "$OUT/work_precision"
-    for part in ${PARTS:-ode verlet bw tau}; do
+    for part in ${PARTS:-ode verlet bw tau drape}; do
         if [ "$part" = ode ]; then work_precision_ode; else work_precision_own "$part"; fi
     done
     render work_precision "$runs" "$t0"
     if [ "$RENDER" != 0 ] && [ -z "$PARTS" ]; then
-        for g in work_precision_own work_precision_tau; do
+        for g in work_precision_own work_precision_tau work_precision_drape; do
             gnuplot -e "outdir='plots'; datadir='$DATA'; builddir='$OUT'; figname='$g'" "plots/$g.gp"
         done
     fi
 }
 
-# work_precision_own PROBLEM (verlet, bw, tau): the problem's reference and sweep on the
-# swing (wp.sh ownref, WP_TABLE), its data: work_precision_own_PROBLEM_swing.csv (or
-# work_precision_tau_swing.csv), the reference's positions, and its self-convergence
-# check (..._check.csv); the observed orders of verlet and bw in
-# work_precision_own_PROBLEM_orders.csv
+# work_precision_own PROBLEM (verlet, bw, tau, drape): the problem's reference and sweep
+# on the swing (drape: on its scene, drape.ini) (wp.sh ownref, WP_TABLE), its data:
+# work_precision_own_PROBLEM_swing.csv (or work_precision_tau_swing.csv,
+# work_precision_drape.csv), the reference's positions, and its self-convergence check
+# (..._check.csv); the observed orders of verlet and bw in
+# work_precision_own_PROBLEM_orders.csv, of newton's integrators on the drape in
+# work_precision_drape_orders.csv (the others converge to their own contact model, a
+# model gap from newton's: no order to fit)
 work_precision_own() {
-    s=swing
-    dir=$OUT/work_precision/$1-$s
+    s=swing tag=_swing repeat=1
     stem=work_precision_own_$1
     [ "$1" = tau ] && stem=work_precision_tau
+    [ "$1" = drape ] && s=drape tag="" stem=work_precision_drape repeat=3
+    dir=$OUT/work_precision/$1-$s
     rm -rf "$dir"
-    rm -f "$DATA/${stem}"_*
+    rm -f "$DATA/${stem}"_* "$DATA/${stem}$tag.csv"
     mkdir -p "$dir"
     printf '[%4ss] work_precision: %s reference (its own) ...\n' "$(($(date +%s) - START))" "$1"
     CLOTH=$CLOTH experiments/work_precision/wp.sh ownref "$1" \
         "experiments/work_precision/$s.ini" "$dir/ref" >"$dir/ref.log" 2>&1 || {
         cat "$dir/ref.log"; exit 1; }
     printf '[%4ss] work_precision: %s sweep ...\n' "$(($(date +%s) - START))" "$1"
-    CLOTH=$CLOTH WP_TABLE=$1 WP_IE=0 WP_REPEAT=1 experiments/work_precision/wp.sh sweep \
+    CLOTH=$CLOTH WP_TABLE=$1 WP_IE=0 WP_REPEAT=$repeat experiments/work_precision/wp.sh sweep \
         "experiments/work_precision/$s.ini" "$dir/ref" "$dir" >"$dir/sweep.log" 2>&1 || {
         cat "$dir/sweep.log"; exit 1; }
-    copy_data "$dir/points.csv" "$DATA/${stem}_$s.csv"
-    cp "$dir/ref/selfref.csv" "$DATA/${stem}_${s}_check.csv"
-    cp "$dir/ref/ref_1.obj" "$DATA/${stem}_ref_${s}_1.obj"
-    cp "$dir/ref/ref_2.obj" "$DATA/${stem}_ref_${s}_2.obj"
+    copy_data "$dir/points.csv" "$DATA/${stem}$tag.csv"
+    cp "$dir/ref/selfref.csv" "$DATA/${stem}${tag}_check.csv"
+    cp "$dir/ref/ref_1.obj" "$DATA/${stem}_ref${tag}_1.obj"
+    cp "$dir/ref/ref_2.obj" "$DATA/${stem}_ref${tag}_2.obj"
     # the fit above the reference's own error: 1 mm (verlet's rigid pendulum is exact,
-    # bw's own estimate is 0.9 mm RMS), below the 1 m of a lost motion
-    [ "$1" = tau ] || awk -v scene="$s" -v lo=1e-3 -v hi=1 -f experiments/work_precision/orders.awk \
-        "$dir/points.csv" >"$DATA/${stem}_orders.csv"
+    # bw's own estimate is 0.9 mm RMS), below the 1 m of a lost motion; on the drape
+    # newton's integrators alone (the others' contact model is not the reference's), over
+    # the max error at T from 2e-5 m (above the floor the midpoint and implicit Euler
+    # reach there, docs/figures.md) to 1 cm
+    case $1 in
+    tau) ;;
+    drape) awk -v scene="$s" -v lo=2e-5 -v hi=1e-2 -f experiments/work_precision/orders.awk \
+        "$dir/points.csv" | awk -F, 'NR == 1 || $2 ~ /^newton-/' >"$DATA/${stem}_orders.csv"
+        # the cheapest run within 1 cm, 1 mm, 0.1 mm (a timing: build/figures only)
+        { echo "| scene | error at T within | cheapest run (max error, CPU ms) | cheapest run of another method |"
+          echo "|---|---|---|---|"
+          awk -v scene="$s" -f experiments/work_precision/cheapest.awk "$dir/points.csv"
+        } >"$OUT/work_precision/cheapest_drape.md" ;;
+    *) awk -v scene="$s" -v lo=1e-3 -v hi=1 -f experiments/work_precision/orders.awk \
+        "$dir/points.csv" >"$DATA/${stem}_orders.csv" ;;
+    esac
     runs=$((runs + $(find "$dir" -name summary.csv | wc -l)))
 }
 

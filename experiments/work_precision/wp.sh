@@ -256,6 +256,13 @@ xpbd-limit|iterations|1 2 5 10 20 50 100|--set run.kernel=pbd --set pbd.variant=
 xpbd-limit-substeps|substeps|1 2 4 8 16 32 64|--set run.kernel=pbd --set pbd.variant=xpbd --set pbd.strain_limit=0.1 --set pbd.iterations=1 --set run.substeps=V
 pd-limit|iterations|1 2 5 10 20 50 100|--set run.kernel=pd --set pd.strain_limit=0.1 --set run.substeps=1 --set pd.iterations=V
 bw-provot|substeps|1 2 4 8 16 32 64|--set run.kernel=bw --set bw.strain_limit=0.1 --set run.substeps=V'
+#  - drape: scene (d), the drape onto the sphere (drape.ini): contact, so not the smooth
+#    ODE.  The ODE table's methods, each with its own contact model: the explicit ones,
+#    xpbd and pd through the contact stage (the sphere's projection), newton with its
+#    barrier (CONTACT: cubic, within newton.dhat of the sphere), against newton's BDF2 at
+#    its finest step (ownref drape: 64/128/256 substeps, self-convergence).
+CONTACT='--set run.kernel=newton --set newton.barrier=cubic --set newton.kappa=fixed --set newton.strain_limit=0 --set newton.cond=off --set newton.max_iters=50'
+TABLE_drape=$(echo "$METHODS" | sed '/^newton-/s/NEWTON/CONTACT/')
 # rigidref SCENE DIR: verlet's relaxation's reference on a scene of two pins, no air, equal
 # vertex masses: the limit of an inextensible net (the cloth rigid), the compound pendulum
 # about the pins' axis (rigid.awk), at t_1 and t_2.  The rest shape and the pins come from
@@ -317,7 +324,8 @@ ownref() {
     verlet-self) selfref "$2" "$3" "${WP_OWN_LEVELS:-256 512 1024}" "${WP_OWN_TOL:-2e-3}" $RELAX ;;
     bw) selfref "$2" "$3" "${WP_OWN_LEVELS:-256 512 1024}" "${WP_OWN_TOL:-2e-3}" --set run.kernel=bw --set bw.cg_tol=1e-8 ;;
     tau) selfref "$2" "$3" "${WP_OWN_LEVELS:-32 64 128}" "${WP_OWN_TOL:-1e-3}" $BARRIER --set newton.integrator=bdf2 --set newton.last_step=full ;;
-    *) echo "ownref: no problem $1 (verlet, bw, tau)" >&2; exit 2 ;;
+    drape) selfref "$2" "$3" "${WP_OWN_LEVELS:-64 128 256}" "${WP_OWN_TOL:-1e-5}" $CONTACT --set newton.integrator=bdf2 --set newton.tol=1e-7 --set newton.last_step=full ;;
+    *) echo "ownref: no problem $1 (verlet, bw, tau, drape)" >&2; exit 2 ;;
     esac
 }
 
@@ -364,11 +372,12 @@ sweep() {
     verlet) table=$TABLE_verlet ;;
     bw) table=$TABLE_bw ;;
     tau) table=$TABLE_tau ;;
-    *) echo "sweep: no table $WP_TABLE (verlet, bw, tau)" >&2; exit 2 ;;
+    drape) table=$TABLE_drape ;;
+    *) echo "sweep: no table $WP_TABLE (verlet, bw, tau, drape)" >&2; exit 2 ;;
     esac
     echo "${WP_METHODS:-$table}" | while IFS='|' read -r name knob values sets; do
         [ "$only" = "  " ] || case $only in *" $name "*) ;; *) continue ;; esac
-        sets=$(echo "$sets" | sed "s|NEWTON|$NEWTON|; s|BARRIER|$BARRIER|")
+        sets=$(echo "$sets" | sed "s|NEWTON|$NEWTON|; s|BARRIER|$BARRIER|; s|CONTACT|$CONTACT|")
         for v in ${WP_VALUES:-$values}; do
             # shellcheck disable=SC2086
             s=$(echo "$sets" | sed "s|=V\$|=$v|; s|=V |=$v |g")

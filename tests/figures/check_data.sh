@@ -20,7 +20,7 @@
 # came back byte for byte on a second run on 2026-12-06): self_contact's pile (26 s of
 # CPU; its newton run alone ~20 s), stability (~900 bisection runs), strain_ablation (66
 # runs, ~170 s), drape_cond, pcg_iters (64 x 64), the reduced ablation_grid (80 runs),
-# avatar, garments and work_precision's other parts (ode, bw, tau: a minute or more
+# avatar, garments and work_precision's other parts (ode, bw, tau, drape: a minute or more
 # each).  make figures regenerates all of them.
 #
 # The data are those of the machine that made them: the explicit, verlet, pbd, bw and pd

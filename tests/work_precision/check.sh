@@ -22,6 +22,14 @@
 #     where first order would give 32: on this 4 x 4 cloth over 16 frames the error is
 #     not monotone in h, docs/figures.md).  With gravity flipped in the pendulum the
 #     errors stall at 0.1 m and this fails.
+#  6. scene (d)'s reference, newton's finest step on the drape (wp.sh ownref drape, over
+#     12 frames at 16/32/64 substeps: the cloth is within newton.dhat of the sphere from
+#     frame 7 (t = 0.12 s), so the barrier acts in every level's last frames; checked below), passes
+#     its self-convergence check at 1e-4 m (t_2 = 0.2 s is mid-bounce: its tail is
+#     2.9e-5 m there, against the figure's 1e-5 m at 1 s); with WP_SELF_RATIO = 64 (the level differences must
+#     fall 64-fold a halving: more than a second-order method's 4) and with a tolerance
+#     below the tail it estimates (1e-9 m) it fails and writes nothing: the check can
+#     fail both ways.
 #   tests/work_precision/check.sh path/to/cloth
 set -eu
 NAME=work_precision
@@ -77,6 +85,28 @@ WP_REPEAT=1 WP_IE=0 WP_TABLE=verlet WP_VALUES="8 256" "$wp" sweep "$scene" "$tmp
 p=$(awk -F, 'NR > 1 { e[++n] = $8 } END { printf "%.3g", e[1] / e[2] }' "$tmp/vsweep/points.csv")
 awk -v p="$p" 'BEGIN { exit !(p >= 4) }' ||
     fail "verlet's relaxation against the rigid pendulum: its max error at T falls $p-fold from 8 to 256 substeps, not 4-fold or more"
+# 6. scene (d)'s reference (the full 8 x 8 drape, 12 frames), and that its check fails
+drape=experiments/work_precision/drape.ini
+WP_SETS="" WP_FRAMES=12 WP_OWN_LEVELS="16 32 64" WP_OWN_TOL=1e-4 "$wp" ownref drape "$drape" "$tmp/drape" \
+    >"$tmp/drape.log" 2>&1 || { cat "$tmp/drape.log"; fail "the drape's reference failed its self-convergence check"; }
+[ "$(grep -c '^v ' "$tmp/drape/ref_2.obj")" = 64 ] || fail "the drape's ref_2.obj lacks its 64 vertices"
+[ "$(grep -c ',yes$' "$tmp/drape/selfref.csv")" = 2 ] || fail "the drape's selfref.csv lacks its two passes"
+gap=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } END { print $c["min_gap"] }' \
+    "$tmp/drape/runs/own-64-2/series.csv")
+awk -v g="$gap" 'BEGIN { exit !(g > 0 && g < 0.01) }' ||
+    fail "the drape's finest level ends with a gap of $gap m to the sphere, not in contact (0 < gap < dhat = 0.01 m)"
+if WP_SETS="" WP_FRAMES=12 WP_OWN_LEVELS="16 32 64" WP_OWN_TOL=1e-4 WP_SELF_RATIO=64 "$wp" ownref drape "$drape" \
+    "$tmp/drape-ratio" >"$tmp/drape-ratio.log" 2>&1; then
+    fail "the drape's reference passed a self-convergence check that asks a 64-fold fall"
+fi
+if WP_SETS="" WP_FRAMES=12 WP_OWN_LEVELS="16 32 64" WP_OWN_TOL=1e-9 "$wp" ownref drape "$drape" \
+    "$tmp/drape-tol" >"$tmp/drape-tol.log" 2>&1; then
+    fail "the drape's reference passed a tolerance below its own tail"
+fi
+if [ -f "$tmp/drape-ratio/ref_2.obj" ] || [ -f "$tmp/drape-tol/ref_2.obj" ]; then
+    fail "a drape reference that failed its check was written"
+fi
 echo "work_precision: bw's own reference passes its self-convergence check" \
     "(t_2: order $(awk -F, '$1 == 2 { print $6 }' "$tmp/bw/selfref.csv")), one below its tail fails;" \
-    "the rigid pendulum passes its check, a 1e-17 m one fails; verlet's relaxation's error to it falls $p-fold from 8 to 256 substeps"
+    "the rigid pendulum passes its check, a 1e-17 m one fails; verlet's relaxation's error to it falls $p-fold from 8 to 256 substeps;" \
+    "the drape's reference passes (t_2: order $(awk -F, '$1 == 2 { print $6 }' "$tmp/drape/selfref.csv"), tail $(awk -F, '$1 == 2 { print $7 }' "$tmp/drape/selfref.csv") m, gap $gap m), a 64-fold ratio and a 1e-9 m tolerance fail"
