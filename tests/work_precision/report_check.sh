@@ -6,7 +6,7 @@
 # invariants runs are the report's own (self-contact stack, strain limit, swing drift).
 # It asserts, from sources other than the report itself:
 #  1. report.md has its sections: the invariants table with its four rows, and for each
-#     scene (swing, wind, flag) a row per run and the cost-at-equal-error table;
+#     scene (swing, wind, flag, drape) a row per run and the cost-at-equal-error table;
 #  2. each run's max and RMS error at T and max over t_k are the committed symplectic
 #     curve's (plots/data/work_precision_SCENE.csv: the same runs, made by
 #     FIGURES=work_precision; to 1e-12 relative, the report prints them with 17 digits);
@@ -22,11 +22,13 @@ set -eu
 NAME=report_check
 # shellcheck source=tests/work_precision/setup.sh
 . "$(dirname "$0")/setup.sh"
-for s in swing wind flag; do
-    mkdir -p "$tmp/base/$s"
+for s in swing wind flag drape; do
+    d=$s
+    [ "$s" = drape ] && d=drape-drape # the drape's timed sweep, as make_figures.sh names it
+    mkdir -p "$tmp/base/$d"
     printf 'method,knob,value,substeps,h,status,rms_T,max_T,max_tk,rms_ie,max_ie,work,wall_ms\n%s\n%s\n' \
         'line,substeps,1,1,1,ok,0.1,0.1,0.1,,,1,1' 'line,substeps,2,2,0.5,ok,1e-6,1e-6,1e-6,,,2,100000' \
-        >"$tmp/base/$s/points.csv"
+        >"$tmp/base/$d/points.csv"
 done
 out=$tmp/report
 WP_REPORT_OUT=$out WP_REPORT_SUBSTEPS="8 16" WP_REPEAT=1 WP_BASE=$tmp/base \
@@ -41,12 +43,12 @@ for row in 'intersections, tunnelling' 'strain with explicit.strain_limit = 0.10
     'energy drift on the conservative scene' 'steps not converged'; do
     grep -q "^| $row" "$md" || fail "the invariants table lacks its row '$row'"
 done
-for s in swing wind flag; do
+for s in swing wind flag drape; do
     grep -q "^## $s$" "$md" || fail "no section for $s"
 done
 
 # 2-4: each scene's run rows against the committed curve and the closed forms
-for s in swing wind flag; do
+for s in swing wind flag drape; do
     awk -v s="$s" '/^## / { in_s = ($2 == s) } in_s' "$md" >"$tmp/$s.md"
     awk -F'|' -v s="$s" -v data="plots/data/work_precision_$s.csv" '
         function rel(a, b) { return (a - b) / (b == 0 ? 1 : b) }
